@@ -1,0 +1,71 @@
+/**
+ * The Guest interface: an isolated environment holding the session's repository, reached only
+ * through its guest agent. Tools depend on this interface, never on Docker.
+ */
+import type {
+  AgentRequestBody,
+  ReadResult,
+  RealpathResult,
+  SpawnRequest,
+  SpawnResult,
+  StatResult,
+  WriteResult
+} from '../../shared/guest-protocol'
+
+/** Streamed output of a spawned process: `data` is UTF-8 text as it arrives. */
+export type OutputListener = (stream: 'stdout' | 'stderr', data: string) => void
+
+/** Options for one guest call. Aborting `signal` kills a spawned process group and rejects. */
+export interface CallOptions {
+  signal?: AbortSignal
+  onOutput?: OutputListener
+}
+
+/**
+ * Error from the guest agent for one call (e.g. ENOENT, EISDIR). `code` is the agent's code.
+ * Tools turn these into error tool results for the model.
+ */
+export class GuestCallError extends Error {
+  /** @param code agent error code, e.g. `ENOENT` @param message agent's message */
+  constructor(
+    readonly code: string,
+    message: string
+  ) {
+    super(message)
+    this.name = 'GuestCallError'
+  }
+}
+
+/** A running guest attached to one session. */
+export interface Guest {
+  /** Container id (or another backend's id). */
+  readonly id: string
+  /** Absolute path of the repository inside the guest (the same as on the host). */
+  readonly workspace: string
+  /** Read bytes of a file. Rejects with {@link GuestCallError} (ENOENT, EISDIR, …). */
+  read(path: string, opts?: { offset?: number; maxBytes?: number }): Promise<ReadResult>
+  /** Write bytes atomically; resolves with size and sha256 read back. */
+  write(path: string, data: Uint8Array): Promise<WriteResult>
+  /** stat a path (following symlinks). */
+  stat(path: string): Promise<StatResult>
+  /** Real path of `path` (or of its deepest existing ancestor joined with the rest). */
+  realpath(path: string): Promise<RealpathResult>
+  /** Spawn a process (see {@link SpawnRequest}); abort via `opts.signal` kills its group. */
+  spawn(req: Omit<SpawnRequest, 'op'>, opts?: CallOptions): Promise<SpawnResult>
+  /** Raw call, for ops not wrapped above. */
+  call(body: AgentRequestBody, opts?: CallOptions): Promise<unknown>
+  /** Stop and remove the guest. Idempotent. */
+  close(): Promise<void>
+}
+
+/** Progress of starting a guest, reported as guest_status events. */
+export type GuestProgress = (state: 'building_image' | 'starting' | 'ready', detail?: string) => void
+
+/** Starts guests for sessions. */
+export interface GuestProvider {
+  /**
+   * Start a guest for `repo` (absolute host path). Resolves when the guest agent answers.
+   * Rejects with a CortexError (`docker_unavailable`, `image_unavailable`, `guest_failed`).
+   */
+  start(opts: { sessionId: string; repo: string; onProgress?: GuestProgress; signal?: AbortSignal }): Promise<Guest>
+}

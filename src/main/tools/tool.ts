@@ -1,0 +1,57 @@
+/**
+ * The tool definition shape shared by every tool file, and the context a tool runs with.
+ * One tool per file in this folder; the catalog is assembled in catalog.ts.
+ */
+import type { z } from 'zod'
+import type { Plan, Todo } from '../../shared/events'
+import type { ToolName } from '../../shared/modes'
+import type { Guest } from '../guest/guest'
+
+/** Session state a tool may read or replace (todos and plan live in the session, not the transcript). */
+export interface ToolSessionState {
+  getTodos(): Todo[]
+  /** Replace the whole list; emits todos_updated. */
+  setTodos(todos: Todo[]): void
+  /** Publish a validated plan; emits plan_updated. */
+  setPlan(plan: Plan): void
+}
+
+/** What a tool runs with. `signal` aborts on Stop; tools must pass it to every guest call. */
+export interface ToolContext {
+  guest: Guest
+  signal: AbortSignal
+  session: ToolSessionState
+  /** Stream live output (bash) to the UI as tool_output events. */
+  emitOutput(stream: 'stdout' | 'stderr', chunk: string): void
+}
+
+/** A tool's result. `output` is the text the model receives; `isError` marks a model-fixable failure. */
+export interface ToolResult {
+  output: string
+  isError?: boolean
+}
+
+/**
+ * A model-fixable failure (bad path, no match, …). Thrown from `execute`; the harness turns it into
+ * an error tool result and the loop goes on. Anything else thrown ends the turn as an infrastructure error.
+ */
+export class ToolError extends Error {
+  /** @param message the text the model sees */
+  constructor(message: string) {
+    super(message)
+    this.name = 'ToolError'
+  }
+}
+
+/** One tool: its name, model-facing description, zod input schema and execution. */
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  name: ToolName
+  description: string
+  inputSchema: S
+  execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>
+}
+
+/** Helper that keeps the input type of a tool definition. */
+export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
+  return def
+}

@@ -1,0 +1,65 @@
+/**
+ * The one contract between the session API and its adapters. The Electron IPC handlers, the
+ * preload bridge, the web host and the renderer's client are all derived from this object.
+ */
+import { z } from 'zod'
+import { EventEnvelopeSchema, OperationSchema } from './events'
+import { ModeSchema } from './modes'
+
+/** Provider names: Anthropic, OpenAI (Responses API) and any OpenAI-compatible server by base URL. */
+export const ProviderNameSchema = z.enum(['anthropic', 'openai', 'openai-compatible'])
+/** See {@link ProviderNameSchema}. */
+export type ProviderName = z.infer<typeof ProviderNameSchema>
+
+/** Summary of a session as listed to a UI. `repo` is an absolute host path. */
+export const SessionInfoSchema = z.object({
+  id: z.string(),
+  repo: z.string(),
+  mode: ModeSchema,
+  createdAt: z.number(),
+  running: z.boolean()
+})
+/** See {@link SessionInfoSchema}. */
+export type SessionInfo = z.infer<typeof SessionInfoSchema>
+
+const Ok = z.object({ ok: z.literal(true) })
+
+/** Request/response pairs. Every input is validated with zod at the receiving side. */
+export const contract = {
+  requests: {
+    /** Open a session on a repository folder (absolute host path). */
+    openSession: {
+      input: z.object({ repo: z.string().min(1), mode: ModeSchema.default('agent') }),
+      output: SessionInfoSchema
+    },
+    /** Submit an operation (user message, stop, set mode) to a session. */
+    submit: { input: z.object({ sessionId: z.string(), op: OperationSchema }), output: Ok },
+    /** Close a session: stops any turn and removes its guest. */
+    closeSession: { input: z.object({ sessionId: z.string() }), output: Ok },
+    /** List the sessions of this process. */
+    listSessions: { input: z.object({}), output: z.array(SessionInfoSchema) }
+  },
+  /** The event stream; one channel for all sessions. */
+  event: EventEnvelopeSchema
+} as const
+
+/** Names of the request methods. */
+export type RequestName = keyof typeof contract.requests
+/** Input type of request `K` (after defaults are applied). */
+export type RequestInput<K extends RequestName> = z.input<(typeof contract.requests)[K]['input']>
+/** Output type of request `K`. */
+export type RequestOutput<K extends RequestName> = z.infer<(typeof contract.requests)[K]['output']>
+
+/** The session API as seen by an adapter: one async method per request plus an event subscription. */
+export type CortexApi = {
+  [K in RequestName]: (input: RequestInput<K>) => Promise<RequestOutput<K>>
+} & {
+  /** Subscribe to every event envelope; returns the unsubscribe function. */
+  onEvent(listener: (envelope: z.infer<typeof EventEnvelopeSchema>) => void): () => void
+}
+
+/** The request names, as a runtime list derived from the contract. */
+export const REQUEST_NAMES = Object.keys(contract.requests) as RequestName[]
+
+/** Serialized error crossing an adapter boundary. */
+export const WireErrorSchema = z.object({ code: z.string(), message: z.string() })

@@ -1,0 +1,111 @@
+/**
+ * Session operations (in) and session events (out): the queue pair every adapter (Electron IPC,
+ * CLI, web host) speaks. Each is a zod schema; the TypeScript types are inferred from them.
+ */
+import { z } from 'zod'
+import { ErrorCodeSchema } from './errors'
+import { ModeSchema } from './modes'
+
+/** A todo item kept by the session (todo_read / todo_write). */
+export const TodoSchema = z.object({
+  content: z.string().min(1),
+  status: z.enum(['pending', 'in_progress', 'completed'])
+})
+/** See {@link TodoSchema}. */
+export type Todo = z.infer<typeof TodoSchema>
+
+/** A plan written by the plan tool: a title, a summary, ordered steps and a mermaid diagram. */
+export const PlanSchema = z.object({
+  title: z.string().min(1),
+  summary: z.string(),
+  steps: z.array(z.string().min(1)).min(1),
+  mermaid: z.string().min(1)
+})
+/** See {@link PlanSchema}. */
+export type Plan = z.infer<typeof PlanSchema>
+
+/** Operations a caller submits to a session. */
+export const OperationSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('user_message'), text: z.string().min(1) }),
+  z.object({ type: z.literal('stop') }),
+  z.object({ type: z.literal('set_mode'), mode: ModeSchema })
+])
+/** See {@link OperationSchema}. */
+export type Operation = z.infer<typeof OperationSchema>
+
+/** Guest lifecycle states shown to the user. */
+export const GuestStateSchema = z.enum(['building_image', 'starting', 'ready', 'stopped', 'error'])
+
+/** A tool call as the model made it: `args` is the parsed JSON input (or the raw text if unparseable). */
+export const ToolCallSchema = z.object({
+  callId: z.string(),
+  name: z.string(),
+  args: z.unknown()
+})
+/** See {@link ToolCallSchema}. */
+export type ToolCall = z.infer<typeof ToolCallSchema>
+
+/** Why a turn ended. `completed`: the model stopped calling tools; `stopped`: the user pressed Stop. */
+export const TurnEndReasonSchema = z.enum(['completed', 'stopped', 'error'])
+
+/** Events a session emits, in order. Events marked ephemeral in {@link EPHEMERAL_EVENTS} are not persisted. */
+export const SessionEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('session_opened'), repo: z.string(), mode: ModeSchema }),
+  z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string() }),
+  z.object({ type: z.literal('turn_started'), turnId: z.string(), mode: ModeSchema }),
+  z.object({ type: z.literal('text_delta'), turnId: z.string(), text: z.string() }),
+  z.object({
+    type: z.literal('assistant_message'),
+    turnId: z.string(),
+    text: z.string(),
+    toolCalls: z.array(ToolCallSchema)
+  }),
+  z.object({
+    type: z.literal('tool_call_started'),
+    turnId: z.string(),
+    callId: z.string(),
+    name: z.string(),
+    args: z.unknown()
+  }),
+  z.object({
+    type: z.literal('tool_output'),
+    callId: z.string(),
+    stream: z.enum(['stdout', 'stderr']),
+    chunk: z.string()
+  }),
+  z.object({
+    type: z.literal('tool_call_finished'),
+    turnId: z.string(),
+    callId: z.string(),
+    name: z.string(),
+    isError: z.boolean(),
+    /** The text sent back to the model as the tool result (bounded). */
+    result: z.string()
+  }),
+  z.object({ type: z.literal('plan_updated'), plan: PlanSchema }),
+  z.object({ type: z.literal('todos_updated'), todos: z.array(TodoSchema) }),
+  z.object({ type: z.literal('mode_changed'), mode: ModeSchema }),
+  z.object({ type: z.literal('guest_status'), state: GuestStateSchema, detail: z.string().optional() }),
+  z.object({ type: z.literal('turn_ended'), turnId: z.string(), reason: TurnEndReasonSchema }),
+  z.object({
+    type: z.literal('error'),
+    turnId: z.string().optional(),
+    code: ErrorCodeSchema,
+    message: z.string()
+  })
+])
+/** See {@link SessionEventSchema}. */
+export type SessionEvent = z.infer<typeof SessionEventSchema>
+
+/** Event types that stream to subscribers but are not written to the session log. */
+export const EPHEMERAL_EVENTS: ReadonlySet<SessionEvent['type']> = new Set(['text_delta', 'tool_output'])
+
+/** An event as delivered: which session, its sequence number in that session (from 1) and time (ms since epoch). */
+export const EventEnvelopeSchema = z.object({
+  sessionId: z.string(),
+  seq: z.number().int().nonnegative(),
+  time: z.number(),
+  event: SessionEventSchema
+})
+/** See {@link EventEnvelopeSchema}. */
+export type EventEnvelope = z.infer<typeof EventEnvelopeSchema>

@@ -1,0 +1,102 @@
+/**
+ * The guest-agent line protocol: one JSON object per line over the stdio of one long-lived exec.
+ * Pure types and constants (no imports) so the guest agent can bundle it for Node 18.
+ *
+ * Host → agent: {@link AgentRequest}. Agent → host: {@link AgentMessage} — zero or more `output`
+ * messages for a request id, then exactly one `result` or `error` for that id.
+ */
+
+/** Read a file's bytes. `maxBytes` caps what is returned (bytes, from `offset`). */
+export interface ReadRequest { op: 'read'; path: string; offset?: number; maxBytes?: number }
+/** Write bytes atomically (temp + rename in the same dir), keeping an existing file's mode; creates parent dirs. */
+export interface WriteRequest { op: 'write'; path: string; dataB64: string }
+/** stat (following symlinks) plus the real path. */
+export interface StatRequest { op: 'stat'; path: string }
+/** Resolve the real path of `path`, or of its deepest existing ancestor plus the remaining segments. */
+export interface RealpathRequest { op: 'realpath'; path: string }
+/**
+ * Spawn `argv` (no shell) in its own process group, stdin from /dev/null. Output streams as
+ * `output` messages when `stream` is true; the result carries head+tail capped output.
+ * `timeoutMs` TERMs then KILLs the whole group. `maxOutputBytes` caps what is kept in memory.
+ */
+export interface SpawnRequest {
+  op: 'spawn'
+  argv: string[]
+  cwd: string
+  env?: Record<string, string>
+  timeoutMs?: number
+  maxOutputBytes?: number
+  stream?: boolean
+}
+/** Kill the process group of the spawn request with id `target` (TERM, then KILL after a grace). */
+export interface KillRequest { op: 'kill'; target: string }
+/** Liveness check; answers with the agent's version and node version. */
+export interface PingRequest { op: 'ping' }
+
+/** Any request body. */
+export type AgentRequestBody =
+  | ReadRequest
+  | WriteRequest
+  | StatRequest
+  | RealpathRequest
+  | SpawnRequest
+  | KillRequest
+  | PingRequest
+
+/** A request with its id (unique per connection). */
+export type AgentRequest = AgentRequestBody & { id: string }
+
+/** Result of `read`: base64 bytes, the file's total size in bytes and whether the read hit EOF. */
+export interface ReadResult { dataB64: string; size: number; eof: boolean; mtimeMs: number }
+/** Result of `write`: bytes written and their sha256 (hex), read back from disk. */
+export interface WriteResult { size: number; sha256: string }
+/** Result of `stat`. `type` follows symlinks. */
+export interface StatResult {
+  type: 'file' | 'dir' | 'other'
+  size: number
+  mtimeMs: number
+  mode: number
+  realpath: string
+}
+/** Result of `realpath`. `exists` is false when only an ancestor exists. */
+export interface RealpathResult { realpath: string; exists: boolean }
+/**
+ * Result of `spawn`. `stdout`/`stderr` are UTF-8 text, each head+tail capped; `truncatedBytes` counts
+ * what was dropped from the middle; `exitCode` is null when killed by `signal`.
+ */
+export interface SpawnResult {
+  exitCode: number | null
+  signal: string | null
+  timedOut: boolean
+  killed: boolean
+  stdout: string
+  stderr: string
+  totalBytes: number
+  truncatedBytes: number
+  durationMs: number
+}
+/** Result of `ping`. */
+export interface PingResult { agentVersion: string; node: string; pid: number }
+
+/** Agent → host messages. */
+export type AgentMessage =
+  | { id: string; type: 'result'; result: unknown }
+  | { id: string; type: 'error'; code: AgentErrorCode; message: string }
+  | { id: string; type: 'output'; stream: 'stdout' | 'stderr'; data: string }
+  | { id: '*'; type: 'ready'; agentVersion: string }
+
+/** Error codes the agent returns (errno-like; model-fixable ones become tool results). */
+export type AgentErrorCode =
+  | 'ENOENT'
+  | 'EISDIR'
+  | 'ENOTDIR'
+  | 'EACCES'
+  | 'EEXIST'
+  | 'ENOSPC'
+  | 'EROFS'
+  | 'BAD_REQUEST'
+  | 'SPAWN_FAILED'
+  | 'UNKNOWN'
+
+/** Protocol version; bump when the wire shape changes. */
+export const AGENT_PROTOCOL_VERSION = '1'
