@@ -34,7 +34,11 @@ export function skipUnless(what: string, available: boolean): boolean {
   return true
 }
 
-/** `describe.skipIf` argument for Docker-backed suites (see {@link skipUnless}). */
-export const SKIP_NO_DOCKER = skipUnless('Docker engine', dockerAvailable())
-/** `describe.skipIf` argument for Chromium-backed suites (see {@link skipUnless}). */
-export const SKIP_NO_CHROMIUM = skipUnless('Chromium', chromiumAvailable())
+/** `describe.skipIf(skipWithoutDocker())` for Docker-backed suites (see {@link skipUnless}). */
+export function skipWithoutDocker(): boolean {
+  return skipUnless('Docker engine', dockerAvailable())
+}
+/** `describe.skipIf(skipWithoutChromium())` for Chromium-backed suites (see {@link skipUnless}). */
+export function skipWithoutChromium(): boolean {
+  return skipUnless('Chromium', chromiumAvailable())
+}
