@@ -1,0 +1,178 @@
+/**
+ * Process spawning for the guest agent: argv without a shell, own process group, stdin from
+ * /dev/null, group-wide timeout (TERM, then KILL after a grace), head+tail capped output, optional
+ * streaming, and kill by request id. Node built-ins only (runs inside the guest on Node 18).
+ */
+import { spawn } from 'node:child_process'
+import { StringDecoder } from 'node:string_decoder'
+import type { SpawnRequest, SpawnResult } from '../shared/guest-protocol'
+import { AgentError, requireAbsolute } from './errors'
+import { CappedOutput } from './output-cap'
+
+/** Variables every spawned process gets (request `env` may override them). */
+export const BASE_ENV: Readonly<Record<string, string>> = {
+  CI: '1',
+  PAGER: 'cat',
+  GIT_PAGER: 'cat',
+  GIT_EDITOR: 'true',
+  GIT_SEQUENCE_EDITOR: 'true',
+  GIT_TERMINAL_PROMPT: '0',
+  TERM: 'dumb'
+}
+/** Default output cap per stream (bytes kept in memory: head half + tail half). */
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024
+/** Time between SIGTERM and SIGKILL of a process group (ms). */
+export const KILL_GRACE_MS = 2000
+/** How long to wait for pipe EOF after the direct child exited (ms); a grandchild may hold the pipe. */
+export const DRAIN_MS = 100
+
+/** Sends an `output` message for a streaming spawn. */
+export type OutputSink = (stream: 'stdout' | 'stderr', data: string) => void
+
+interface Running {
+  kill(): void
+}
+
+const running = new Map<string, Running>()
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal)
+  } catch {
+    // ESRCH: the group is gone already.
+  }
+}
+
+/** Validate a spawn request's fields; throws BAD_REQUEST. */
+function validate(req: SpawnRequest): void {
+  if (!Array.isArray(req.argv) || req.argv.length === 0 || !req.argv.every((a) => typeof a === 'string')) {
+    throw new AgentError('BAD_REQUEST', 'argv must be a non-empty array of strings')
+  }
+  requireAbsolute(req.cwd, 'cwd')
+  if (req.env !== undefined && (typeof req.env !== 'object' || req.env === null || Object.values(req.env).some((v) => typeof v !== 'string'))) {
+    throw new AgentError('BAD_REQUEST', 'env must map names to strings')
+  }
+  for (const [k, v] of [['timeoutMs', req.timeoutMs], ['maxOutputBytes', req.maxOutputBytes]] as const) {
+    if (v !== undefined && (typeof v !== 'number' || !(v > 0))) throw new AgentError('BAD_REQUEST', `${k} must be a number > 0`)
+  }
+}
+
+/**
+ * Run `req.argv` and resolve when the direct child has exited (plus at most {@link DRAIN_MS} for
+ * its pipes to drain). Rejects SPAWN_FAILED when the process cannot start (missing command or cwd),
+ * BAD_REQUEST for a malformed request. `id` is the request id a `kill` request targets.
+ */
+export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefined): Promise<SpawnResult> {
+  validate(req)
+  const started = Date.now()
+  const cap = req.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES
+  const out = { stdout: new CappedOutput(cap), stderr: new CappedOutput(cap) }
+  const env: Record<string, string> = {}
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v
+  Object.assign(env, BASE_ENV, req.env ?? {})
+
+  return new Promise<SpawnResult>((resolve, reject) => {
+    const child = spawn(req.argv[0] as string, req.argv.slice(1), {
+      cwd: req.cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true
+    })
+    let timedOut = false
+    let killed = false
+    let termTimer: NodeJS.Timeout | undefined
+    let killTimer: NodeJS.Timeout | undefined
+    let settled = false
+
+    const terminate = (): void => {
+      if (child.pid === undefined || killTimer) return
+      const pid = child.pid
+      killGroup(pid, 'SIGTERM')
+      killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS)
+      killTimer.unref()
+    }
+    running.set(id, {
+      kill: () => {
+        killed = true
+        terminate()
+      }
+    })
+    if (req.timeoutMs !== undefined) {
+      termTimer = setTimeout(() => {
+        timedOut = true
+        terminate()
+      }, req.timeoutMs)
+    }
+
+    for (const name of ['stdout', 'stderr'] as const) {
+      const decoder = new StringDecoder('utf8')
+      child[name].on('data', (chunk: Buffer) => {
+        out[name].push(chunk)
+        if (sink) {
+          const text = decoder.write(chunk)
+          if (text) sink(name, text)
+        }
+      })
+      child[name].on('error', () => undefined)
+    }
+
+    const finish = (exitCode: number | null, signal: NodeJS.Signals | null): void => {
+      if (settled) return
+      settled = true
+      if (termTimer) clearTimeout(termTimer)
+      running.delete(id)
+      child.stdout.destroy()
+      child.stderr.destroy()
+      const stdout = out.stdout.text()
+      const stderr = out.stderr.text()
+      resolve({
+        exitCode,
+        signal,
+        timedOut,
+        killed,
+        stdout,
+        stderr,
+        totalBytes: out.stdout.total + out.stderr.total,
+        truncatedBytes: out.stdout.dropped + out.stderr.dropped,
+        durationMs: Date.now() - started
+      })
+    }
+
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      if (settled) return
+      settled = true
+      if (termTimer) clearTimeout(termTimer)
+      running.delete(id)
+      reject(new AgentError('SPAWN_FAILED', `cannot run ${JSON.stringify(req.argv[0])} in ${req.cwd}: ${err.message}`))
+    })
+    child.on('exit', (code, signal) => {
+      // The direct child is gone; its pipes may be held open by a background grandchild.
+      let open = 2
+      for (const s of [child.stdout, child.stderr]) {
+        let done = false
+        const drained = (): void => {
+          if (done) return
+          done = true
+          open -= 1
+          if (open === 0) finish(code, signal)
+        }
+        if (s.readableEnded || s.destroyed) drained()
+        else s.once('end', drained).once('close', drained)
+      }
+      setTimeout(() => finish(code, signal), DRAIN_MS).unref()
+    })
+  })
+}
+
+/** Kill the process group of running spawn `target` (TERM, KILL after the grace). False if not running. */
+export function killOp(target: string): { killed: boolean } {
+  const r = running.get(target)
+  if (!r) return { killed: false }
+  r.kill()
+  return { killed: true }
+}
+
+/** Kill every running spawn's group (agent shutdown). */
+export function killAll(): void {
+  for (const r of running.values()) r.kill()
+}
