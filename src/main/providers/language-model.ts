@@ -1,0 +1,56 @@
+/**
+ * Build the AI SDK language model object for resolved {@link ModelSettings}. One factory per
+ * provider package; everything is passed explicitly (base URL, key) so the SDKs never read
+ * `process.env` behind our back (they otherwise fall back to ANTHROPIC_BASE_URL, OPENAI_API_KEY, …).
+ *
+ * Wire formats (what the returned model POSTs, relative to `settings.baseUrl`):
+ * - anthropic:         `POST {baseUrl}/messages`         Anthropic Messages API, SSE
+ * - openai:            `POST {baseUrl}/responses`        OpenAI Responses API, SSE (the default model
+ *                                                          object of @ai-sdk/openai ≥ 2 is the Responses model)
+ * - openai-compatible: `POST {baseUrl}/chat/completions` OpenAI Chat Completions, SSE
+ */
+import type { LanguageModel } from 'ai'
+import { createAnthropic } from '@ai-sdk/anthropic'
+import { createOpenAI } from '@ai-sdk/openai'
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
+import { CortexError } from '../../shared/errors'
+import { DEFAULT_BASE_URLS, settingNames, type ModelSettings } from './model-settings'
+
+/** Provider name reported by openai-compatible models (`model.provider` is `${this}.chat`). */
+export const OPENAI_COMPATIBLE_PROVIDER_NAME = 'openai-compatible'
+
+/**
+ * Create the language model to pass as `model` to `streamText`.
+ *
+ * @param settings output of `resolveModelSettings` (or equivalent literal in tests).
+ * @returns an AI SDK `LanguageModel` (a LanguageModelV4 object, never a gateway id string).
+ * @throws CortexError('provider_config') if a hosted provider has no API key or openai-compatible
+ *   has no base URL (only possible when settings were built by hand).
+ */
+export function createLanguageModel(settings: ModelSettings): LanguageModel {
+  const names = settingNames(settings.provider)
+  switch (settings.provider) {
+    case 'anthropic': {
+      if (!settings.apiKey) throw new CortexError('provider_config', `anthropic needs an API key: set ${names.apiKey}`)
+      const provider = createAnthropic({ apiKey: settings.apiKey, baseURL: settings.baseUrl ?? DEFAULT_BASE_URLS.anthropic })
+      return provider(settings.modelId)
+    }
+    case 'openai': {
+      if (!settings.apiKey) throw new CortexError('provider_config', `openai needs an API key: set ${names.apiKey}`)
+      const provider = createOpenAI({ apiKey: settings.apiKey, baseURL: settings.baseUrl ?? DEFAULT_BASE_URLS.openai })
+      // provider(id) === provider.responses(id) in @ai-sdk/openai 4.x: the Responses API.
+      return provider(settings.modelId)
+    }
+    case 'openai-compatible': {
+      if (!settings.baseUrl) throw new CortexError('provider_config', `openai-compatible needs a server URL: set ${names.baseUrl}`)
+      const provider = createOpenAICompatible({
+        name: OPENAI_COMPATIBLE_PROVIDER_NAME,
+        baseURL: settings.baseUrl,
+        ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+        // Ask for a final usage chunk (stream_options.include_usage); Ollama, llama.cpp, vLLM accept it.
+        includeUsage: true
+      })
+      return provider.chatModel(settings.modelId)
+    }
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * SSE frame generators for the scripted model server, one per wire format, each shaped like the
+ * real service's stream (field names, event order, finish reasons):
+ * - OpenAI Chat Completions streaming (`chat.completion.chunk`, `data: [DONE]`),
+ *   https://platform.openai.com/docs/api-reference/chat-streaming
+ * - OpenAI Responses streaming (`response.created` … `response.completed`, typed `event:` lines),
+ *   https://platform.openai.com/docs/api-reference/responses-streaming
+ * - Anthropic Messages streaming (`message_start` … `message_stop`),
+ *   https://docs.anthropic.com/en/api/messages-streaming
+ * Text is split into word-sized deltas; tool arguments into several `arguments` / `partial_json`
+ * pieces. Generators return frames with a {@link HANG} marker right after the text deltas: the server
+ * stops there when the step says `hangAfterText`.
+ */
+
+/** One SSE event: optional `event:` name and the `data:` payload (already serialised). */
+export interface SseFrame {
+  event?: string
+  data: string
+}
+
+/** Marker in a frame list: where a `hangAfterText` step stops writing and waits for the client to abort. */
+export const HANG = Symbol('hang')
+
+/** A frame list with an optional hang point. */
+export type FrameList = Array<SseFrame | typeof HANG>
+
+/** A tool call ready to stream: ids assigned, arguments already a JSON (or deliberately raw) string. */
+export interface WireToolCall {
+  callId: string
+  itemId: string
+  name: string
+  argsText: string
+}
+
+/** What a step streams, after the server has assigned ids. */
+export interface WireStep {
+  /** 1-based index of the request, used in ids. */
+  n: number
+  model: string
+  text?: string
+  toolCalls: WireToolCall[]
+  /** Client asked for a usage chunk (chat completions `stream_options.include_usage`). */
+  includeUsage?: boolean
+}
+
+/** Split text into word-sized deltas (at least 2 when the text has 2+ characters). */
+export function textDeltas(text: string): string[] {
+  const words = text.match(/\S+\s*|\s+/g) ?? []
+  if (words.length >= 2 || text.length < 2) return words
+  const mid = Math.ceil(text.length / 2)
+  return [text.slice(0, mid), text.slice(mid)]
+}
+
+/** Split a tool-argument string into up to 4 pieces (at least 2 when it has 2+ characters). */
+export function argPieces(args: string): string[] {
+  if (args.length < 2) return [args]
+  const size = Math.max(1, Math.ceil(args.length / 4))
+  const out: string[] = []
+  for (let i = 0; i < args.length; i += size) out.push(args.slice(i, i + size))
+  return out
+}
+
+const json = (v: unknown): string => JSON.stringify(v)
+const CREATED = 1_700_000_000
+
+/** OpenAI Chat Completions stream (`POST /v1/chat/completions`, `stream: true`). */
+export function openAIChatFrames(step: WireStep): FrameList {
+  const id = `chatcmpl-scripted-${step.n}`
+  const usageField = step.includeUsage ? { usage: null } : {}
+  const chunk = (delta: unknown, finish: string | null): SseFrame => ({
+    data: json({
+      id, object: 'chat.completion.chunk', created: CREATED, model: step.model, system_fingerprint: null,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...usageField
+    })
+  })
+  const frames: FrameList = [chunk({ role: 'assistant', content: '', refusal: null }, null)]
+  for (const piece of textDeltas(step.text ?? '')) frames.push(chunk({ content: piece }, null))
+  frames.push(HANG)
+  step.toolCalls.forEach((call, index) => {
+    frames.push(chunk({ tool_calls: [{ index, id: call.callId, type: 'function', function: { name: call.name, arguments: '' } }] }, null))
+    for (const piece of argPieces(call.argsText)) frames.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null))
+  })
+  frames.push(chunk({}, step.toolCalls.length > 0 ? 'tool_calls' : 'stop'))
+  if (step.includeUsage) {
+    frames.push({
+      data: json({
+        id, object: 'chat.completion.chunk', created: CREATED, model: step.model, system_fingerprint: null, choices: [],
+        usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }
+      })
+    })
+  }
+  frames.push({ data: '[DONE]' })
+  return frames
+}
+
+/** OpenAI Responses stream (`POST /v1/responses`, `stream: true`). */
+export function openAIResponsesFrames(step: WireStep): FrameList {
+  let seq = 0
+  const ev = (type: string, body: Record<string, unknown>): SseFrame => ({ event: type, data: json({ type, sequence_number: seq++, ...body }) })
+  const respId = `resp_scripted_${step.n}`
+  const response = (status: string, output: unknown[], usage: unknown) => ({
+    id: respId, object: 'response', created_at: CREATED, status, error: null, incomplete_details: null,
+    model: step.model, output, parallel_tool_calls: true, tool_choice: 'auto', tools: [], usage
+  })
+  const frames: FrameList = [
+    ev('response.created', { response: response('in_progress', [], null) }),
+    ev('response.in_progress', { response: response('in_progress', [], null) })
+  ]
+  const output: unknown[] = []
+  let outputIndex = 0
+  if (step.text) {
+    const itemId = `msg_scripted_${step.n}`
+    const oi = outputIndex++
+    frames.push(ev('response.output_item.added', { output_index: oi, item: { id: itemId, type: 'message', status: 'in_progress', content: [], role: 'assistant' } }))
+    frames.push(ev('response.content_part.added', { item_id: itemId, output_index: oi, content_index: 0, part: { type: 'output_text', annotations: [], logprobs: [], text: '' } }))
+    for (const piece of textDeltas(step.text)) {
+      frames.push(ev('response.output_text.delta', { item_id: itemId, output_index: oi, content_index: 0, delta: piece, logprobs: [] }))
+    }
+    frames.push(HANG)
+    const part = { type: 'output_text', annotations: [], logprobs: [], text: step.text }
+    frames.push(ev('response.output_text.done', { item_id: itemId, output_index: oi, content_index: 0, text: step.text, logprobs: [] }))
+    frames.push(ev('response.content_part.done', { item_id: itemId, output_index: oi, content_index: 0, part }))
+    const item = { id: itemId, type: 'message', status: 'completed', content: [part], role: 'assistant' }
+    frames.push(ev('response.output_item.done', { output_index: oi, item }))
+    output.push(item)
+  } else frames.push(HANG)
+  for (const call of step.toolCalls) {
+    const oi = outputIndex++
+    const base = { id: call.itemId, type: 'function_call', call_id: call.callId, name: call.name }
+    frames.push(ev('response.output_item.added', { output_index: oi, item: { ...base, status: 'in_progress', arguments: '' } }))
+    for (const piece of argPieces(call.argsText)) {
+      frames.push(ev('response.function_call_arguments.delta', { item_id: call.itemId, output_index: oi, delta: piece }))
+    }
+    frames.push(ev('response.function_call_arguments.done', { item_id: call.itemId, output_index: oi, arguments: call.argsText }))
+    const item = { ...base, status: 'completed', arguments: call.argsText }
+    frames.push(ev('response.output_item.done', { output_index: oi, item }))
+    output.push(item)
+  }
+  const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 }
+  frames.push(ev('response.completed', { response: response('completed', output, usage) }))
+  return frames
+}
+
+/** Anthropic Messages stream (`POST /v1/messages`, `stream: true`). */
+export function anthropicFrames(step: WireStep): FrameList {
+  const ev = (type: string, body: Record<string, unknown>): SseFrame => ({ event: type, data: json({ type, ...body }) })
+  const frames: FrameList = [
+    ev('message_start', {
+      message: {
+        id: `msg_scripted_${step.n}`, type: 'message', role: 'assistant', model: step.model, content: [],
+        stop_reason: null, stop_sequence: null,
+        usage: { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 }
+      }
+    })
+  ]
+  let index = 0
+  if (step.text) {
+    frames.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }))
+    frames.push(ev('ping', {}))
+    for (const piece of textDeltas(step.text)) frames.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }))
+    frames.push(HANG)
+    frames.push(ev('content_block_stop', { index }))
+    index++
+  } else frames.push(HANG)
+  for (const call of step.toolCalls) {
+    frames.push(ev('content_block_start', { index, content_block: { type: 'tool_use', id: call.callId, name: call.name, input: {} } }))
+    frames.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } }))
+    for (const piece of argPieces(call.argsText)) frames.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }))
+    frames.push(ev('content_block_stop', { index }))
+    index++
+  }
+  frames.push(ev('message_delta', { delta: { stop_reason: step.toolCalls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } }))
+  frames.push(ev('message_stop', {}))
+  return frames
+}
