@@ -1,0 +1,68 @@
+/**
+ * The `cortex` program: argument parsing (commander) and dispatch to `run`, `serve` and
+ * `guest build`. Every subcommand drives the same session API as the desktop app.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander'
+import { ModeSchema, type Mode } from '../shared/modes'
+import { ProviderNameSchema, type ProviderName } from '../shared/contract'
+import { runCommand } from './run-command'
+import { serveCommand } from './serve-command'
+import { guestBuildCommand } from './guest-command'
+
+const parseMode = (v: string): Mode => {
+  const r = ModeSchema.safeParse(v)
+  if (!r.success) throw new InvalidArgumentError(`expected one of ${ModeSchema.options.join(', ')}`)
+  return r.data
+}
+const parseProvider = (v: string): ProviderName => {
+  const r = ProviderNameSchema.safeParse(v)
+  if (!r.success) throw new InvalidArgumentError(`expected one of ${ProviderNameSchema.options.join(', ')}`)
+  return r.data
+}
+const parsePort = (v: string): number => {
+  const n = Number(v)
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port from 0 to 65535')
+  return n
+}
+
+/** Add the model flags shared by `run` and `serve`. */
+function withModelFlags(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--provider <name>', 'model provider: anthropic | openai | openai-compatible (env CORTEX_PROVIDER)').argParser(parseProvider))
+    .option('--model <id>', 'model id (env CORTEX_MODEL); required for openai-compatible')
+    .option('--base-url <url>', 'API base URL, e.g. http://127.0.0.1:11434/v1 for Ollama')
+}
+
+/** Build the `cortex` program with its subcommands (commander). */
+export function buildProgram(): Command {
+  const program = new Command('cortex').description('Cortex Code: a coding agent that works on your repository inside an isolated Docker guest')
+  withModelFlags(
+    program
+      .command('run')
+      .description('run one turn on a repository and stream it to the terminal')
+      .requiredOption('--repo <dir>', 'repository folder')
+      .addOption(new Option('--mode <mode>', 'ask | plan | agent').default('agent').argParser(parseMode))
+      .option('--json', 'print every session event as one JSON object per line', false)
+      .argument('<prompt...>', 'what to do')
+  ).action(async (prompt: string[], opts) => {
+    process.exitCode = await runCommand(prompt.join(' '), opts)
+  })
+  withModelFlags(
+    program
+      .command('serve')
+      .description('serve the app to a browser on 127.0.0.1 (the URL printed includes a secret token)')
+      .addOption(new Option('--port <n>', 'port; 0 picks a free one').default(0).argParser(parsePort))
+  ).action(async (opts) => {
+    process.exitCode = await serveCommand(opts)
+  })
+  program
+    .command('guest')
+    .description('guest image management')
+    .command('build')
+    .description('build the guest image offline if it is missing (tagged by its recipe hash)')
+    .action(async () => {
+      process.exitCode = await guestBuildCommand()
+    })
+  return program
+}
+

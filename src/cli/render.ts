@@ -1,0 +1,84 @@
+/**
+ * Terminal rendering of session events for `cortex run`: streamed text on stdout, one row per tool
+ * call (name, arguments, a short result), guest status and errors on stderr. `--json` bypasses
+ * this and prints every envelope as one JSON line.
+ */
+import { styleText } from 'node:util'
+import type { EventEnvelope } from '../shared/events'
+
+/** Where rendered output goes; `color` enables ANSI styling (TTY only). */
+export interface RenderTarget {
+  out: NodeJS.WritableStream
+  err: NodeJS.WritableStream
+  color: boolean
+}
+
+/** Longest argument summary printed on a tool row, in characters. */
+const ARGS_MAX = 160
+/** Result lines printed under a tool row. */
+const RESULT_LINES = 4
+
+/** One-line summary of tool arguments, e.g. `pattern: "**\/*.js", path: "src"`. */
+export function summarizeArgs(args: unknown): string {
+  let text: string
+  if (args && typeof args === 'object' && !Array.isArray(args)) {
+    text = Object.entries(args as Record<string, unknown>)
+      .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+      .join(', ')
+  } else {
+    text = JSON.stringify(args) ?? ''
+  }
+  text = text.replace(/\s+/g, ' ')
+  return text.length > ARGS_MAX ? `${text.slice(0, ARGS_MAX - 1)}…` : text
+}
+
+/** Create a renderer; call it with each envelope in order. */
+export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) => void {
+  const paint = (style: Parameters<typeof styleText>[0], s: string) => (target.color ? styleText(style, s) : s)
+  let midLine = false
+  const newline = () => {
+    if (midLine) target.out.write('\n')
+    midLine = false
+  }
+  return ({ event }) => {
+    switch (event.type) {
+      case 'text_delta':
+        target.out.write(event.text)
+        midLine = !event.text.endsWith('\n')
+        break
+      case 'tool_call_started':
+        newline()
+        target.out.write(`${paint('cyan', '⏺')} ${paint('bold', event.name)}(${summarizeArgs(event.args)})\n`)
+        break
+      case 'tool_call_finished': {
+        const lines = event.result.split('\n')
+        const shown = lines.slice(0, RESULT_LINES).map((l) => (l.length > 200 ? `${l.slice(0, 199)}…` : l))
+        const more = lines.length > RESULT_LINES ? paint('dim', ` … +${lines.length - RESULT_LINES} lines`) : ''
+        const body = shown.join('\n    ')
+        target.out.write(`  ⎿ ${event.isError ? paint('red', body) : paint('dim', body)}${more}\n`)
+        break
+      }
+      case 'guest_status':
+        target.err.write(paint('dim', `guest: ${event.state}${event.detail ? ` (${event.detail})` : ''}\n`))
+        break
+      case 'plan_updated':
+        newline()
+        target.out.write(`${paint('magenta', 'Plan:')} ${event.plan.title}\n${event.plan.steps.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}\n`)
+        break
+      case 'todos_updated':
+        newline()
+        target.out.write(event.todos.map((t) => `  [${t.status === 'completed' ? 'x' : t.status === 'in_progress' ? '~' : ' '}] ${t.content}`).join('\n') + '\n')
+        break
+      case 'error':
+        newline()
+        target.err.write(`${paint('red', 'error:')} ${event.message}\n`)
+        break
+      case 'turn_ended':
+        newline()
+        if (event.reason === 'stopped') target.err.write(paint('yellow', 'stopped\n'))
+        break
+      default:
+        break
+    }
+  }
+}

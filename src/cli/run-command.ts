@@ -1,0 +1,81 @@
+/**
+ * `cortex run`: open a session on a repository, run one turn for PROMPT, stream it to the
+ * terminal (or JSON lines with --json), close the session (removing its guest) and exit:
+ * 0 when the turn completed, 130 after Ctrl-C (which stops the turn), 1 on an error.
+ */
+import { resolve } from 'node:path'
+import { CortexError, toCortexError } from '../shared/errors'
+import type { EventEnvelope } from '../shared/events'
+import type { Mode } from '../shared/modes'
+import { createDefaultGuestProvider, createSessionService, resolveModelSettings, type ModelFlags } from '../main/session'
+import { dataDir } from './paths'
+import { createRenderer } from './render'
+
+/** Options of `cortex run` after parsing. `repo` may be relative (resolved against the cwd). */
+export interface RunOptions extends ModelFlags {
+  repo: string
+  mode: Mode
+  json: boolean
+}
+
+/** Exit status of `cortex run`: 0 completed, 130 stopped by Ctrl-C, 1 error. */
+export type RunExit = 0 | 1 | 130
+
+/**
+ * Run one turn and resolve with the exit status. Never throws: configuration and infrastructure
+ * errors are printed as one line (`error: …`, or an `error` JSON event with --json).
+ */
+export async function runCommand(prompt: string, opts: RunOptions, io = { out: process.stdout, err: process.stderr }): Promise<RunExit> {
+  const printError = (e: CortexError): void => {
+    if (opts.json) io.out.write(JSON.stringify({ sessionId: null, seq: 0, time: Date.now(), event: { type: 'error', code: e.code, message: e.message } }) + '\n')
+    else io.err.write(`error: ${e.message}\n`)
+  }
+  let service: Awaited<ReturnType<typeof createSessionService>> | undefined
+  try {
+    const modelSettings = resolveModelSettings({ provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl }, process.env)
+    service = await createSessionService({ dataDir: dataDir(), modelSettings, guests: createDefaultGuestProvider() })
+    const render = opts.json
+      ? (e: EventEnvelope) => io.out.write(JSON.stringify(e) + '\n')
+      : createRenderer({ out: io.out, err: io.err, color: Boolean((io.out as NodeJS.WriteStream).isTTY) })
+    let sessionId = ''
+    const early: EventEnvelope[] = []
+    let ended: 'completed' | 'stopped' | 'error' | null = null
+    let resolveEnd: () => void = () => undefined
+    const endPromise = new Promise<void>((r) => (resolveEnd = r))
+    service.onEvent((e) => {
+      if (!sessionId) return void early.push(e)
+      if (e.sessionId !== sessionId) return
+      render(e)
+      if (e.event.type === 'turn_ended') {
+        ended = e.event.reason
+        resolveEnd()
+      }
+    })
+    const info = await service.openSession({ repo: resolve(opts.repo), mode: opts.mode })
+    sessionId = info.id
+    for (const e of early.filter((x) => x.sessionId === sessionId)) render(e)
+
+    let interrupts = 0
+    const onSigint = (): void => {
+      interrupts++
+      if (interrupts > 1) process.exit(130)
+      if (!opts.json) io.err.write('\nstopping… (Ctrl-C again to quit at once)\n')
+      void service?.submit({ sessionId, op: { type: 'stop' } }).catch(() => undefined)
+    }
+    process.on('SIGINT', onSigint)
+    try {
+      await service.submit({ sessionId, op: { type: 'user_message', text: prompt } })
+      await endPromise
+    } finally {
+      process.off('SIGINT', onSigint)
+    }
+    await service.closeSession({ sessionId })
+    if (interrupts > 0 || ended === 'stopped') return 130
+    return ended === 'completed' ? 0 : 1
+  } catch (err) {
+    printError(toCortexError(err))
+    return 1
+  } finally {
+    await service?.shutdown().catch(() => undefined)
+  }
+}

@@ -1,0 +1,43 @@
+// Tests of history rebuilding: pairing, grouping and closing interrupted tool calls.
+import { describe, expect, it } from 'vitest'
+import type { SessionEvent } from '../../shared/events'
+import { INTERRUPTED_RESULT, buildModelMessages } from './history'
+
+describe('buildModelMessages', () => {
+  it('pairs tool calls with results and closes unanswered calls as interrupted', () => {
+    const events: SessionEvent[] = [
+      { type: 'user_message', turnId: 't1', text: 'hi' },
+      { type: 'text_delta', turnId: 't1', text: 'ignored' },
+      {
+        type: 'assistant_message',
+        turnId: 't1',
+        text: 'looking',
+        toolCalls: [
+          { callId: 'a', name: 'glob', args: { pattern: '*' } },
+          { callId: 'b', name: 'read_file', args: '{"path":' }
+        ]
+      },
+      { type: 'tool_call_finished', turnId: 't1', callId: 'a', name: 'glob', isError: false, result: 'x.txt' },
+      { type: 'user_message', turnId: 't2', text: 'again' }
+    ]
+    const messages = buildModelMessages(events)
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user'])
+    const tool = messages[2]
+    if (tool?.role !== 'tool') throw new Error('expected tool message')
+    expect(tool.content.map((p) => (p.type === 'tool-result' ? [p.toolCallId, p.output] : null))).toEqual([
+      ['a', { type: 'text', value: 'x.txt' }],
+      ['b', { type: 'text', value: INTERRUPTED_RESULT }]
+    ])
+    const assistant = messages[1]
+    if (assistant?.role !== 'assistant' || typeof assistant.content === 'string') throw new Error('expected parts')
+    expect(assistant.content[2]).toMatchObject({ type: 'tool-call', toolCallId: 'b', input: { _raw: '{"path":' } })
+  })
+
+  it('drops empty assistant messages', () => {
+    const messages = buildModelMessages([
+      { type: 'user_message', turnId: 't1', text: 'hi' },
+      { type: 'assistant_message', turnId: 't1', text: '', toolCalls: [] }
+    ])
+    expect(messages).toEqual([{ role: 'user', content: 'hi' }])
+  })
+})

@@ -1,0 +1,74 @@
+/**
+ * Rebuilds the model history (AI SDK ModelMessages) from a session's persisted events. A tool call
+ * with no result (crash, Stop) is closed with an explicit "interrupted" result, so every request
+ * the model sees pairs each tool call with a result.
+ */
+import type { ModelMessage, ToolCallPart, ToolResultPart } from 'ai'
+import type { SessionEvent, ToolCall } from '../../shared/events'
+
+/** Text of the result given to a tool call that never finished. */
+export const INTERRUPTED_RESULT = 'Error: interrupted — this tool call did not finish (stopped by the user or the app closed).'
+
+/** Model-facing input of a call: objects pass through; anything else (unparseable args) is wrapped. */
+export function toModelInput(args: unknown): Record<string, unknown> {
+  if (args !== null && typeof args === 'object' && !Array.isArray(args)) return args as Record<string, unknown>
+  return { _raw: typeof args === 'string' ? args : JSON.stringify(args ?? null) }
+}
+
+/**
+ * Build messages from events, in order: `user_message` → user, `assistant_message` → assistant
+ * (text + tool-call parts), `tool_call_finished` → tool results grouped in one tool message.
+ * Other events are ignored. Calls left without a result get {@link INTERRUPTED_RESULT}.
+ */
+export function buildModelMessages(events: readonly SessionEvent[]): ModelMessage[] {
+  const messages: ModelMessage[] = []
+  let pending: ToolCall[] = []
+  let results: ToolResultPart[] = []
+
+  const closePending = (): void => {
+    if (pending.length === 0 && results.length === 0) return
+    const answered = new Set(results.map((r) => r.toolCallId))
+    for (const call of pending) {
+      if (!answered.has(call.callId)) results.push(resultPart(call.callId, call.name, INTERRUPTED_RESULT))
+    }
+    // keep results in the order the calls were made
+    const order = new Map(pending.map((c, i) => [c.callId, i]))
+    results.sort((a, b) => (order.get(a.toolCallId) ?? 0) - (order.get(b.toolCallId) ?? 0))
+    if (results.length > 0) messages.push({ role: 'tool', content: results })
+    pending = []
+    results = []
+  }
+
+  for (const event of events) {
+    switch (event.type) {
+      case 'user_message':
+        closePending()
+        messages.push({ role: 'user', content: event.text })
+        break
+      case 'assistant_message': {
+        closePending()
+        const content: Array<{ type: 'text'; text: string } | ToolCallPart> = []
+        if (event.text.length > 0) content.push({ type: 'text', text: event.text })
+        for (const call of event.toolCalls) {
+          content.push({ type: 'tool-call', toolCallId: call.callId, toolName: call.name, input: toModelInput(call.args) })
+        }
+        if (content.length > 0) messages.push({ role: 'assistant', content })
+        pending = [...event.toolCalls]
+        break
+      }
+      case 'tool_call_finished':
+        if (pending.some((c) => c.callId === event.callId) && !results.some((r) => r.toolCallId === event.callId)) {
+          results.push(resultPart(event.callId, event.name, event.result))
+        }
+        break
+      default:
+        break
+    }
+  }
+  closePending()
+  return messages
+}
+
+function resultPart(toolCallId: string, toolName: string, text: string): ToolResultPart {
+  return { type: 'tool-result', toolCallId, toolName, output: { type: 'text', value: text } }
+}

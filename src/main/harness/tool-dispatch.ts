@@ -1,0 +1,80 @@
+/**
+ * Runs one tool call: refuses tools the mode in force withholds, validates arguments with the
+ * tool's zod schema, executes, and bounds the result. Model-fixable failures come back as error
+ * results; infrastructure failures are rethrown as CortexError so the turn ends with a typed error.
+ */
+import { CortexError } from '../../shared/errors'
+import type { ToolCall } from '../../shared/events'
+import { MODE_TOOLS, isToolAllowed, type Mode } from '../../shared/modes'
+import { GuestCallError } from '../guest/guest'
+import { ToolError, type ToolContext, type ToolDefinition } from '../tools/tool'
+
+/** Largest tool result stored in the session and sent to the model, in characters (~8k tokens). */
+export const MAX_RESULT_CHARS = 30_000
+
+/** Outcome of one call: the result text for the model and whether it is an error. */
+export interface DispatchResult {
+  output: string
+  isError: boolean
+}
+
+/**
+ * Cut `text` to at most `max` characters keeping head and tail, with a note of how much was cut.
+ * Never splits a surrogate pair.
+ */
+export function boundResult(text: string, max = MAX_RESULT_CHARS): string {
+  if (text.length <= max) return text
+  const keep = max - 200
+  let head = Math.floor(keep * 0.7)
+  let tail = keep - head
+  if (/[\uD800-\uDBFF]/.test(text.charAt(head - 1))) head--
+  if (/[\uDC00-\uDFFF]/.test(text.charAt(text.length - tail))) tail--
+  const dropped = text.length - head - tail
+  return `${text.slice(0, head)}\n\n[… ${dropped} characters omitted from the middle of this result …]\n\n${text.slice(text.length - tail)}`
+}
+
+/** Whether `err` is an abort (Stop) rather than a failure. */
+export function isAbortError(err: unknown, signal: AbortSignal): boolean {
+  return signal.aborted || (err instanceof Error && err.name === 'AbortError')
+}
+
+/**
+ * Execute `call` under `mode` (the mode in force NOW, not when the call was requested).
+ * @param catalog every tool by name; a name absent from `MODE_TOOLS[mode]` is refused
+ * @param invalidReason set when the model's arguments could not be parsed or were cut off
+ * @returns the result for the model; never throws for model-fixable problems
+ * @throws CortexError for infrastructure failures (guest died, Docker gone); AbortError on Stop
+ */
+export async function dispatchToolCall(
+  call: ToolCall,
+  mode: Mode,
+  catalog: Readonly<Record<string, ToolDefinition>>,
+  ctx: ToolContext,
+  invalidReason?: string
+): Promise<DispatchResult> {
+  if (!isToolAllowed(mode, call.name)) {
+    const known = call.name in catalog
+    const offered = MODE_TOOLS[mode].join(', ')
+    const why = known ? `is not available in ${mode} mode` : 'does not exist'
+    return { isError: true, output: `Error: tool "${call.name}" ${why}; it was not run. Tools available now: ${offered}.` }
+  }
+  if (invalidReason) return { isError: true, output: `Error: ${invalidReason}; the call was not run.` }
+  const tool = catalog[call.name]
+  if (!tool) return { isError: true, output: `Error: tool "${call.name}" does not exist.` }
+  const parsed = tool.inputSchema.safeParse(call.args)
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')
+    return { isError: true, output: `Error: invalid arguments for ${call.name}: ${issues}. The call was not run.` }
+  }
+  try {
+    const result = await tool.execute(parsed.data, ctx)
+    return { output: boundResult(result.output), isError: result.isError ?? false }
+  } catch (err) {
+    if (isAbortError(err, ctx.signal)) throw err
+    if (err instanceof ToolError) return { isError: true, output: boundResult(`Error: ${err.message}`) }
+    if (err instanceof GuestCallError) return { isError: true, output: boundResult(`Error: ${err.code}: ${err.message}`) }
+    if (err instanceof CortexError) throw err
+    const message = err instanceof Error ? err.message : String(err)
+    throw new CortexError('guest_failed', `tool ${call.name} failed in the guest: ${message}`, { cause: err })
+  }
+}

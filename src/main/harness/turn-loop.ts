@@ -1,0 +1,172 @@
+/**
+ * The Code turn: one `streamText` call per model step with tools declared WITHOUT `execute`; our
+ * loop runs the tool calls in order inside the guest, records the results, and asks again, until
+ * the model stops calling tools or Stop aborts. There is no round budget.
+ */
+import { streamText, tool, type LanguageModel, type ToolSet } from 'ai'
+import type { CortexError } from '../../shared/errors'
+import type { SessionEvent, ToolCall } from '../../shared/events'
+import { MODE_TOOLS, type Mode } from '../../shared/modes'
+import type { Guest } from '../guest/guest'
+import type { ToolDefinition, ToolSessionState } from '../tools/tool'
+import { buildModelMessages } from './history'
+import { dispatchToolCall, isAbortError } from './tool-dispatch'
+
+/** Everything a turn needs; supplied by the session. */
+export interface TurnDeps {
+  turnId: string
+  model: LanguageModel
+  /** Aborted by Stop: ends the stream and kills what runs in the guest. */
+  signal: AbortSignal
+  catalog: Readonly<Record<string, ToolDefinition>>
+  /** The mode in force now (it may change between steps). */
+  getMode(): Mode
+  /** Persisted events so far (the history source). */
+  events(): readonly SessionEvent[]
+  emit(event: SessionEvent): void
+  /** The attached guest; attaches and prepares one first if none is attached. */
+  getGuest(): Promise<Guest>
+  session: ToolSessionState
+  /** Map a provider failure to a typed error (provider_unreachable / provider_error). */
+  classifyError(err: unknown): CortexError
+  /** System prompt for the given mode. */
+  systemPrompt(mode: Mode): string
+  /** Retries per model request for retryable HTTP failures (AI SDK `maxRetries`). Default 1. */
+  maxRetries?: number
+}
+
+/** How a turn ended (errors are thrown instead). */
+export type TurnOutcome = 'completed' | 'stopped'
+
+/** Tools that work on session state only and never need the guest. */
+const GUEST_FREE_TOOLS: ReadonlySet<string> = new Set(['todo_read', 'todo_write', 'plan'])
+
+interface StepCall extends ToolCall {
+  invalidReason?: string
+}
+
+/** Declare `tools` for the model request: description + input schema, no `execute`. */
+export function declareToolSet(tools: readonly ToolDefinition[]): ToolSet {
+  const set: ToolSet = {}
+  for (const t of tools) set[t.name] = tool({ description: t.description, inputSchema: t.inputSchema })
+  return set
+}
+
+/**
+ * Run one turn to its end.
+ * @returns `completed` when the model answered without tool calls, `stopped` after Stop
+ * @throws CortexError for provider or guest failures (the session emits it and ends the turn)
+ */
+export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
+  const { signal, turnId } = deps
+  for (;;) {
+    if (signal.aborted) return 'stopped'
+    const mode = deps.getMode()
+    const offered = MODE_TOOLS[mode].map((name) => deps.catalog[name]).filter((t): t is ToolDefinition => !!t)
+    const step = await streamStep(deps, mode, offered)
+    deps.emit({
+      type: 'assistant_message',
+      turnId,
+      text: step.text,
+      toolCalls: step.calls.map(({ callId, name, args }) => ({ callId, name, args }))
+    })
+    if (signal.aborted) {
+      return 'stopped' // unanswered calls are closed as interrupted when history is rebuilt
+    }
+    if (step.calls.length === 0) return 'completed'
+    for (const call of step.calls) {
+      if (signal.aborted) return 'stopped'
+      await runCall(deps, call)
+    }
+  }
+}
+
+async function streamStep(
+  deps: TurnDeps,
+  mode: Mode,
+  offered: ToolDefinition[]
+): Promise<{ text: string; calls: StepCall[] }> {
+  const { signal, turnId } = deps
+  let text = ''
+  const calls: StepCall[] = []
+  let finishReason: string | undefined
+  try {
+    const result = streamText({
+      model: deps.model,
+      system: deps.systemPrompt(mode),
+      messages: buildModelMessages(deps.events()),
+      tools: declareToolSet(offered),
+      abortSignal: signal,
+      maxRetries: deps.maxRetries ?? 1
+    })
+    for await (const part of result.fullStream) {
+      if (part.type === 'text-delta') {
+        text += part.text
+        deps.emit({ type: 'text_delta', turnId, text: part.text })
+      } else if (part.type === 'tool-call') {
+        const invalid = 'invalid' in part && part.invalid === true
+        calls.push({
+          callId: part.toolCallId,
+          name: part.toolName,
+          args: part.input,
+          // unknown tools are refused by name in dispatch; schema problems are re-checked there
+          invalidReason: invalid && isUnparseable(part.input) ? 'the arguments are not valid JSON' : undefined
+        })
+      } else if (part.type === 'finish-step') {
+        finishReason = part.finishReason
+      } else if (part.type === 'error') {
+        throw part.error
+      }
+    }
+  } catch (err) {
+    if (isAbortError(err, signal)) return { text, calls: [] }
+    throw deps.classifyError(err)
+  }
+  if (finishReason === 'length') {
+    for (const c of calls) c.invalidReason = 'the arguments were cut off by the model output limit'
+  }
+  return { text, calls }
+}
+
+function isUnparseable(input: unknown): boolean {
+  if (typeof input !== 'string') return false
+  try {
+    JSON.parse(input)
+    return false
+  } catch {
+    return true
+  }
+}
+
+async function runCall(deps: TurnDeps, call: StepCall): Promise<void> {
+  const { turnId, signal } = deps
+  deps.emit({ type: 'tool_call_started', turnId, callId: call.callId, name: call.name, args: call.args })
+  let output: string
+  let isError: boolean
+  try {
+    const mode = deps.getMode()
+    const allowed = (MODE_TOOLS[mode] as readonly string[]).includes(call.name)
+    // attach before the first command: the guest is awaited only for a call that will run
+    const guest = allowed && !call.invalidReason && !GUEST_FREE_TOOLS.has(call.name) ? await deps.getGuest() : null
+    const ctx = {
+      guest: guest as Guest,
+      signal,
+      session: deps.session,
+      emitOutput: (stream: 'stdout' | 'stderr', chunk: string) =>
+        deps.emit({ type: 'tool_output', callId: call.callId, stream, chunk })
+    }
+    ;({ output, isError } = await dispatchToolCall(call, mode, deps.catalog, ctx, call.invalidReason))
+  } catch (err) {
+    if (isAbortError(err, signal)) {
+      deps.emit({
+        type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true,
+        result: 'Error: interrupted — stopped by the user before this call finished.'
+      })
+      return
+    }
+    const message = err instanceof Error ? err.message : String(err)
+    deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: `Error: ${message}` })
+    throw err
+  }
+  deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError, result: output })
+}

@@ -1,0 +1,140 @@
+/**
+ * The session API: a queue pair over live sessions. Callers submit operations and subscribe to
+ * events; the Electron IPC, the CLI and the web host are thin adapters over this one service.
+ */
+import { randomUUID } from 'node:crypto'
+import { realpathSync, statSync } from 'node:fs'
+import { isAbsolute } from 'node:path'
+import type { z } from 'zod'
+import { contract, type CortexApi, type SessionInfo } from '../../shared/contract'
+import { CortexError } from '../../shared/errors'
+import type { EventEnvelope } from '../../shared/events'
+import type { GuestProvider } from '../guest/guest'
+import { classifyProviderError, createLanguageModel, type ModelSettings } from '../providers'
+import { SessionStore } from '../store/session-store'
+import { TOOL_CATALOG } from '../tools/catalog'
+import { Session } from './session'
+
+/** Options of {@link createSessionService}. */
+export interface SessionServiceOptions {
+  /** Data folder (CORTEX_HOME, default ~/.cortex; the Electron app's userData). */
+  dataDir: string
+  /** Resolved model settings (see providers/resolveModelSettings). */
+  modelSettings: ModelSettings
+  /** Starts guests; the Docker provider in production. */
+  guests: GuestProvider
+  /** Attach the guest as soon as a session opens (default true) rather than at the first tool call. */
+  eagerGuest?: boolean
+}
+
+/** The session API plus lifecycle: `shutdown` closes every session (stopping turns, removing guests). */
+export type SessionService = CortexApi & {
+  shutdown(): Promise<void>
+  /** Resolve when session `id` has no running turn. */
+  idle(sessionId: string): Promise<void>
+}
+
+/**
+ * Create the session service.
+ * @throws nothing at creation; request methods reject with CortexError (`repo_invalid`,
+ *   `session_not_found`, `busy`, `invalid_input`)
+ */
+export async function createSessionService(options: SessionServiceOptions): Promise<SessionService> {
+  const store = new SessionStore(options.dataDir)
+  const sessions = new Map<string, Session>()
+  const listeners = new Set<(e: EventEnvelope) => void>()
+  const model = createLanguageModel(options.modelSettings)
+  const classifyError = (err: unknown): CortexError => classifyProviderError(err, options.modelSettings)
+
+  const publish = (envelope: EventEnvelope): void => {
+    for (const l of listeners) {
+      try {
+        l(envelope)
+      } catch {
+        // a failing subscriber must not break the session
+      }
+    }
+  }
+  const info = (s: Session): SessionInfo => ({
+    id: s.id,
+    repo: s.repo,
+    mode: s.getMode(),
+    createdAt: s.createdAt,
+    running: s.isRunning()
+  })
+  const get = (id: string): Session => {
+    const s = sessions.get(id)
+    if (!s) throw new CortexError('session_not_found', `no open session with id ${id}`)
+    return s
+  }
+  const parse = <K extends keyof typeof contract.requests>(name: K, input: unknown): z.output<(typeof contract.requests)[K]['input']> => {
+    const schema = contract.requests[name].input as unknown as z.ZodType<z.output<(typeof contract.requests)[K]['input']>>
+    const parsed = schema.safeParse(input)
+    if (!parsed.success) {
+      throw new CortexError('invalid_input', `${name}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+    }
+    return parsed.data
+  }
+
+  return {
+    async openSession(input) {
+      const { repo, mode } = parse('openSession', input)
+      const root = resolveRepo(repo)
+      const id = `${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomUUID().slice(0, 8)}`
+      const createdAt = Date.now()
+      const log = store.create({
+        id,
+        repo: root,
+        mode,
+        createdAt,
+        provider: options.modelSettings.provider,
+        model: options.modelSettings.modelId
+      })
+      const session = new Session({ id, repo: root, mode, createdAt, log, model, classifyError, guests: options.guests, catalog: TOOL_CATALOG, publish })
+      sessions.set(id, session)
+      session.emit({ type: 'session_opened', repo: root, mode })
+      if (options.eagerGuest ?? true) session.ensureGuest().catch(() => undefined)
+      return info(session)
+    },
+    async submit(input) {
+      const { sessionId, op } = parse('submit', input)
+      get(sessionId).submit(op)
+      return { ok: true as const }
+    },
+    async closeSession(input) {
+      const { sessionId } = parse('closeSession', input)
+      const s = get(sessionId)
+      sessions.delete(sessionId)
+      await s.close()
+      return { ok: true as const }
+    },
+    async listSessions() {
+      return [...sessions.values()].map(info)
+    },
+    onEvent(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    async idle(sessionId) {
+      await get(sessionId).idle()
+    },
+    async shutdown() {
+      const all = [...sessions.values()]
+      sessions.clear()
+      await Promise.all(all.map((s) => s.close()))
+    }
+  }
+}
+
+/** Resolve and check a repository path: absolute, existing, a folder. Returns its real path. */
+function resolveRepo(repo: string): string {
+  if (!isAbsolute(repo)) throw new CortexError('repo_invalid', `repository path must be absolute: ${repo}`)
+  let real: string
+  try {
+    real = realpathSync(repo)
+  } catch {
+    throw new CortexError('repo_invalid', `repository folder does not exist: ${repo}`)
+  }
+  if (!statSync(real).isDirectory()) throw new CortexError('repo_invalid', `repository path is not a folder: ${repo}`)
+  return real
+}

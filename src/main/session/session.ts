@@ -1,0 +1,187 @@
+/**
+ * One session: its event log, mode, todos, plan, the running turn and the attached guest. Turns
+ * run one at a time; Stop aborts the running turn (stream and guest process). The guest is
+ * attached eagerly at open and awaited before the first tool runs.
+ */
+import { randomUUID } from 'node:crypto'
+import type { LanguageModel } from 'ai'
+import { CortexError, toCortexError } from '../../shared/errors'
+import type { EventEnvelope, Operation, Plan, SessionEvent, Todo } from '../../shared/events'
+import { EPHEMERAL_EVENTS } from '../../shared/events'
+import type { Mode } from '../../shared/modes'
+import type { Guest, GuestProvider } from '../guest/guest'
+import { buildSystemPrompt } from '../harness/system-prompt'
+import { runTurn } from '../harness/turn-loop'
+import type { SessionLog } from '../store/session-store'
+import type { ToolDefinition } from '../tools/tool'
+
+/** What a session is built with. */
+export interface SessionDeps {
+  id: string
+  repo: string
+  mode: Mode
+  createdAt: number
+  log: SessionLog
+  model: LanguageModel
+  classifyError(err: unknown): CortexError
+  guests: GuestProvider
+  catalog: Readonly<Record<string, ToolDefinition>>
+  /** Deliver an envelope to subscribers (after it is persisted). */
+  publish(envelope: EventEnvelope): void
+}
+
+/** A live session. Created by the session service; not used directly by adapters. */
+export class Session {
+  readonly id: string
+  readonly repo: string
+  readonly createdAt: number
+  private mode: Mode
+  private seq = 0
+  private readonly history: SessionEvent[] = []
+  private todos: Todo[] = []
+  private turn: { id: string; controller: AbortController; done: Promise<void> } | null = null
+  private guest: Promise<Guest> | null = null
+  private closed = false
+
+  /** @param deps see {@link SessionDeps} */
+  constructor(private readonly deps: SessionDeps) {
+    this.id = deps.id
+    this.repo = deps.repo
+    this.mode = deps.mode
+    this.createdAt = deps.createdAt
+  }
+
+  /** Current mode. */
+  getMode(): Mode {
+    return this.mode
+  }
+
+  /** Whether a turn is running. */
+  isRunning(): boolean {
+    return this.turn !== null
+  }
+
+  /** Persist (unless ephemeral) and publish one event. */
+  emit(event: SessionEvent): void {
+    const envelope: EventEnvelope = { sessionId: this.id, seq: ++this.seq, time: Date.now(), event }
+    if (!EPHEMERAL_EVENTS.has(event.type)) {
+      this.history.push(event)
+      if (!this.closed) this.deps.log.append(envelope)
+    }
+    this.deps.publish(envelope)
+  }
+
+  /**
+   * Apply an operation. `user_message` starts a turn (rejects with `busy` while one runs);
+   * `stop` aborts the running turn; `set_mode` takes effect for the next model step and tool call.
+   * @throws CortexError('busy') when a turn is already running
+   */
+  submit(op: Operation): void {
+    if (this.closed) throw new CortexError('session_not_found', `session ${this.id} is closed`)
+    switch (op.type) {
+      case 'user_message':
+        if (this.turn) throw new CortexError('busy', 'a turn is already running: press Stop (Esc) first or wait for it to end')
+        this.startTurn(op.text)
+        return
+      case 'stop':
+        this.turn?.controller.abort()
+        return
+      case 'set_mode':
+        if (op.mode !== this.mode) {
+          this.mode = op.mode
+          this.emit({ type: 'mode_changed', mode: op.mode })
+        }
+        return
+    }
+  }
+
+  /** Start attaching a guest if none is attached or starting; resolves with it. Errors are CortexErrors. */
+  ensureGuest(signal?: AbortSignal): Promise<Guest> {
+    if (!this.guest) {
+      const attaching = this.deps.guests
+        .start({
+          sessionId: this.id,
+          repo: this.repo,
+          signal,
+          onProgress: (state, detail) => this.emit({ type: 'guest_status', state, ...(detail ? { detail } : {}) })
+        })
+        .then((g) => {
+          this.emit({ type: 'guest_status', state: 'ready', detail: g.id.slice(0, 12) })
+          return g
+        })
+      this.guest = attaching
+      attaching.catch((err: unknown) => {
+        if (this.guest === attaching) this.guest = null // the next call retries
+        const e = toCortexError(err)
+        this.emit({ type: 'guest_status', state: 'error', detail: e.message })
+      })
+    }
+    return this.guest
+  }
+
+  /** Wait for the running turn (if any) to end. */
+  async idle(): Promise<void> {
+    await this.turn?.done
+  }
+
+  /** Stop any turn, remove the guest and close the log. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.turn?.controller.abort()
+    await this.idle()
+    const guest = this.guest
+    this.guest = null
+    if (guest) {
+      const g = await guest.catch(() => null)
+      if (g) {
+        await g.close()
+        this.emit({ type: 'guest_status', state: 'stopped' })
+      }
+    }
+    this.deps.log.flush()
+    this.closed = true
+    this.deps.log.close()
+  }
+
+  private startTurn(text: string): void {
+    const turnId = randomUUID()
+    const controller = new AbortController()
+    this.emit({ type: 'user_message', turnId, text })
+    this.emit({ type: 'turn_started', turnId, mode: this.mode })
+    const done = runTurn({
+      turnId,
+      model: this.deps.model,
+      signal: controller.signal,
+      catalog: this.deps.catalog,
+      getMode: () => this.mode,
+      events: () => this.history,
+      emit: (e) => this.emit(e),
+      getGuest: () => this.ensureGuest(),
+      session: {
+        getTodos: () => this.todos.map((t) => ({ ...t })),
+        setTodos: (todos) => {
+          this.todos = todos.map((t) => ({ ...t }))
+          this.emit({ type: 'todos_updated', todos: this.todos })
+        },
+        setPlan: (plan: Plan) => this.emit({ type: 'plan_updated', plan })
+      },
+      classifyError: this.deps.classifyError,
+      systemPrompt: (mode) => buildSystemPrompt(this.repo, mode)
+    }).then(
+      (outcome) => this.endTurn(turnId, outcome),
+      (err: unknown) => {
+        if (controller.signal.aborted) return this.endTurn(turnId, 'stopped')
+        const e = toCortexError(err)
+        this.emit({ type: 'error', turnId, code: e.code, message: e.message })
+        this.endTurn(turnId, 'error')
+      }
+    )
+    this.turn = { id: turnId, controller, done }
+  }
+
+  private endTurn(turnId: string, reason: 'completed' | 'stopped' | 'error'): void {
+    this.turn = null
+    this.emit({ type: 'turn_ended', turnId, reason })
+    if (!this.closed) this.deps.log.flush()
+  }
+}
