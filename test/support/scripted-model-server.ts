@@ -36,8 +36,10 @@ export interface ScriptStep {
   chunkDelayMs?: number
   /** Stream the text deltas, then keep the response open (no finish) until the client aborts: for Stop tests. */
   hangAfterText?: boolean
-  /** Answer with this HTTP status and JSON body instead of a stream. */
-  httpError?: { status: number; body: unknown }
+  /** After the text, emit the format's in-stream error event (Anthropic `event: error`, Responses `error`, chat `{"error":…}` chunk) and end the stream. */
+  streamErrorAfterText?: { message: string; type?: string }
+  /** Answer with this HTTP status and JSON body instead of a stream (extra `headers`, e.g. `retry-after-ms`). */
+  httpError?: { status: number; body: unknown; headers?: Record<string, string> }
 }
 
 /** A request as received. `headers` have lower-case names; `body` is the parsed JSON (or the raw text if not JSON). */
@@ -104,7 +106,10 @@ function toWireStep(step: ScriptStep, n: number, body: unknown, format: Format):
     model: typeof b.model === 'string' ? b.model : 'scripted-model',
     ...(step.text !== undefined ? { text: step.text } : {}),
     toolCalls,
-    includeUsage: b.stream_options?.include_usage === true
+    includeUsage: b.stream_options?.include_usage === true,
+    ...(step.streamErrorAfterText
+      ? { streamError: { message: step.streamErrorAfterText.message, type: step.streamErrorAfterText.type ?? 'overloaded_error' } }
+      : {})
   }
 }
 
@@ -176,7 +181,7 @@ export async function startScriptedModelServer(script: ScriptStep[]): Promise<Sc
       }
       rec.stepIndex = next++
       if (step.httpError) {
-        res.writeHead(step.httpError.status, { 'content-type': 'application/json' })
+        res.writeHead(step.httpError.status, { 'content-type': 'application/json', ...step.httpError.headers })
         res.end(JSON.stringify(step.httpError.body))
         return
       }

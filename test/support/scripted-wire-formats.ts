@@ -41,6 +41,8 @@ export interface WireStep {
   toolCalls: WireToolCall[]
   /** Client asked for a usage chunk (chat completions `stream_options.include_usage`). */
   includeUsage?: boolean
+  /** Emit the format's in-stream error event after the text, then end the stream. */
+  streamError?: { message: string; type: string }
 }
 
 /** Split text into word-sized deltas (at least 2 when the text has 2+ characters). */
@@ -76,6 +78,10 @@ export function openAIChatFrames(step: WireStep): FrameList {
   const frames: FrameList = [chunk({ role: 'assistant', content: '', refusal: null }, null)]
   for (const piece of textDeltas(step.text ?? '')) frames.push(chunk({ content: piece }, null))
   frames.push(HANG)
+  if (step.streamError) {
+    frames.push({ data: json({ error: { message: step.streamError.message, type: step.streamError.type, param: null, code: null } }) })
+    return frames
+  }
   step.toolCalls.forEach((call, index) => {
     frames.push(chunk({ tool_calls: [{ index, id: call.callId, type: 'function', function: { name: call.name, arguments: '' } }] }, null))
     for (const piece of argPieces(call.argsText)) frames.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null))
@@ -117,13 +123,17 @@ export function openAIResponsesFrames(step: WireStep): FrameList {
       frames.push(ev('response.output_text.delta', { item_id: itemId, output_index: oi, content_index: 0, delta: piece, logprobs: [] }))
     }
     frames.push(HANG)
+    if (step.streamError) return [...frames, ev('error', { code: step.streamError.type, message: step.streamError.message, param: null })]
     const part = { type: 'output_text', annotations: [], logprobs: [], text: step.text }
     frames.push(ev('response.output_text.done', { item_id: itemId, output_index: oi, content_index: 0, text: step.text, logprobs: [] }))
     frames.push(ev('response.content_part.done', { item_id: itemId, output_index: oi, content_index: 0, part }))
     const item = { id: itemId, type: 'message', status: 'completed', content: [part], role: 'assistant' }
     frames.push(ev('response.output_item.done', { output_index: oi, item }))
     output.push(item)
-  } else frames.push(HANG)
+  } else {
+    frames.push(HANG)
+    if (step.streamError) return [...frames, ev('error', { code: step.streamError.type, message: step.streamError.message, param: null })]
+  }
   for (const call of step.toolCalls) {
     const oi = outputIndex++
     const base = { id: call.itemId, type: 'function_call', call_id: call.callId, name: call.name }
@@ -159,9 +169,13 @@ export function anthropicFrames(step: WireStep): FrameList {
     frames.push(ev('ping', {}))
     for (const piece of textDeltas(step.text)) frames.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }))
     frames.push(HANG)
+    if (step.streamError) return [...frames, ev('error', { error: { type: step.streamError.type, message: step.streamError.message } })]
     frames.push(ev('content_block_stop', { index }))
     index++
-  } else frames.push(HANG)
+  } else {
+    frames.push(HANG)
+    if (step.streamError) return [...frames, ev('error', { error: { type: step.streamError.type, message: step.streamError.message } })]
+  }
   for (const call of step.toolCalls) {
     frames.push(ev('content_block_start', { index, content_block: { type: 'tool_use', id: call.callId, name: call.name, input: {} } }))
     frames.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } }))
