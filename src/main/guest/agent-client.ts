@@ -1,0 +1,162 @@
+/**
+ * Host side of the guest-agent line protocol, independent of Docker: writes JSON-line requests to
+ * the agent's stdin and correlates the JSON-line messages read from its stdout by id. Delivers
+ * `output` messages to the call's onOutput, maps agent errors to {@link GuestCallError}, turns an
+ * abort into a `kill` of the spawn plus an AbortError, and fails every in-flight call when the
+ * agent's stdout ends.
+ */
+import type { Readable, Writable } from 'node:stream'
+import type { AgentMessage, AgentRequestBody } from '../../shared/guest-protocol'
+import { CortexError } from '../../shared/errors'
+import { GuestCallError } from './guest'
+import type { CallOptions } from './guest'
+
+interface Pending {
+  resolve(v: unknown): void
+  reject(e: unknown): void
+  onOutput?: CallOptions['onOutput']
+}
+
+/** An Error named `AbortError` (what fetch and node APIs reject with on abort). */
+export function abortError(message = 'The operation was aborted'): Error {
+  const e = new Error(message)
+  e.name = 'AbortError'
+  return e
+}
+
+/**
+ * One protocol connection. `input` is the agent's stdin (we write requests), `output` its stdout
+ * (we read messages). Non-JSON lines on stdout are ignored (reported to `log`).
+ */
+export class AgentClient {
+  private readonly pending = new Map<string, Pending>()
+  private seq = 0
+  private buf = ''
+  private closedError: Error | undefined
+  private readyWaiters: Array<{ resolve(v: string): void; reject(e: unknown): void }> = []
+  private readyVersion: string | undefined
+  /** Extra context appended to the "agent exited" error (e.g. the agent's stderr tail). */
+  describeExit: () => string = () => ''
+
+  /**
+   * @param input writable stream to the agent's stdin
+   * @param output readable stream of the agent's stdout
+   * @param log optional diagnostics callback (ignored lines, write errors)
+   */
+  constructor(
+    private readonly input: Writable,
+    output: Readable,
+    private readonly log: (msg: string) => void = () => undefined
+  ) {
+    output.setEncoding('utf8')
+    output.on('data', (chunk: string) => this.onData(chunk))
+    output.on('end', () => this.fail())
+    output.on('close', () => this.fail())
+    output.on('error', (err) => this.fail(err))
+    input.on('error', (err) => this.fail(err))
+  }
+
+  /** Resolves with the agent version once the `ready` message arrived; rejects if the agent exits first. */
+  ready(): Promise<string> {
+    if (this.readyVersion !== undefined) return Promise.resolve(this.readyVersion)
+    if (this.closedError) return Promise.reject(this.closedError)
+    return new Promise((resolve, reject) => this.readyWaiters.push({ resolve, reject }))
+  }
+
+  /** Whether the connection has ended (the agent exited or {@link close} was called). */
+  get closed(): boolean {
+    return this.closedError !== undefined
+  }
+
+  /**
+   * Send one request and resolve with its `result`. Rejects with {@link GuestCallError} when the agent
+   * answers `error`, with an AbortError when `opts.signal` aborts (a spawn is killed via a `kill`
+   * request), and with CortexError `guest_failed` when the agent has exited.
+   */
+  call(body: AgentRequestBody, opts: CallOptions = {}): Promise<unknown> {
+    if (this.closedError) return Promise.reject(this.closedError)
+    const { signal } = opts
+    if (signal?.aborted) return Promise.reject(abortError())
+    const id = `c${++this.seq}`
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        if (!this.pending.delete(id)) return
+        if (body.op === 'spawn') this.send({ op: 'kill', target: id, id: `k${id}` })
+        reject(abortError())
+      }
+      this.pending.set(id, {
+        resolve: (v) => {
+          signal?.removeEventListener('abort', onAbort)
+          resolve(v)
+        },
+        reject: (e) => {
+          signal?.removeEventListener('abort', onAbort)
+          reject(e)
+        },
+        onOutput: opts.onOutput
+      })
+      signal?.addEventListener('abort', onAbort, { once: true })
+      this.send({ ...body, id })
+    })
+  }
+
+  /** End the connection: closes the agent's stdin and rejects in-flight calls. Idempotent. */
+  close(reason = 'guest closed'): void {
+    this.fail(new CortexError('guest_failed', reason))
+    this.input.end()
+  }
+
+  private send(req: AgentRequestBody & { id: string }): void {
+    if (this.closedError) return
+    this.input.write(JSON.stringify(req) + '\n')
+  }
+
+  private onData(chunk: string): void {
+    this.buf += chunk
+    let nl: number
+    while ((nl = this.buf.indexOf('\n')) >= 0) {
+      const line = this.buf.slice(0, nl)
+      this.buf = this.buf.slice(nl + 1)
+      if (line.trim()) this.onLine(line)
+    }
+  }
+
+  private onLine(line: string): void {
+    let msg: AgentMessage
+    try {
+      msg = JSON.parse(line) as AgentMessage
+    } catch {
+      this.log(`ignored non-JSON line from guest agent: ${line.slice(0, 200)}`)
+      return
+    }
+    if (msg.type === 'ready') {
+      this.readyVersion = msg.agentVersion
+      for (const w of this.readyWaiters.splice(0)) w.resolve(msg.agentVersion)
+      return
+    }
+    const p = this.pending.get(msg.id)
+    if (!p) {
+      if (msg.type === 'error' && msg.id === '?') this.log(`guest agent rejected a request: ${msg.message}`)
+      return
+    }
+    if (msg.type === 'output') {
+      p.onOutput?.(msg.stream, msg.data)
+      return
+    }
+    this.pending.delete(msg.id)
+    if (msg.type === 'result') p.resolve(msg.result)
+    else p.reject(new GuestCallError(msg.code, msg.message))
+  }
+
+  private fail(cause?: Error): void {
+    if (this.closedError) return
+    const extra = this.describeExit()
+    this.closedError =
+      cause instanceof CortexError
+        ? cause
+        : new CortexError('guest_failed', `the guest agent exited${cause ? ` (${cause.message})` : ''}${extra ? `: ${extra}` : ''}`, { cause })
+    for (const p of this.pending.values()) p.reject(this.closedError)
+    this.pending.clear()
+    for (const w of this.readyWaiters.splice(0)) w.reject(this.closedError)
+  }
+}
