@@ -1,0 +1,55 @@
+/**
+ * Translation of guest-agent call errors ({@link GuestCallError}) into model-facing
+ * {@link ToolError}s with a clear message per errno-like code. Any other error (transport failure,
+ * abort) is rethrown unchanged so the harness treats it as infrastructure, not as a tool result.
+ */
+import { GuestCallError } from '../guest/guest'
+import { ToolError } from './tool'
+
+/**
+ * The model-facing message for a guest error code on `path`.
+ * @param code agent error code (`ENOENT`, `EISDIR`, …)
+ * @param path the path as the model gave it (or its workspace-relative display form)
+ * @param agentMessage the agent's own message, appended for unknown codes
+ */
+export function guestErrorMessage(code: string, path: string, agentMessage: string): string {
+  switch (code) {
+    case 'ENOENT':
+      return `No such file or directory: ${path}`
+    case 'EISDIR':
+      return `${path} is a directory, not a file. Use glob to list its files.`
+    case 'ENOTDIR':
+      return `A component of ${path} is not a directory.`
+    case 'EACCES':
+      return `Permission denied: ${path}`
+    case 'EEXIST':
+      return `${path} already exists.`
+    case 'ENOSPC':
+      return `No space left on the device while writing ${path}.`
+    case 'EROFS':
+      return `${path} is on a read-only filesystem.`
+    default:
+      return `${path}: ${agentMessage} (${code})`
+  }
+}
+
+/**
+ * Rethrow `err`: a {@link GuestCallError} becomes a {@link ToolError} naming `path`; anything else
+ * (including abort errors) is rethrown as is.
+ * @param err what a guest call rejected with
+ * @param path path for the message
+ * @throws always
+ */
+export function rethrowGuestError(err: unknown, path: string): never {
+  if (isGuestCallError(err)) throw new ToolError(guestErrorMessage(err.code, path, err.message))
+  throw err
+}
+
+/**
+ * Whether `err` is a guest-agent call error: an instance of {@link GuestCallError}, or an error
+ * named `GuestCallError` with a string `code` (a second copy of the class, e.g. across bundles).
+ */
+export function isGuestCallError(err: unknown): err is GuestCallError {
+  if (err instanceof GuestCallError) return true
+  return err instanceof Error && err.name === 'GuestCallError' && typeof (err as { code?: unknown }).code === 'string'
+}
