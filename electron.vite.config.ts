@@ -1,0 +1,45 @@
+// electron-vite build of the desktop app into out/{main,preload,renderer}.
+// - main: CJS, dependencies external except the ESM-only AI SDK, which is bundled in.
+// - preload: sandboxed, so it may require only `electron`: every dependency (zod, the contract) is bundled.
+// - renderer: React; Monaco and its worker come from the bundle (ES-format workers), never a CDN.
+import { resolve } from 'node:path'
+import { defineConfig } from 'electron-vite'
+import react from '@vitejs/plugin-react'
+
+/** ESM-only packages that a CJS main bundle cannot require(): bundle them instead of externalizing. */
+const BUNDLED_IN_MAIN = ['ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible']
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      externalizeDeps: { exclude: BUNDLED_IN_MAIN },
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/main/index.ts') },
+        output: { format: 'cjs' }
+      }
+    }
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        external: ['electron'],
+        output: { format: 'cjs' }
+      }
+    }
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    base: './',
+    plugins: [react()],
+    worker: { format: 'es' },
+    build: {
+      outDir: resolve(__dirname, 'out/renderer'),
+      chunkSizeWarningLimit: 8000,
+      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } }
+    }
+  }
+})

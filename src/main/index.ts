@@ -1,0 +1,79 @@
+/**
+ * Composition root of the desktop app: resolve paths, create the session service (model settings
+ * from the environment, Docker guests), register the IPC adapter, open the window, and close every
+ * session before quitting. No logic lives here.
+ */
+import { app, BrowserWindow } from 'electron'
+import { toCortexError } from '../shared/errors'
+import { createAppLogger, errorFields } from './app/logger'
+import { resolveAppPaths } from './app/paths'
+import { createUnconfiguredApi } from './app/unconfigured-api'
+import { createMainWindow, type MainWindow } from './app/window'
+import { DockerGuestProvider, reapOrphanGuests } from './guest/docker-guest'
+import { forwardEvents, registerIpc } from './ipc'
+import { resolveModelSettings } from './providers'
+import { createSessionService } from './session'
+
+const paths = resolveAppPaths(app, __dirname)
+const logger = createAppLogger({ file: paths.logFile })
+
+if (!app.requestSingleInstanceLock()) app.quit()
+
+/** The real session service, or a stand-in that reports why it could not be created. */
+async function createService(): Promise<ReturnType<typeof createUnconfiguredApi>> {
+  try {
+    const modelSettings = resolveModelSettings({}, process.env)
+    const guests = new DockerGuestProvider({ log: (msg) => logger.debug(msg) })
+    return await createSessionService({ dataDir: paths.home, modelSettings, guests })
+  } catch (err) {
+    const error = toCortexError(err)
+    logger.error('session service unavailable', { code: error.code, error: error.message })
+    return createUnconfiguredApi(error)
+  }
+}
+
+async function main(): Promise<void> {
+  await app.whenReady()
+  // Containers of a previous run of this app are orphans now; never touches unlabelled containers.
+  reapOrphanGuests([]).catch((err: unknown) => logger.warn('could not reap orphan guests', errorFields(err)))
+  const service = await createService()
+  let win: MainWindow | undefined
+  const disposeIpc = registerIpc({ api: service, isTrustedFrame: (f) => win?.isOwnFrame(f) ?? false, logger })
+  const stopEvents = forwardEvents(service, () => win?.window.webContents)
+  const open = (): void => {
+    win = createMainWindow(paths, logger)
+    win.window.on('closed', () => (win = undefined))
+  }
+  open()
+
+  app.on('second-instance', () => {
+    if (!win) return open()
+    if (win.window.isMinimized()) win.window.restore()
+    win.window.focus()
+  })
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) open()
+  })
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
+  })
+
+  let shuttingDown = false
+  app.on('before-quit', (event) => {
+    if (shuttingDown) return
+    shuttingDown = true
+    event.preventDefault()
+    stopEvents()
+    disposeIpc()
+    service
+      .shutdown()
+      .catch((err: unknown) => logger.error('session shutdown failed', errorFields(err)))
+      .finally(() => app.exit(0))
+  })
+  logger.info('app ready', { home: paths.home })
+}
+
+main().catch((err: unknown) => {
+  logger.error('startup failed', errorFields(err))
+  app.exit(1)
+})

@@ -1,0 +1,107 @@
+/**
+ * The app shell: a header (repository picker, guest status, connection), the timeline with the
+ * composer beneath it, and a side panel with tabs for the plan, the todos, the terminal and the
+ * file viewer. Request errors show in a dismissible banner.
+ */
+import { lazy, Suspense, useEffect, useState } from 'react'
+import { Composer } from './features/composer/Composer'
+import { PlanView } from './features/plan/PlanView'
+import { RepoPicker } from './features/sessions/RepoPicker'
+import { TerminalPane } from './features/terminal/TerminalPane'
+import { Timeline } from './features/timeline/Timeline'
+import { TodoList } from './features/todos/TodoList'
+import { useAppStore, useCurrentView } from './store/app-store'
+
+const FileView = lazy(() => import('./features/files/FileView'))
+
+type Tab = 'plan' | 'todos' | 'terminal' | 'file'
+const TABS: { id: Tab; label: string }[] = [
+  { id: 'plan', label: 'Plan' },
+  { id: 'todos', label: 'Todos' },
+  { id: 'terminal', label: 'Terminal' },
+  { id: 'file', label: 'File' }
+]
+
+function GuestBadge(): React.JSX.Element | null {
+  const guest = useCurrentView()?.guest
+  if (!guest) return null
+  return (
+    <span className={`badge guest-${guest.state}`} data-testid="guest-status" data-state={guest.state} title={guest.detail}>
+      guest: {guest.state}
+    </span>
+  )
+}
+
+/** The root component. */
+export function App(): React.JSX.Element {
+  const connection = useAppStore((s) => s.connection)
+  const transport = useAppStore((s) => s.handle.transport)
+  const error = useAppStore((s) => s.requestError)
+  const clearError = useAppStore((s) => s.clearError)
+  const openedFile = useAppStore((s) => s.openedFile)
+  const running = useCurrentView()?.running ?? false
+  const [tab, setTab] = useState<Tab>('terminal')
+
+  useEffect(() => {
+    if (openedFile) setTab('file')
+  }, [openedFile])
+
+  return (
+    <div className="app" data-testid="app" data-transport={transport}>
+      <header className="header">
+        <span className="brand">Cortex Code</span>
+        <RepoPicker />
+        <GuestBadge />
+        {running && (
+          <span className="badge running" data-testid="running">
+            running
+          </span>
+        )}
+        <span className={`badge conn-${connection}`} data-testid="connection" data-state={connection}>
+          {connection}
+        </span>
+      </header>
+      {error && (
+        <div className="banner" data-testid="request-error" role="alert">
+          <span>{error}</span>
+          <button className="link" onClick={clearError}>
+            dismiss
+          </button>
+        </div>
+      )}
+      <main className="main">
+        <section className="conversation">
+          <Timeline />
+          <Composer />
+        </section>
+        <aside className="side">
+          <nav className="tabs">
+            {TABS.map((t) => (
+              <button key={t.id} data-testid={`tab-${t.id}`} className={tab === t.id ? 'active' : ''} onClick={() => setTab(t.id)}>
+                {t.label}
+              </button>
+            ))}
+          </nav>
+          <div className="tab-body">
+            <div hidden={tab !== 'plan'} className="tab-pane">
+              <PlanView />
+            </div>
+            <div hidden={tab !== 'todos'} className="tab-pane">
+              <TodoList />
+            </div>
+            <div hidden={tab !== 'terminal'} className="tab-pane terminal-pane">
+              <TerminalPane />
+            </div>
+            {tab === 'file' && (
+              <div className="tab-pane">
+                <Suspense fallback={<div className="panel-empty">Loading editor…</div>}>
+                  <FileView />
+                </Suspense>
+              </div>
+            )}
+          </div>
+        </aside>
+      </main>
+    </div>
+  )
+}

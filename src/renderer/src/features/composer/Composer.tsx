@@ -1,0 +1,81 @@
+/**
+ * Composer: the prompt textarea (Enter sends, Shift+Enter adds a line), the mode picker (Ask /
+ * Plan / Agent, sent as set_mode), Send, and Stop (also bound to Esc anywhere in the window).
+ */
+import { useEffect, useState, type KeyboardEvent } from 'react'
+import { ModeSchema, type Mode } from '../../../../shared/modes'
+import { useAppStore, useCurrentView } from '../../store/app-store'
+
+const LABELS: Record<Mode, string> = { ask: 'Ask', plan: 'Plan', agent: 'Agent' }
+
+/** The message box at the bottom of the timeline. */
+export function Composer(): React.JSX.Element {
+  const view = useCurrentView()
+  const pendingMode = useAppStore((s) => s.pendingMode)
+  const send = useAppStore((s) => s.send)
+  const stop = useAppStore((s) => s.stop)
+  const setMode = useAppStore((s) => s.setMode)
+  const [text, setText] = useState('')
+  const running = view?.running ?? false
+  const mode = view?.mode ?? pendingMode
+
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent): void => {
+      if (e.key === 'Escape' && running) {
+        e.preventDefault()
+        void stop()
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [running, stop])
+
+  const submit = async (): Promise<void> => {
+    const value = text.trim()
+    if (!value || !view || running) return
+    if (await send(value)) setText('')
+  }
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault()
+      void submit()
+    }
+  }
+
+  return (
+    <div className="composer" data-testid="composer">
+      <textarea
+        data-testid="composer-input"
+        placeholder={view ? 'Ask Cortex to do something… (Enter to send, Shift+Enter for a new line, Esc to stop)' : 'Open a repository first'}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+        disabled={!view}
+        rows={3}
+      />
+      <div className="composer-actions">
+        <select
+          data-testid="mode-select"
+          aria-label="Mode"
+          value={mode}
+          onChange={(e) => void setMode(ModeSchema.parse(e.target.value))}
+        >
+          {ModeSchema.options.map((m) => (
+            <option key={m} value={m}>
+              {LABELS[m]}
+            </option>
+          ))}
+        </select>
+        {running ? (
+          <button data-testid="stop-button" className="stop" onClick={() => void stop()} title="Stop (Esc)">
+            Stop
+          </button>
+        ) : (
+          <button data-testid="send-button" className="primary" onClick={() => void submit()} disabled={!view || !text.trim()}>
+            Send
+          </button>
+        )}
+      </div>
+    </div>
+  )
+}

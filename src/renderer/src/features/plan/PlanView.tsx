@@ -1,0 +1,66 @@
+/**
+ * The current plan: title, summary, ordered steps and its mermaid diagram rendered to SVG with
+ * mermaid.render (strict security level; mermaid is loaded on first use). A diagram mermaid rejects
+ * shows its source and the parse error instead.
+ */
+import { useEffect, useState } from 'react'
+import { useCurrentView } from '../../store/app-store'
+
+let counter = 0
+let mermaidReady: Promise<typeof import('mermaid').default> | undefined
+
+function loadMermaid(): Promise<typeof import('mermaid').default> {
+  mermaidReady ??= import('mermaid').then(({ default: mermaid }) => {
+    mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'dark' })
+    return mermaid
+  })
+  return mermaidReady
+}
+
+/** Render `source` to an SVG string; rejects with mermaid's parse error. */
+async function renderDiagram(source: string): Promise<string> {
+  const mermaid = await loadMermaid()
+  const { svg } = await mermaid.render(`plan-diagram-${++counter}`, source)
+  return svg
+}
+
+/** The plan panel; empty text until a plan_updated event arrives. */
+export function PlanView(): React.JSX.Element {
+  const plan = useCurrentView()?.plan ?? null
+  const [svg, setSvg] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+
+  useEffect(() => {
+    let live = true
+    setSvg(null)
+    setError(null)
+    if (!plan) return
+    renderDiagram(plan.mermaid).then(
+      (s) => live && setSvg(s),
+      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e))
+    )
+    return () => {
+      live = false
+    }
+  }, [plan])
+
+  if (!plan) return <div className="panel-empty" data-testid="plan-view">No plan yet.</div>
+  return (
+    <div className="plan" data-testid="plan-view">
+      <h3 data-testid="plan-title">{plan.title}</h3>
+      {plan.summary && <p>{plan.summary}</p>}
+      <ol>
+        {plan.steps.map((step, i) => (
+          <li key={i}>{step}</li>
+        ))}
+      </ol>
+      {svg && <div className="plan-diagram" data-testid="plan-diagram" dangerouslySetInnerHTML={{ __html: svg }} />}
+      {error && (
+        <div className="plan-diagram-error" data-testid="plan-diagram-error">
+          <p>Diagram could not be rendered: {error}</p>
+          <pre>{plan.mermaid}</pre>
+        </div>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,81 @@
+/**
+ * The session timeline: user messages, streamed assistant text, tool rows, guest status changes,
+ * mode switches, errors and turn ends, in event order. Sticks to the bottom while new rows arrive
+ * unless the user scrolled up.
+ */
+import { useEffect, useRef } from 'react'
+import { useCurrentView } from '../../store/app-store'
+import type { TimelineItem } from '../../store/reduce-event'
+import { ToolRow } from './ToolRow'
+
+function Row({ item }: { item: TimelineItem }): React.JSX.Element {
+  switch (item.kind) {
+    case 'user':
+      return (
+        <div className="row user" data-testid="user-message">
+          {item.text}
+        </div>
+      )
+    case 'assistant':
+      return (
+        <div className="row assistant" data-testid="assistant-text">
+          {item.text}
+        </div>
+      )
+    case 'tool':
+      return <ToolRow item={item} />
+    case 'guest':
+      return (
+        <div className="row meta" data-testid="guest-row" data-state={item.state}>
+          guest: {item.state}
+          {item.detail ? ` — ${item.detail}` : ''}
+        </div>
+      )
+    case 'mode':
+      return (
+        <div className="row meta" data-testid="mode-row">
+          mode: {item.mode}
+        </div>
+      )
+    case 'error':
+      return (
+        <div className="row error" data-testid="error-row" data-code={item.code}>
+          <strong>{item.code}</strong> {item.message}
+        </div>
+      )
+    case 'turn_end':
+      return (
+        <div className={`row turn-end reason-${item.reason}`} data-testid="turn-end" data-reason={item.reason}>
+          turn {item.reason}
+        </div>
+      )
+  }
+}
+
+/** The scrolling list of the current session's rows. */
+export function Timeline(): React.JSX.Element {
+  const view = useCurrentView()
+  const ref = useRef<HTMLDivElement>(null)
+  const stick = useRef(true)
+  const items = view?.items
+
+  useEffect(() => {
+    const el = ref.current
+    if (el && stick.current) el.scrollTop = el.scrollHeight
+  }, [items])
+
+  return (
+    <div
+      className="timeline"
+      data-testid="timeline"
+      ref={ref}
+      onScroll={(e) => {
+        const el = e.currentTarget
+        stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40
+      }}
+    >
+      {!view && <div className="empty">Open a repository to start a session.</div>}
+      {items?.map((item) => <Row key={item.id} item={item} />)}
+    </div>
+  )
+}

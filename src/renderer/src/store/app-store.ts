@@ -1,0 +1,115 @@
+/**
+ * The app's zustand store: the session views reduced from the event stream, which session is
+ * shown, the transport's connection state, the last request error, the file shown in the viewer,
+ * and the actions that call the session API (open a repository, send, stop, switch mode).
+ */
+import { create } from 'zustand'
+import type { SessionInfo } from '../../../shared/contract'
+import type { EventEnvelope } from '../../../shared/events'
+import type { Mode } from '../../../shared/modes'
+import { createApiHandle, type ApiHandle } from '../api'
+import type { ConnectionState } from '../ws-client'
+import { reduceEnvelope, emptyView, type SessionView } from './reduce-event'
+
+/** A file opened in the read-only viewer: its path and the text shown. */
+export interface OpenedFile {
+  path: string
+  content: string
+}
+
+/** State and actions of the app store. Actions never throw; failures land in `requestError`. */
+export interface AppState {
+  handle: ApiHandle
+  views: Record<string, SessionView>
+  currentId: string | null
+  sessions: SessionInfo[]
+  connection: ConnectionState
+  /** The mode picked before a session exists (used by openSession). */
+  pendingMode: Mode
+  requestError: string | null
+  openedFile: OpenedFile | null
+  ingest(envelope: EventEnvelope): void
+  openRepo(repo: string): Promise<void>
+  selectSession(id: string): void
+  refreshSessions(): Promise<void>
+  send(text: string): Promise<boolean>
+  stop(): Promise<void>
+  setMode(mode: Mode): Promise<void>
+  openFile(file: OpenedFile | null): void
+  clearError(): void
+}
+
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err))
+
+/** Create a store bound to `handle` (tests pass their own; the app uses {@link useAppStore}). */
+export function createAppStore(handle: ApiHandle) {
+  const store = create<AppState>()((set, get) => {
+    const guard = async (f: () => Promise<void>): Promise<boolean> => {
+      try {
+        await f()
+        set({ requestError: null })
+        return true
+      } catch (err) {
+        set({ requestError: message(err) })
+        return false
+      }
+    }
+    return {
+      handle,
+      views: {},
+      currentId: null,
+      sessions: [],
+      connection: handle.connection(),
+      pendingMode: 'agent',
+      requestError: null,
+      openedFile: null,
+      ingest: (envelope) => set((s) => ({ views: reduceEnvelope(s.views, envelope) })),
+      openRepo: async (repo) => {
+        await guard(async () => {
+          const info = await handle.api.openSession({ repo, mode: get().pendingMode })
+          set((s) => ({
+            currentId: info.id,
+            views: s.views[info.id] ? s.views : { ...s.views, [info.id]: emptyView(info.id, info.repo, info.mode) },
+            sessions: [...s.sessions.filter((x) => x.id !== info.id), info]
+          }))
+        })
+      },
+      selectSession: (id) => set({ currentId: id }),
+      refreshSessions: async () => {
+        await guard(async () => set({ sessions: await handle.api.listSessions({}) }))
+      },
+      send: async (text) => {
+        const id = get().currentId
+        if (!id) {
+          set({ requestError: 'Open a repository first.' })
+          return false
+        }
+        return guard(() => handle.api.submit({ sessionId: id, op: { type: 'user_message', text } }).then(() => undefined))
+      },
+      stop: async () => {
+        const id = get().currentId
+        if (!id) return
+        await guard(() => handle.api.submit({ sessionId: id, op: { type: 'stop' } }).then(() => undefined))
+      },
+      setMode: async (mode) => {
+        const id = get().currentId
+        set({ pendingMode: mode })
+        if (!id) return
+        await guard(() => handle.api.submit({ sessionId: id, op: { type: 'set_mode', mode } }).then(() => undefined))
+      },
+      openFile: (file) => set({ openedFile: file }),
+      clearError: () => set({ requestError: null })
+    }
+  })
+  handle.api.onEvent((envelope) => store.getState().ingest(envelope))
+  handle.onConnection((connection) => store.setState({ connection }))
+  return store
+}
+
+/** The app's store, bound to this page's transport (Electron bridge or WebSocket). */
+export const useAppStore = createAppStore(createApiHandle())
+
+/** The view of the session on screen, or null before one is open. */
+export function useCurrentView(): SessionView | null {
+  return useAppStore((s) => (s.currentId ? (s.views[s.currentId] ?? null) : null))
+}

@@ -1,0 +1,185 @@
+/**
+ * Pure reducer from EventEnvelopes to a per-session view: the timeline rows (user messages,
+ * streamed assistant text, one row per tool call, guest status, errors, turn ends), the plan, the
+ * todos, the guest state and the terminal transcript of bash output. No React, no I/O.
+ */
+import type { Mode } from '../../../shared/modes'
+import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../../shared/events'
+
+/** One row of the timeline. `id` is unique within a session and stable across re-renders. */
+export type TimelineItem =
+  | { kind: 'user'; id: string; text: string }
+  | { kind: 'assistant'; id: string; turnId: string; text: string }
+  | {
+      kind: 'tool'
+      id: string
+      turnId: string
+      callId: string
+      name: string
+      args: unknown
+      status: 'running' | 'ok' | 'error'
+      /** Streamed stdout/stderr (bash and other process tools), bounded. */
+      output: string
+      /** The text returned to the model, once finished. */
+      result?: string
+    }
+  | { kind: 'guest'; id: string; state: string; detail?: string }
+  | { kind: 'error'; id: string; code: string; message: string }
+  | { kind: 'turn_end'; id: string; turnId: string; reason: 'completed' | 'stopped' | 'error' }
+  | { kind: 'mode'; id: string; mode: Mode }
+
+/** Everything the UI shows about one session, derived from its events. */
+export interface SessionView {
+  sessionId: string
+  repo: string
+  mode: Mode
+  running: boolean
+  /** Latest guest state, null before the first guest_status. */
+  guest: { state: string; detail?: string } | null
+  items: TimelineItem[]
+  plan: Plan | null
+  todos: Todo[]
+  /** Terminal transcript chunks in order (bash commands and their output); append-only. */
+  terminal: string[]
+  /** Highest seq applied; envelopes at or below it are duplicates and ignored. */
+  lastSeq: number
+  /** True while text_delta may extend the last assistant row (no other row came in between). */
+  streaming: boolean
+}
+
+/** Cap on the per-tool streamed output kept in the timeline, in characters. */
+export const TOOL_OUTPUT_CAP = 64 * 1024
+
+/** An empty view for `sessionId` (repo and mode until session_opened arrives). */
+export function emptyView(sessionId: string, repo = '', mode: Mode = 'agent'): SessionView {
+  return {
+    sessionId,
+    repo,
+    mode,
+    running: false,
+    guest: null,
+    items: [],
+    plan: null,
+    todos: [],
+    terminal: [],
+    lastSeq: 0,
+    streaming: false
+  }
+}
+
+function commandOf(args: unknown): string {
+  if (args && typeof args === 'object' && 'command' in args) return String((args as { command: unknown }).command)
+  return typeof args === 'string' ? args : JSON.stringify(args)
+}
+
+function updateTool(items: TimelineItem[], callId: string, f: (t: Extract<TimelineItem, { kind: 'tool' }>) => TimelineItem): TimelineItem[] {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const it = items[i]
+    if (it && it.kind === 'tool' && it.callId === callId) {
+      const next = items.slice()
+      next[i] = f(it)
+      return next
+    }
+  }
+  return items
+}
+
+function findTool(items: TimelineItem[], callId: string): Extract<TimelineItem, { kind: 'tool' }> | undefined {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const it = items[i]
+    if (it && it.kind === 'tool' && it.callId === callId) return it
+  }
+  return undefined
+}
+
+/**
+ * Apply one event to a view.
+ * @param view the session's current view
+ * @param event the event
+ * @param seq the envelope's seq, used for row ids
+ * @returns a new view (the input is not mutated)
+ */
+export function applyEvent(view: SessionView, event: SessionEvent, seq: number): SessionView {
+  const id = `e${seq}`
+  const push = (item: TimelineItem, streaming = false): SessionView => ({ ...view, items: [...view.items, item], streaming })
+  switch (event.type) {
+    case 'session_opened':
+      return { ...view, repo: event.repo, mode: event.mode }
+    case 'user_message':
+      return push({ kind: 'user', id, text: event.text })
+    case 'turn_started':
+      return { ...view, running: true, mode: event.mode, streaming: false }
+    case 'text_delta': {
+      const last = view.items[view.items.length - 1]
+      if (view.streaming && last && last.kind === 'assistant' && last.turnId === event.turnId) {
+        const items = view.items.slice()
+        items[items.length - 1] = { ...last, text: last.text + event.text }
+        return { ...view, items }
+      }
+      return push({ kind: 'assistant', id, turnId: event.turnId, text: event.text }, true)
+    }
+    case 'assistant_message': {
+      // Text already arrived as deltas when streaming; only a non-streamed message adds a row.
+      if (view.streaming || event.text.length === 0) return { ...view, streaming: false }
+      return push({ kind: 'assistant', id, turnId: event.turnId, text: event.text })
+    }
+    case 'tool_call_started': {
+      const next = push({
+        kind: 'tool',
+        id,
+        turnId: event.turnId,
+        callId: event.callId,
+        name: event.name,
+        args: event.args,
+        status: 'running',
+        output: ''
+      })
+      if (event.name === 'bash') next.terminal = [...view.terminal, `\x1b[1;36m$ ${commandOf(event.args)}\x1b[0m\n`]
+      return next
+    }
+    case 'tool_output': {
+      const tool = findTool(view.items, event.callId)
+      const items = updateTool(view.items, event.callId, (t) => ({
+        ...t,
+        output: (t.output + event.chunk).slice(-TOOL_OUTPUT_CAP)
+      }))
+      const chunk = event.stream === 'stderr' ? `\x1b[31m${event.chunk}\x1b[0m` : event.chunk
+      const terminal = tool?.name === 'bash' ? [...view.terminal, chunk] : view.terminal
+      return { ...view, items, terminal, streaming: false }
+    }
+    case 'tool_call_finished': {
+      const items = updateTool(view.items, event.callId, (t) => ({
+        ...t,
+        status: event.isError ? 'error' : 'ok',
+        result: event.result
+      }))
+      return { ...view, items, streaming: false }
+    }
+    case 'plan_updated':
+      return { ...view, plan: event.plan }
+    case 'todos_updated':
+      return { ...view, todos: event.todos }
+    case 'mode_changed':
+      return { ...push({ kind: 'mode', id, mode: event.mode }), mode: event.mode }
+    case 'guest_status': {
+      const guest = event.detail === undefined ? { state: event.state } : { state: event.state, detail: event.detail }
+      return { ...push({ kind: 'guest', id, ...guest }, view.streaming), guest }
+    }
+    case 'turn_ended':
+      return { ...push({ kind: 'turn_end', id, turnId: event.turnId, reason: event.reason }), running: false }
+    case 'error':
+      return push({ kind: 'error', id, code: event.code, message: event.message })
+  }
+}
+
+/**
+ * Apply an envelope to the map of session views, creating the session's view on first sight.
+ * Duplicate or out-of-date envelopes (seq ≤ lastSeq) are ignored.
+ * @returns the same map object when nothing changed, else a new one
+ */
+export function reduceEnvelope(views: Record<string, SessionView>, envelope: EventEnvelope): Record<string, SessionView> {
+  const view = views[envelope.sessionId] ?? emptyView(envelope.sessionId)
+  if (envelope.seq !== 0 && envelope.seq <= view.lastSeq) return views
+  const next = applyEvent(view, envelope.event, envelope.seq)
+  return { ...views, [envelope.sessionId]: { ...next, lastSeq: Math.max(view.lastSeq, envelope.seq) } }
+}

@@ -1,0 +1,159 @@
+/**
+ * The web host: the built renderer over HTTP and the session API over a WebSocket, both on
+ * 127.0.0.1 only. A random token (in the page URL) authenticates WebSocket clients; connections
+ * with a missing or wrong token, or an Origin other than the host's own, are refused before the
+ * upgrade. Requests are zod-validated against the contract; every event goes to every client.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { createServer, type IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer, type WebSocket } from 'ws'
+import type { CortexApi } from '../shared/contract'
+import { dispatchRequest, WS_PATH, WsRequestFrameSchema, type WsServerFrame } from '../shared/wire'
+import { securityHeaders, serveStatic } from './static-files'
+
+/** Options of {@link startWebHost}. */
+export interface WebHostOptions {
+  /** The session API to expose (the same object the CLI and Electron IPC use). */
+  api: CortexApi
+  /** Absolute folder of the built renderer (out/renderer, containing index.html). */
+  rendererDir: string
+  /** TCP port; 0 (default) picks a free one. */
+  port?: number
+  /** Bind address; only loopback is allowed: '127.0.0.1' (default). */
+  host?: '127.0.0.1'
+  /** Token clients must present; default 32 random bytes as hex. Tests may pass their own. */
+  token?: string
+  /** Largest accepted WebSocket message in bytes (default 1 MiB). */
+  maxPayload?: number
+}
+
+/** A running web host. */
+export interface WebHost {
+  /** URL to open in a browser, including `?token=…`: `http://127.0.0.1:<port>/?token=<token>`. */
+  url: string
+  /** Origin of the page: `http://127.0.0.1:<port>`. WebSocket clients must send it as Origin. */
+  origin: string
+  /** WebSocket endpoint without the token: `ws://127.0.0.1:<port>/ws`. */
+  wsUrl: string
+  /** The bound TCP port. */
+  port: number
+  /** The token WebSocket clients must pass as `?token=`. */
+  token: string
+  /** Number of authenticated WebSocket clients connected now. */
+  clientCount(): number
+  /** Stop accepting, close every client (code 1001) and the HTTP server. Idempotent. */
+  close(): Promise<void>
+}
+
+/** Constant-time comparison of two token strings. */
+function tokenMatches(given: string | null, expected: string): boolean {
+  if (given === null) return false
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${reason.length}\r\n\r\n${reason}`)
+}
+
+/**
+ * Start the web host.
+ * @returns once listening; rejects if the port cannot be bound (e.g. EADDRINUSE)
+ * Refusals (before the WebSocket upgrade): 401 for a missing or wrong token, 403 for a missing or
+ * foreign Origin, 404 for a path other than `/ws`. HTTP requests with a foreign Host header get 421
+ * (DNS-rebinding guard).
+ */
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const host = options.host ?? '127.0.0.1'
+  if (host !== '127.0.0.1') throw new Error('the web host binds 127.0.0.1 only')
+  const token = options.token ?? randomBytes(32).toString('hex')
+  const { api } = options
+  let origin = ''
+  let headers: Record<string, string> = {}
+  const hostOk = (req: IncomingMessage): boolean => req.headers.host === origin.slice('http://'.length)
+
+  const server = createServer((req, res) => {
+    if (!hostOk(req)) {
+      res.writeHead(421, { 'Content-Type': 'text/plain' })
+      return void res.end('misdirected request')
+    }
+    void serveStatic(options.rendererDir, headers, req, res)
+  })
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 1024 * 1024 })
+  const clients = new Set<WebSocket>()
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy())
+    const url = new URL(req.url ?? '/', origin)
+    if (url.pathname !== WS_PATH) return refuseUpgrade(socket, 404, 'Not Found')
+    if (!tokenMatches(url.searchParams.get('token'), token)) return refuseUpgrade(socket, 401, 'Unauthorized')
+    if (req.headers.origin !== origin || !hostOk(req)) return refuseUpgrade(socket, 403, 'Forbidden')
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
+  })
+
+  const send = (ws: WebSocket, frame: WsServerFrame): void => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame))
+  }
+
+  wss.on('connection', (ws: WebSocket) => {
+    clients.add(ws)
+    ws.on('close', () => clients.delete(ws))
+    ws.on('error', () => clients.delete(ws))
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return ws.close(1003, 'text frames only')
+      let raw: unknown
+      try {
+        raw = JSON.parse(String(data))
+      } catch {
+        return ws.close(1007, 'invalid JSON')
+      }
+      const frame = WsRequestFrameSchema.safeParse(raw)
+      if (!frame.success) return ws.close(1008, 'invalid frame')
+      const { id, method, input } = frame.data
+      void dispatchRequest(api, method, input).then((result) => send(ws, { kind: 'response', id, result }))
+    })
+  })
+
+  const unsubscribe = api.onEvent((envelope) => {
+    const text = JSON.stringify({ kind: 'event', envelope } satisfies WsServerFrame)
+    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(text)
+  })
+
+  await new Promise<void>((resolveListen, rejectListen) => {
+    server.once('error', rejectListen)
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', rejectListen)
+      resolveListen()
+    })
+  }).catch((err: unknown) => {
+    unsubscribe()
+    throw err
+  })
+  const address = server.address()
+  if (address === null || typeof address === 'string') throw new Error('web host: no TCP address')
+  const port = address.port
+  origin = `http://${host}:${port}`
+  headers = securityHeaders(`ws://${host}:${port}`)
+
+  let closing: Promise<void> | undefined
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    wsUrl: `ws://${host}:${port}${WS_PATH}`,
+    port,
+    token,
+    clientCount: () => clients.size,
+    close() {
+      closing ??= new Promise<void>((done) => {
+        unsubscribe()
+        for (const ws of clients) ws.close(1001, 'server closing')
+        wss.close()
+        server.close(() => done())
+        server.closeAllConnections()
+      })
+      return closing
+    }
+  }
+}
