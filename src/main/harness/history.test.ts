@@ -26,7 +26,7 @@ describe('buildModelMessages', () => {
     if (tool?.role !== 'tool') throw new Error('expected tool message')
     expect(tool.content.map((p) => (p.type === 'tool-result' ? [p.toolCallId, p.output] : null))).toEqual([
       ['a', { type: 'text', value: 'x.txt' }],
-      ['b', { type: 'text', value: INTERRUPTED_RESULT }]
+      ['b', { type: 'error-text', value: INTERRUPTED_RESULT }]
     ])
     const assistant = messages[1]
     if (assistant?.role !== 'assistant' || typeof assistant.content === 'string') throw new Error('expected parts')

@@ -29,7 +29,7 @@ export function buildModelMessages(events: readonly SessionEvent[]): ModelMessag
     if (pending.length === 0 && results.length === 0) return
     const answered = new Set(results.map((r) => r.toolCallId))
     for (const call of pending) {
-      if (!answered.has(call.callId)) results.push(resultPart(call.callId, call.name, INTERRUPTED_RESULT))
+      if (!answered.has(call.callId)) results.push(resultPart(call.callId, call.name, INTERRUPTED_RESULT, true))
     }
     // keep results in the order the calls were made
     const order = new Map(pending.map((c, i) => [c.callId, i]))
@@ -58,7 +58,7 @@ export function buildModelMessages(events: readonly SessionEvent[]): ModelMessag
       }
       case 'tool_call_finished':
         if (pending.some((c) => c.callId === event.callId) && !results.some((r) => r.toolCallId === event.callId)) {
-          results.push(resultPart(event.callId, event.name, event.result))
+          results.push(resultPart(event.callId, event.name, event.result, event.isError))
         }
         break
       default:
@@ -69,6 +69,6 @@ export function buildModelMessages(events: readonly SessionEvent[]): ModelMessag
   return messages
 }
 
-function resultPart(toolCallId: string, toolName: string, text: string): ToolResultPart {
-  return { type: 'tool-result', toolCallId, toolName, output: { type: 'text', value: text } }
+function resultPart(toolCallId: string, toolName: string, text: string, isError = false): ToolResultPart {
+  return { type: 'tool-result', toolCallId, toolName, output: { type: isError ? 'error-text' : 'text', value: text } }
 }

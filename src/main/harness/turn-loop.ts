@@ -33,6 +33,8 @@ export interface TurnDeps {
   systemPrompt(mode: Mode): string
   /** Retries per model request for retryable HTTP failures (AI SDK `maxRetries`). Default 1. */
   maxRetries?: number
+  /** Output cap per model step in tokens; unset leaves the provider's default. */
+  maxOutputTokens?: number
 }
 
 /** How a turn ended (errors are thrown instead). */
@@ -97,7 +99,10 @@ async function streamStep(
       messages: buildModelMessages(deps.events()),
       tools: declareToolSet(offered),
       abortSignal: signal,
-      maxRetries: deps.maxRetries ?? 1
+      maxRetries: deps.maxRetries ?? 1,
+      ...(deps.maxOutputTokens ? { maxOutputTokens: deps.maxOutputTokens } : {}),
+      // errors arrive as `error` parts below; the default handler would print to the console
+      onError: () => undefined
     })
     for await (const part of result.fullStream) {
       if (part.type === 'text-delta') {

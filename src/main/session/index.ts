@@ -1,4 +1,20 @@
 /**
- * Public surface of the session layer for adapters (Electron IPC, CLI, web host).
+ * Public surface of the core for adapters (Electron IPC, CLI, web host): the session service,
+ * model settings resolution, the default (Docker) guest provider and the guest image build.
+ * Adapters import only this module and src/shared.
  */
+import { DockerGuestProvider } from '../guest/docker-guest'
+import type { GuestProvider } from '../guest/guest'
+
 export { createSessionService, type SessionService, type SessionServiceOptions } from './service'
+export { resolveModelSettings, type ModelFlags, type ModelSettings } from '../providers'
+export { guestBuildMain } from '../guest/image'
+export { reapOrphanGuests } from '../guest/docker-guest'
+
+/**
+ * The production guest provider: Docker guests through the daemon named by DOCKER_HOST (default
+ * the local socket), with the guest image built on first use when missing.
+ */
+export function createDefaultGuestProvider(): GuestProvider {
+  return new DockerGuestProvider()
+}

@@ -40,6 +40,8 @@ export type SessionService = CortexApi & {
  *   `session_not_found`, `busy`, `invalid_input`)
  */
 export async function createSessionService(options: SessionServiceOptions): Promise<SessionService> {
+  // the AI SDK reports warnings through process.emitWarning unless told otherwise
+  ;(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false
   const store = new SessionStore(options.dataDir)
   const sessions = new Map<string, Session>()
   const listeners = new Set<(e: EventEnvelope) => void>()
@@ -90,7 +92,12 @@ export async function createSessionService(options: SessionServiceOptions): Prom
         provider: options.modelSettings.provider,
         model: options.modelSettings.modelId
       })
-      const session = new Session({ id, repo: root, mode, createdAt, log, model, classifyError, guests: options.guests, catalog: TOOL_CATALOG, publish })
+      const session = new Session({
+        id, repo: root, mode, createdAt, log, model, classifyError, publish,
+        maxOutputTokens: options.modelSettings.provider === 'anthropic' ? 16_384 : undefined,
+        guests: options.guests,
+        catalog: TOOL_CATALOG
+      })
       sessions.set(id, session)
       session.emit({ type: 'session_opened', repo: root, mode })
       if (options.eagerGuest ?? true) session.ensureGuest().catch(() => undefined)

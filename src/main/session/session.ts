@@ -24,6 +24,8 @@ export interface SessionDeps {
   log: SessionLog
   model: LanguageModel
   classifyError(err: unknown): CortexError
+  /** Output cap per model step in tokens (set for Anthropic, whose SDK otherwise caps unknown models at 4096). */
+  maxOutputTokens?: number
   guests: GuestProvider
   catalog: Readonly<Record<string, ToolDefinition>>
   /** Deliver an envelope to subscribers (after it is persisted). */
@@ -166,6 +168,7 @@ export class Session {
         setPlan: (plan: Plan) => this.emit({ type: 'plan_updated', plan })
       },
       classifyError: this.deps.classifyError,
+      maxOutputTokens: this.deps.maxOutputTokens,
       systemPrompt: (mode) => buildSystemPrompt(this.repo, mode)
     }).then(
       (outcome) => this.endTurn(turnId, outcome),
