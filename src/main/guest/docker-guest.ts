@@ -279,7 +279,10 @@ export class DockerGuestProvider implements GuestProvider {
     duplex.on('close', endOut)
     duplex.on('error', endOut)
     const client = new AgentClient(duplex, stdout, this.opts.log)
-    client.describeExit = () => (errTail.trim() ? `agent stderr: ${errTail.trim().split('\n').slice(-5).join(' | ')}` : '')
+    client.describeExit = () => {
+      const lines = errTail.split('\n').filter((l) => l.trim() !== '' && !/^\s+at /.test(l))
+      return lines.length ? `agent stderr: ${lines.slice(-6).join(' | ')}` : ''
+    }
 
     const timeoutMs = this.opts.readyTimeoutMs ?? 30_000
     let timer: NodeJS.Timeout | undefined
@@ -318,15 +321,20 @@ export class DockerGuestProvider implements GuestProvider {
 
 /**
  * Remove containers labelled {@link LABEL_MANAGED}=1 whose {@link LABEL_SESSION} is not in
- * `liveSessionIds` (running or not). Never touches unlabelled containers. Resolves with the removed
+ * `liveSessionIds` (running or not). `opts.labels` narrows the sweep to containers also carrying
+ * those labels (e.g. one test run's). Never touches unlabelled containers. Resolves with the removed
  * container ids. Rejects with CortexError `docker_unavailable` when the engine does not answer.
  */
-export async function reapOrphanGuests(liveSessionIds: Iterable<string>, opts: { docker?: Dockerode } = {}): Promise<string[]> {
+export async function reapOrphanGuests(
+  liveSessionIds: Iterable<string>,
+  opts: { docker?: Dockerode; labels?: Record<string, string> } = {}
+): Promise<string[]> {
   const docker = opts.docker ?? new Dockerode()
   const live = new Set(liveSessionIds)
+  const label = [`${LABEL_MANAGED}=1`, ...Object.entries(opts.labels ?? {}).map(([k, v]) => `${k}=${v}`)]
   let list: Dockerode.ContainerInfo[]
   try {
-    list = await docker.listContainers({ all: true, filters: { label: [`${LABEL_MANAGED}=1`] } })
+    list = await docker.listContainers({ all: true, filters: { label } })
   } catch (err) {
     throw new CortexError('docker_unavailable', `no Docker engine answered at ${dockerWhere()} (${(err as Error).message})`, { cause: err })
   }
