@@ -7,7 +7,6 @@ import { spawnSync } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { chmodSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import Dockerode from 'dockerode'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { skipWithoutDocker } from '../../../test/support/requirements'
 import { ensureAgentBundle, makeTestRepo, startTestGuest } from '../../../test/support/guest'
@@ -18,7 +17,8 @@ import { GuestCallError } from './guest'
 describe.skipIf(skipWithoutDocker())('DockerGuestProvider (real Docker)', () => {
   let repo: string
   let guest: Guest
-  const docker = new Dockerode()
+  /** The engine client, borrowed from a provider (only docker-guest.ts may import dockerode). */
+  const docker = new DockerGuestProvider().docker
 
   beforeAll(async () => {
     repo = await makeTestRepo({ 'hello.txt': 'hello\n', 'src/x.ts': 'export const x = 1\n' })
@@ -163,7 +163,7 @@ describe.skipIf(skipWithoutDocker())('DockerGuestProvider (real Docker)', () => 
     })
 
     it('start errors: docker_unavailable, image_unavailable, guest_failed, repo_invalid', async () => {
-      const noDocker = new DockerGuestProvider({ docker: new Dockerode({ socketPath: '/nonexistent/docker.sock' }) })
+      const noDocker = new DockerGuestProvider({ dockerOptions: { socketPath: '/nonexistent/docker.sock' } })
       await expect(noDocker.start({ sessionId: 's', repo })).rejects.toMatchObject({ code: 'docker_unavailable', message: expect.stringMatching(/DOCKER_HOST/) })
       const noImage = new DockerGuestProvider({ image: 'cortex-guest:doesnotexist0', buildImage: false })
       await expect(noImage.start({ sessionId: 's', repo })).rejects.toMatchObject({ code: 'image_unavailable' })

@@ -40,8 +40,10 @@ export interface GuestLimits {
 
 /** Options of {@link DockerGuestProvider}. */
 export interface DockerGuestProviderOptions {
-  /** A dockerode client; default `new Dockerode()` (honours DOCKER_HOST). */
+  /** A dockerode client; default `new Dockerode(dockerOptions)` (honours DOCKER_HOST). */
   docker?: Dockerode
+  /** Connection options for the default client (e.g. `{ socketPath }`); ignored when `docker` is given. */
+  dockerOptions?: Dockerode.DockerOptions
   /** Image tag; default {@link guestImageTag}(). */
   image?: string
   /** Build the image when missing (default true); false → `image_unavailable` when missing. */
@@ -152,7 +154,7 @@ export class DockerGuestProvider implements GuestProvider {
 
   /** @param opts see {@link DockerGuestProviderOptions} */
   constructor(private readonly opts: DockerGuestProviderOptions = {}) {
-    this.docker = opts.docker ?? new Dockerode()
+    this.docker = opts.docker ?? new Dockerode(opts.dockerOptions)
   }
 
   /**
