@@ -64,7 +64,15 @@ describe.skipIf(skipWithoutDocker())('cortex run on a real npm package in a Dock
     // every call started has a result, and the turn completed
     const started = run.events.filter((e) => e.event.type === 'tool_call_started').length
     expect(started).toBe(results.length)
-    expect(run.events.at(-1)?.event).toMatchObject({ type: 'turn_ended', reason: 'completed' })
+    expect(run.events.map((e) => e.event).filter((e) => e.type === 'turn_ended')).toEqual([
+      expect.objectContaining({ reason: 'completed' })
+    ])
+    // the guest was ready before the first tool ran, and removed when the session closed
+    const types = run.events.map((e) => e.event.type)
+    const ready = run.events.findIndex((e) => e.event.type === 'guest_status' && e.event.state === 'ready')
+    expect(ready).toBeGreaterThanOrEqual(0)
+    expect(ready).toBeLessThan(types.indexOf('tool_call_finished'))
+    expect(run.events.at(-1)?.event).toMatchObject({ type: 'guest_status', state: 'stopped' })
 
     const edited = join(repo.dir, 'functions/valid.js')
     expect(readFileSync(edited, 'utf8')).toContain('return v ? `valid:${v.version}` : null')
