@@ -6,8 +6,12 @@ import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
 
-/** ESM-only packages that a CJS main bundle cannot require(): bundle them instead of externalizing. */
-const BUNDLED_IN_MAIN = ['ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible']
+/**
+ * ESM-only dependencies that a CJS main bundle cannot require() on Node 20: bundle them instead of
+ * externalizing (test/electron-app.test.ts checks every remaining require of out/main loads).
+ * mermaid and dompurify stay external: main reaches them only through dynamic import().
+ */
+const BUNDLED_IN_MAIN = ['ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible', 'strip-ansi']
 
 export default defineConfig({
   main: {

@@ -9,10 +9,8 @@ import { createAppLogger, errorFields } from './app/logger'
 import { resolveAppPaths } from './app/paths'
 import { createUnconfiguredApi } from './app/unconfigured-api'
 import { createMainWindow, type MainWindow } from './app/window'
-import { DockerGuestProvider, reapOrphanGuests } from './guest/docker-guest'
 import { forwardEvents, registerIpc } from './ipc'
-import { resolveModelSettings } from './providers'
-import { createSessionService } from './session'
+import { createDefaultGuestProvider, createSessionService, reapOrphanGuests, resolveModelSettings } from './session'
 
 const paths = resolveAppPaths(app, __dirname)
 const logger = createAppLogger({ file: paths.logFile })
@@ -23,7 +21,7 @@ if (!app.requestSingleInstanceLock()) app.quit()
 async function createService(): Promise<ReturnType<typeof createUnconfiguredApi>> {
   try {
     const modelSettings = resolveModelSettings({}, process.env)
-    const guests = new DockerGuestProvider({ log: (msg) => logger.debug(msg) })
+    const guests = createDefaultGuestProvider()
     return await createSessionService({ dataDir: paths.home, modelSettings, guests })
   } catch (err) {
     const error = toCortexError(err)

@@ -163,6 +163,8 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return { ...push({ kind: 'mode', id, mode: event.mode }), mode: event.mode }
     case 'guest_status': {
       const guest = event.detail === undefined ? { state: event.state } : { state: event.state, detail: event.detail }
+      // A repeated state only refreshes the badge; the timeline shows each state change once.
+      if (view.guest?.state === event.state) return { ...view, guest }
       return { ...push({ kind: 'guest', id, ...guest }, view.streaming), guest }
     }
     case 'turn_ended':

@@ -5,6 +5,7 @@
 import { useState } from 'react'
 import type { TimelineItem } from '../../store/reduce-event'
 import { useAppStore } from '../../store/app-store'
+import { fileTextFromReadResult } from '../files/file-text'
 
 type ToolItem = Extract<TimelineItem, { kind: 'tool' }>
 
@@ -47,7 +48,7 @@ export function ToolRow({ item }: { item: ToolItem }): React.JSX.Element {
         </span>
       </button>
       {item.name === 'read_file' && path && item.status === 'ok' && item.result !== undefined && (
-        <button className="link" data-testid="tool-open-file" onClick={() => openFile({ path, content: item.result ?? '' })}>
+        <button className="link tool-open" data-testid="tool-open-file" onClick={() => openFile({ path, content: fileTextFromReadResult(item.result ?? '') })}>
           view
         </button>
       )}

@@ -1,0 +1,159 @@
+/**
+ * End to end through the web host: a real session service (scripted OpenAI-compatible model server
+ * over HTTP, real Docker guest) served with startWebHost, driven from Debian's Chromium. The user
+ * opens a temp repository, sends a prompt in Agent mode, and sees the streamed text, one row per
+ * tool call (glob, read_file, bash) with its arguments and result, and the bash output in the
+ * terminal. Also: the browser's WebSocket is refused with a wrong token or from a foreign origin.
+ * Screenshot: test-results/web-turn.png.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { DockerGuestProvider } from '../src/main/guest/docker-guest'
+import { ensureGuestImage } from '../src/main/guest/image'
+import { createSessionService, type SessionService } from '../src/main/session'
+import { startWebHost, type WebHost } from '../src/web'
+import { ensureAgentBundle, makeTestRepo } from '../test/support/guest'
+import { skipWithoutChromium, skipWithoutDocker } from '../test/support/requirements'
+import { startScriptedModelServer, type ScriptedModelServer } from '../test/support/scripted-model-server'
+import { ensureRendererBuild, launchChromium, RENDERER_DIR, RESULTS_DIR, type TestBrowser } from './support/browser'
+
+const README = '# Demo\n\nHello from the Cortex e2e repository.\n'
+
+describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code turn in the browser', () => {
+  let model: ScriptedModelServer
+  let service: SessionService
+  let host: WebHost
+  let browser: TestBrowser
+  let repo: string
+  let dataDir: string
+
+  beforeAll(async () => {
+    ensureRendererBuild()
+    const agentPath = ensureAgentBundle()
+    await ensureGuestImage()
+    repo = await makeTestRepo({ 'README.md': README, 'docs/guide.md': '# Guide\n', 'src/index.ts': 'export {}\n' })
+    model = await startScriptedModelServer([
+      {
+        text: 'Let me look at the repository.',
+        toolCalls: [
+          { name: 'glob', args: { pattern: '**/*.md' } },
+          { name: 'read_file', args: { path: 'README.md' } },
+          { name: 'bash', args: { command: 'echo guest-says-$((6*7))' } }
+        ],
+        chunkDelayMs: 5
+      },
+      { text: 'The README greets you: Hello from the Cortex e2e repository.', chunkDelayMs: 5 }
+    ])
+    dataDir = mkdtempSync(join(tmpdir(), 'cortex-e2e-home-'))
+    service = await createSessionService({
+      dataDir,
+      modelSettings: { provider: 'openai-compatible', modelId: 'scripted-model', baseUrl: model.baseUrl },
+      guests: new DockerGuestProvider({ agentPath, labels: { 'dev.cortex.test': '1' } })
+    })
+    host = await startWebHost({ api: service, rendererDir: RENDERER_DIR, port: 0 })
+    browser = await launchChromium()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await host?.close()
+    await service?.shutdown()
+    await model?.close()
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  const pageErrors: string[] = []
+  async function openApp(): Promise<Page> {
+    const page = await browser.context.newPage()
+    page.on('pageerror', (e) => pageErrors.push(e.message))
+    page.on('console', (m) => {
+      if (m.type() === 'error') pageErrors.push(m.text())
+    })
+    await page.goto(host.url)
+    await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor({ timeout: 15_000 })
+    return page
+  }
+
+  it('streams text and shows glob, read_file and bash rows with results', async () => {
+    const page = await openApp()
+    await page.getByTestId('repo-input').fill(repo)
+    await page.getByTestId('repo-open').click()
+    await expect.poll(() => page.getByTestId('session-info').textContent()).toBe(repo)
+    await page.getByTestId('mode-select').selectOption('agent')
+    await page.getByTestId('composer-input').fill('What does the README say?')
+    await page.getByTestId('send-button').click()
+
+    await page.getByTestId('turn-end').waitFor({ timeout: 120_000 })
+    expect(await page.getByTestId('turn-end').getAttribute('data-reason')).toBe('completed')
+    expect(await page.getByTestId('user-message').textContent()).toBe('What does the README say?')
+
+    const texts = await page.getByTestId('assistant-text').allTextContents()
+    expect(texts).toEqual(['Let me look at the repository.', 'The README greets you: Hello from the Cortex e2e repository.'])
+
+    const rows = page.getByTestId('tool-row')
+    expect(await rows.count()).toBe(3)
+    const glob = page.locator('[data-testid="tool-row"][data-tool-name="glob"]')
+    const read = page.locator('[data-testid="tool-row"][data-tool-name="read_file"]')
+    const bash = page.locator('[data-testid="tool-row"][data-tool-name="bash"]')
+    for (const row of [glob, read, bash]) expect(await row.getAttribute('data-status')).toBe('ok')
+    expect(await glob.getByTestId('tool-args').textContent()).toContain('**/*.md')
+    const globResult = await glob.getByTestId('tool-result').textContent()
+    expect(globResult).toContain('README.md')
+    expect(globResult).toContain('docs/guide.md')
+    expect(await read.getByTestId('tool-args').textContent()).toContain('README.md')
+    expect(await read.getByTestId('tool-result').textContent()).toContain('Hello from the Cortex e2e repository.')
+    expect(await bash.getByTestId('tool-result').textContent()).toContain('guest-says-42')
+
+    // The bash output streamed into the xterm pane.
+    await page.getByTestId('tab-terminal').click()
+    await expect.poll(() => page.getByTestId('terminal').innerText(), { timeout: 10_000 }).toContain('guest-says-42')
+    expect(await page.getByTestId('guest-status').getAttribute('data-state')).toBe('ready')
+
+    // The model saw the tool results: a second request carried them.
+    expect(model.requests.filter((r) => r.stepIndex !== undefined)).toHaveLength(2)
+    expect(JSON.stringify(model.requests[1]?.body)).toContain('Hello from the Cortex e2e repository.')
+
+    mkdirSync(RESULTS_DIR, { recursive: true })
+    await page.screenshot({ path: join(RESULTS_DIR, 'web-turn.png') })
+    expect(pageErrors).toEqual([])
+    await page.close()
+  })
+
+  it("refuses the browser's WebSocket with a wrong token, and from a foreign origin", async () => {
+    const page = await openApp()
+    const tryConnect = (url: string): Promise<string> =>
+      page.evaluate(
+        (u) =>
+          new Promise<string>((resolve) => {
+            const ws = new WebSocket(u)
+            ws.onopen = () => {
+              ws.close()
+              resolve('open')
+            }
+            ws.onclose = () => resolve('closed')
+          }),
+        url
+      )
+    expect(await tryConnect(`${host.wsUrl}?token=${host.token}`)).toBe('open')
+    expect(await tryConnect(`${host.wsUrl}?token=not-the-token`)).toBe('closed')
+    expect(await tryConnect(host.wsUrl)).toBe('closed')
+    await page.close()
+
+    // about:blank has an opaque origin: the browser sends `Origin: null`, refused even with the token.
+    const blank = await browser.context.newPage()
+    const result = await blank.evaluate(
+      (u) =>
+        new Promise<string>((resolve) => {
+          const ws = new WebSocket(u)
+          ws.onopen = () => resolve('open')
+          ws.onclose = () => resolve('closed')
+        }),
+      `${host.wsUrl}?token=${host.token}`
+    )
+    expect(result).toBe('closed')
+    await blank.close()
+  })
+})

@@ -1,0 +1,83 @@
+/** The renderer's event reducer: streaming text, tool rows, terminal transcript, dedupe. */
+import { describe, expect, it } from 'vitest'
+import type { EventEnvelope, SessionEvent } from '../../../shared/events'
+import { reduceEnvelope, type SessionView } from './reduce-event'
+
+function run(events: SessionEvent[]): SessionView {
+  let views: Record<string, SessionView> = {}
+  events.forEach((event, i) => {
+    const envelope: EventEnvelope = { sessionId: 's', seq: i + 1, time: 0, event }
+    views = reduceEnvelope(views, envelope)
+  })
+  const view = views.s
+  if (!view) throw new Error('no view')
+  return view
+}
+
+describe('reduceEnvelope', () => {
+  it('joins text deltas into one row per stretch of text and skips the streamed assistant_message', () => {
+    const v = run([
+      { type: 'session_opened', repo: '/r', mode: 'agent' },
+      { type: 'user_message', turnId: 't', text: 'hi' },
+      { type: 'turn_started', turnId: 't', mode: 'agent' },
+      { type: 'text_delta', turnId: 't', text: 'Hel' },
+      { type: 'text_delta', turnId: 't', text: 'lo' },
+      { type: 'assistant_message', turnId: 't', text: 'Hello', toolCalls: [{ callId: 'c', name: 'glob', args: {} }] },
+      { type: 'tool_call_started', turnId: 't', callId: 'c', name: 'glob', args: { pattern: '*' } },
+      { type: 'tool_call_finished', turnId: 't', callId: 'c', name: 'glob', isError: false, result: 'a.txt' },
+      { type: 'text_delta', turnId: 't', text: 'Done' },
+      { type: 'turn_ended', turnId: 't', reason: 'completed' }
+    ])
+    expect(v.repo).toBe('/r')
+    expect(v.running).toBe(false)
+    expect(v.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'tool', 'assistant', 'turn_end'])
+    expect(v.items[1]).toMatchObject({ text: 'Hello' })
+    expect(v.items[2]).toMatchObject({ name: 'glob', status: 'ok', result: 'a.txt', args: { pattern: '*' } })
+    expect(v.items[3]).toMatchObject({ text: 'Done' })
+  })
+
+  it('adds a row for an assistant_message that was not streamed', () => {
+    const v = run([{ type: 'assistant_message', turnId: 't', text: 'Replayed', toolCalls: [] }])
+    expect(v.items).toEqual([{ kind: 'assistant', id: 'e1', turnId: 't', text: 'Replayed' }])
+  })
+
+  it('sends bash output to the terminal and the tool row, other tools only to the row', () => {
+    const v = run([
+      { type: 'tool_call_started', turnId: 't', callId: 'b', name: 'bash', args: { command: 'ls' } },
+      { type: 'tool_output', callId: 'b', stream: 'stdout', chunk: 'a\n' },
+      { type: 'tool_output', callId: 'b', stream: 'stderr', chunk: 'oops\n' },
+      { type: 'tool_call_started', turnId: 't', callId: 'g', name: 'grep', args: {} },
+      { type: 'tool_output', callId: 'g', stream: 'stdout', chunk: 'match' },
+      { type: 'tool_call_finished', turnId: 't', callId: 'b', name: 'bash', isError: true, result: 'exit 1' }
+    ])
+    expect(v.terminal.join('')).toContain('$ ls')
+    expect(v.terminal.join('')).toContain('a\n')
+    expect(v.terminal.join('')).toContain('oops')
+    expect(v.terminal.join('')).not.toContain('match')
+    expect(v.items[0]).toMatchObject({ status: 'error', output: 'a\noops\n', result: 'exit 1' })
+    expect(v.items[1]).toMatchObject({ output: 'match', status: 'running' })
+  })
+
+  it('ignores duplicate envelopes and shows each guest state once', () => {
+    let views: Record<string, SessionView> = {}
+    const e: EventEnvelope = { sessionId: 's', seq: 1, time: 0, event: { type: 'guest_status', state: 'ready' } }
+    views = reduceEnvelope(views, e)
+    const same = reduceEnvelope(views, e)
+    expect(same).toBe(views)
+    views = reduceEnvelope(views, { ...e, seq: 2, event: { type: 'guest_status', state: 'ready', detail: 'abc' } })
+    expect(views.s?.items).toHaveLength(1)
+    expect(views.s?.guest).toEqual({ state: 'ready', detail: 'abc' })
+  })
+
+  it('keeps plan, todos and mode', () => {
+    const plan = { title: 'P', summary: '', steps: ['a'], mermaid: 'graph TD; A-->B' }
+    const v = run([
+      { type: 'plan_updated', plan },
+      { type: 'todos_updated', todos: [{ content: 'x', status: 'pending' }] },
+      { type: 'mode_changed', mode: 'plan' }
+    ])
+    expect(v.plan).toEqual(plan)
+    expect(v.todos).toHaveLength(1)
+    expect(v.mode).toBe('plan')
+  })
+})
