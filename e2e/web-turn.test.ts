@@ -3,8 +3,9 @@
  * over HTTP, real Docker guest) served with startWebHost, driven from Debian's Chromium. The user
  * opens a temp repository, sends a prompt in Agent mode, and sees the streamed text, one row per
  * tool call (glob, read_file, bash) with its arguments and result, and the bash output in the
- * terminal. Also: the browser's WebSocket is refused with a wrong token or from a foreign origin.
- * Screenshot: test-results/web-turn.png.
+ * terminal; a Plan-mode turn whose plan diagram renders with mermaid; Esc stopping a running turn;
+ * and the browser's WebSocket refused with a wrong token or from a foreign origin.
+ * Screenshots: test-results/web-turn.png, test-results/web-plan.png.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -45,7 +46,24 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
         ],
         chunkDelayMs: 5
       },
-      { text: 'The README greets you: Hello from the Cortex e2e repository.', chunkDelayMs: 5 }
+      { text: 'The README greets you: Hello from the Cortex e2e repository.', chunkDelayMs: 5 },
+      // Plan mode: the plan tool publishes a plan whose mermaid diagram the plan view renders.
+      {
+        toolCalls: [
+          {
+            name: 'plan',
+            args: {
+              title: 'Greet in French',
+              summary: 'Translate the README greeting.',
+              steps: ['Read README.md', 'Write the French greeting'],
+              mermaid: 'flowchart TD\n  A[Read README] --> B[Translate]\n  B --> C[Write README.fr.md]'
+            }
+          }
+        ]
+      },
+      { text: 'The plan is ready for review.' },
+      // Stop: text streams, then the response hangs until the client aborts (Esc).
+      { text: 'Starting a long job', hangAfterText: true }
     ])
     dataDir = mkdtempSync(join(tmpdir(), 'cortex-e2e-home-'))
     service = await createSessionService({
@@ -118,6 +136,51 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
 
     mkdirSync(RESULTS_DIR, { recursive: true })
     await page.screenshot({ path: join(RESULTS_DIR, 'web-turn.png') })
+    expect(pageErrors).toEqual([])
+    await page.close()
+  })
+
+  it('renders the plan from a Plan-mode turn with its mermaid diagram', async () => {
+    const page = await openApp()
+    await page.getByTestId('repo-input').fill(repo)
+    await page.getByTestId('repo-open').click()
+    await expect.poll(() => page.getByTestId('session-info').textContent()).toBe(repo)
+    await page.getByTestId('mode-select').selectOption('plan')
+    await page.getByTestId('mode-row').waitFor()
+    await page.getByTestId('composer-input').fill('Plan a French greeting.')
+    await page.getByTestId('composer-input').press('Enter')
+    await page.getByTestId('turn-end').waitFor({ timeout: 120_000 })
+    expect(await page.getByTestId('turn-end').getAttribute('data-reason')).toBe('completed')
+    expect(await page.locator('[data-testid="tool-row"][data-tool-name="plan"]').getAttribute('data-status')).toBe('ok')
+
+    // The model was offered the Plan-mode tools only.
+    const body = model.requests.at(-2)?.body as { tools?: Array<{ function?: { name?: string } }> }
+    expect((body.tools ?? []).map((t) => t.function?.name).sort()).toEqual(['glob', 'grep', 'plan', 'read_file'])
+
+    await page.getByTestId('tab-plan').click()
+    expect(await page.getByTestId('plan-title').textContent()).toBe('Greet in French')
+    const diagram = page.getByTestId('plan-diagram').locator('svg')
+    await diagram.waitFor({ timeout: 15_000 })
+    expect(await page.getByTestId('plan-diagram').innerText()).toContain('Translate')
+    await page.screenshot({ path: join(RESULTS_DIR, 'web-plan.png') })
+    expect(pageErrors).toEqual([])
+    await page.close()
+  })
+
+  it('stops a running turn with Esc', async () => {
+    const page = await openApp()
+    await page.getByTestId('repo-input').fill(repo)
+    await page.getByTestId('repo-open').click()
+    await expect.poll(() => page.getByTestId('session-info').textContent()).toBe(repo)
+    await page.getByTestId('composer-input').fill('Run the long job.')
+    await page.getByTestId('send-button').click()
+    await expect.poll(() => page.getByTestId('assistant-text').allTextContents(), { timeout: 60_000 }).toEqual(['Starting a long job'])
+    await page.getByTestId('stop-button').waitFor()
+    await page.keyboard.press('Escape')
+    await page.getByTestId('turn-end').waitFor({ timeout: 30_000 })
+    expect(await page.getByTestId('turn-end').getAttribute('data-reason')).toBe('stopped')
+    await expect.poll(() => model.requests.at(-1)?.closedByClient).toBe(true)
+    await page.getByTestId('send-button').waitFor()
     expect(pageErrors).toEqual([])
     await page.close()
   })

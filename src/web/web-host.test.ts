@@ -90,6 +90,10 @@ describe('web host', () => {
     rmSync(join(tmpdir(), 'cortex-web-secret.txt'), { force: true })
   })
 
+  it('refuses to start without a built renderer', async () => {
+    await expect(startWebHost({ api, rendererDir: join(dir, 'nope') })).rejects.toThrow(/renderer build not found/)
+  })
+
   it('binds 127.0.0.1 on a free port and puts the token in the URL', () => {
     expect(host.port).toBeGreaterThan(0)
     expect(host.url).toBe(`http://127.0.0.1:${host.port}/?token=${host.token}`)

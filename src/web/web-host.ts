@@ -5,10 +5,13 @@
  * upgrade. Requests are zod-validated against the contract; every event goes to every client.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { createServer, type IncomingMessage } from 'node:http'
+import { join } from 'node:path'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { CortexApi } from '../shared/contract'
+import { CortexError } from '../shared/errors'
 import { dispatchRequest, WS_PATH, WsRequestFrameSchema, type WsServerFrame } from '../shared/wire'
 import { securityHeaders, serveStatic } from './static-files'
 
@@ -60,14 +63,18 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
 
 /**
  * Start the web host.
- * @returns once listening; rejects if the port cannot be bound (e.g. EADDRINUSE)
+ * @returns once listening; rejects with CortexError `internal` when `rendererDir/index.html` is
+ *   missing, `invalid_input` for a non-loopback host, or the listen error (e.g. EADDRINUSE)
  * Refusals (before the WebSocket upgrade): 401 for a missing or wrong token, 403 for a missing or
  * foreign Origin, 404 for a path other than `/ws`. HTTP requests with a foreign Host header get 421
  * (DNS-rebinding guard).
  */
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const host = options.host ?? '127.0.0.1'
-  if (host !== '127.0.0.1') throw new Error('the web host binds 127.0.0.1 only')
+  if (host !== '127.0.0.1') throw new CortexError('invalid_input', 'the web host binds 127.0.0.1 only')
+  if (!existsSync(join(options.rendererDir, 'index.html'))) {
+    throw new CortexError('internal', `renderer build not found at ${options.rendererDir}: run \`npm run build\` first`)
+  }
   const token = options.token ?? randomBytes(32).toString('hex')
   const { api } = options
   let origin = ''
@@ -132,7 +139,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     throw err
   })
   const address = server.address()
-  if (address === null || typeof address === 'string') throw new Error('web host: no TCP address')
+  if (address === null || typeof address === 'string') throw new CortexError('internal', 'web host: no TCP address')
   const port = address.port
   origin = `http://${host}:${port}`
   headers = securityHeaders(`ws://${host}:${port}`)
