@@ -7,6 +7,7 @@ import { lazy, Suspense, useEffect, useState } from 'react'
 import { Composer } from './features/composer/Composer'
 import { PlanView } from './features/plan/PlanView'
 import { RepoPicker } from './features/sessions/RepoPicker'
+import { SessionSelect } from './features/sessions/SessionSelect'
 import { TerminalPane } from './features/terminal/TerminalPane'
 import { Timeline } from './features/timeline/Timeline'
 import { TodoList } from './features/todos/TodoList'
@@ -51,6 +52,7 @@ export function App(): React.JSX.Element {
       <header className="header">
         <span className="brand">Cortex Code</span>
         <RepoPicker />
+        <SessionSelect />
         <GuestBadge />
         {running && (
           <span className="badge running" data-testid="running">

@@ -32,6 +32,7 @@ export interface AppState {
   openRepo(repo: string): Promise<void>
   selectSession(id: string): void
   refreshSessions(): Promise<void>
+  closeCurrent(): Promise<void>
   send(text: string): Promise<boolean>
   stop(): Promise<void>
   setMode(mode: Mode): Promise<void>
@@ -78,6 +79,17 @@ export function createAppStore(handle: ApiHandle) {
       refreshSessions: async () => {
         await guard(async () => set({ sessions: await handle.api.listSessions({}) }))
       },
+      closeCurrent: async () => {
+        const id = get().currentId
+        if (!id) return
+        await guard(async () => {
+          await handle.api.closeSession({ sessionId: id })
+          set((s) => {
+            const sessions = s.sessions.filter((x) => x.id !== id)
+            return { sessions, currentId: sessions.at(-1)?.id ?? null }
+          })
+        })
+      },
       send: async (text) => {
         const id = get().currentId
         if (!id) {
@@ -102,7 +114,11 @@ export function createAppStore(handle: ApiHandle) {
     }
   })
   handle.api.onEvent((envelope) => store.getState().ingest(envelope))
-  handle.onConnection((connection) => store.setState({ connection }))
+  handle.onConnection((connection) => {
+    store.setState({ connection })
+    if (connection === 'open') void store.getState().refreshSessions()
+  })
+  if (handle.connection() === 'open') void store.getState().refreshSessions()
   return store
 }
 
