@@ -88,7 +88,10 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
       if (child.pid === undefined || killTimer) return
       const pid = child.pid
       killGroup(pid, 'SIGTERM')
-      killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS)
+      killTimer = setTimeout(() => {
+        killGroup(pid, 'SIGKILL')
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+      }, KILL_GRACE_MS)
       killTimer.unref()
     }
     running.set(id, {
