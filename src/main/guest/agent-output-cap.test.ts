@@ -1,8 +1,8 @@
 /**
- * Unit tests of the agent's head+tail output cap.
+ * Unit tests of the guest agent's head+tail output cap (lives here: guest-agent may import node:* only, not vitest).
  */
 import { describe, expect, it } from 'vitest'
-import { CappedOutput } from './output-cap'
+import { CappedOutput } from '../../guest-agent/output-cap'
 
 describe('CappedOutput', () => {
   it('keeps everything under the cap', () => {
