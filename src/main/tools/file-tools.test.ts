@@ -27,6 +27,7 @@ describe.skipIf(skipWithoutDocker())('file tools in a real guest', () => {
     })
     symlinkSync('/etc', join(repo, 'etc-link'))
     symlinkSync('hello.txt', join(repo, 'inner-link'))
+    symlinkSync('/tmp/cortex-escape.txt', join(repo, 'dangling'))
     guest = await startTestGuest(repo)
     ctx = makeContext(guest)
   })
@@ -105,6 +106,13 @@ describe.skipIf(skipWithoutDocker())('file tools in a real guest', () => {
       expect(out.output).toMatch(/outside the workspace/)
       expect((await runTool('write_file', { path: '/tmp/evil', content: 'x' }, ctx)).isError).toBe(true)
     })
+  })
+
+  it('never writes outside the workspace through a dangling symlink', async () => {
+    const r = await runTool('write_file', { path: 'dangling', content: 'escaped' }, ctx)
+    // Either refused, or the link itself is replaced inside the workspace; never the target written.
+    await expect(guest.stat('/tmp/cortex-escape.txt')).rejects.toMatchObject({ code: 'ENOENT' })
+    if (!r.isError) expect(file('dangling').toString()).toBe('escaped')
   })
 
   describe('edit_file', () => {

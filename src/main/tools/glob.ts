@@ -39,7 +39,7 @@ export const globTool = defineTool({
 
     const rg = await runRipgrep(
       ctx,
-      ['--files', '--hidden', '--sort', 'path', '--glob', input.pattern, '--glob', '!.git', '.'],
+      ['--files', '--hidden', '--sort', 'path', `--glob=${input.pattern}`, '--glob=!.git', '.'],
       dir.real
     )
     const where = dir.display === '.' ? 'the workspace' : dir.display

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod'
 import { defineTool, ToolError } from './tool'
-import { resolveWorkspacePath } from './paths'
+import { resolveWorkspacePath, workspaceRoot } from './paths'
 import { rethrowGuestError } from './guest-errors'
 import { dirPrefix, relocate, runRipgrep } from './ripgrep'
 import { capHead } from './limits'
@@ -57,15 +57,15 @@ export const grepTool = defineTool({
       '--max-columns',
       String(MAX_COLUMNS),
       '--max-columns-preview',
-      '--glob',
-      '!.git'
+      '--glob=!.git'
     ]
     if (input.case_insensitive) args.push('--ignore-case')
     if (input.context) args.push('--context', String(input.context))
-    if (input.glob) args.push('--glob', input.glob)
-    args.push('--regexp', input.pattern)
+    if (input.glob) args.push(`--glob=${input.glob}`)
+    // `--opt=value` keeps a value that starts with '-' from being read as a flag.
+    args.push(`--regexp=${input.pattern}`)
     // A directory is searched as `.` from inside it (globs are relative to it); a file from the root.
-    const root = isDir ? target.real : (await resolveWorkspacePath(ctx.guest, '.')).real
+    const root = isDir ? target.real : await workspaceRoot(ctx.guest)
     args.push('--', isDir ? '.' : target.display)
 
     const rg = await runRipgrep(ctx, args, root)

@@ -40,7 +40,7 @@ function loadParser(): Promise<ParseFn> {
  * @param source mermaid diagram text (e.g. `flowchart TD\n  A --> B`)
  * @returns `{ ok: true, diagramType }` (e.g. `flowchart-v2`, `sequence`) or `{ ok: false, message }`
  *   with the parser's message (line, position and expected tokens when mermaid gives them)
- * @throws only if mermaid itself cannot be loaded
+ * @throws when mermaid cannot be loaded or fails internally (TypeError/ReferenceError), never for a bad diagram
  */
 export async function validateMermaid(source: string): Promise<MermaidCheck> {
   const parse = await loadParser()
@@ -50,6 +50,9 @@ export async function validateMermaid(source: string): Promise<MermaidCheck> {
       if (r === false) return { ok: false, message: 'mermaid could not parse the diagram.' }
       return { ok: true, diagramType: r.diagramType }
     } catch (err) {
+      // A TypeError/ReferenceError is mermaid failing to run (e.g. the DOMPurify shim not reaching
+      // mermaid's copy), not a problem with the diagram: surface it as an infrastructure error.
+      if (err instanceof TypeError || err instanceof ReferenceError) throw err
       const msg = err instanceof Error ? err.message : String(err)
       return { ok: false, message: msg || 'mermaid could not parse the diagram.' }
     }

@@ -21,6 +21,7 @@ describe.skipIf(skipWithoutDocker())('search tools in a real guest', () => {
       '.hidden/h.ts': 'TODO hidden\n',
       '.gitignore': 'ignored/\n',
       'ignored/x.ts': 'TODO ignored\n',
+      'opts.sh': 'run --verbose\n',
       ...bulk
     })
     ctx = makeContext(await startTestGuest(repo))
@@ -70,6 +71,10 @@ describe.skipIf(skipWithoutDocker())('search tools in a real guest', () => {
       expect(f.output).toBe('src/sub/b.ts:2:const Beta = alpha()')
       const c = await runTool('grep', { pattern: 'return', path: 'src', context: 1 }, ctx)
       expect(c.output.split('\n')).toEqual(['src/a.ts-1-export function alpha() {', 'src/a.ts:2:  return 1 // TODO tidy', 'src/a.ts-3-}'])
+    })
+    it('takes patterns and globs that start with a dash as values, not flags', async () => {
+      expect((await runTool('grep', { pattern: '--verbose' }, ctx)).output).toBe('opts.sh:1:run --verbose')
+      expect((await runTool('grep', { pattern: 'verbose', glob: '-*' }, ctx)).output).toMatch(/No matches/)
     })
     it('says "No matches" for no match (not an error) and reports regex errors with rg\'s message', async () => {
       const none = await runTool('grep', { pattern: 'zzz_not_here' }, ctx)
