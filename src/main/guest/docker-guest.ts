@@ -11,6 +11,7 @@ import { isAbsolute, join, resolve } from 'node:path'
 import { PassThrough } from 'node:stream'
 import Dockerode from 'dockerode'
 import { CortexError } from '../../shared/errors'
+import { AGENT_PROTOCOL_VERSION } from '../../shared/guest-protocol'
 import type { AgentRequestBody, ReadResult, RealpathResult, SpawnRequest, SpawnResult, StatResult, WriteResult } from '../../shared/guest-protocol'
 import { AgentClient, abortError } from './agent-client'
 import type { CallOptions, Guest, GuestProgress, GuestProvider } from './guest'
@@ -291,12 +292,15 @@ export class DockerGuestProvider implements GuestProvider {
     const onAbort = (): void => client.close('guest start aborted')
     signal?.addEventListener('abort', onAbort, { once: true })
     try {
-      await Promise.race([
+      const version = await Promise.race([
         client.ready(),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error(`the guest agent did not answer within ${timeoutMs} ms`)), timeoutMs)
         })
       ])
+      if (version !== AGENT_PROTOCOL_VERSION) {
+        throw new Error(`the guest agent speaks protocol ${String(version)}, expected ${AGENT_PROTOCOL_VERSION}; rebuild it with: npx vite build -c vite.agent.config.mts`)
+      }
     } catch (err) {
       if (signal?.aborted) throw abortError()
       client.close('guest failed to start')
