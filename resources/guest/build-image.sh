@@ -10,7 +10,7 @@ set -euo pipefail
 
 TAG="${1:-}"
 if [ -z "$TAG" ]; then
-  echo "usage: build-image.sh <image-tag>   (get the tag with: cortex guest tag)" >&2
+  echo "usage: build-image.sh <image-tag>   (normally run by 'cortex guest build', which computes the tag from this recipe)" >&2
   exit 2
 fi
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
