@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SpawnResult } from '../../shared/guest-protocol'
 import { cleanOutput, formatBashResult } from './bash'
+import { MAX_RESULT_CHARS } from './limits'
 
 function result(over: Partial<SpawnResult>): SpawnResult {
   return { exitCode: 0, signal: null, timedOut: false, killed: false, stdout: '', stderr: '', totalBytes: 0, truncatedBytes: 0, durationMs: 5, ...over }
@@ -28,7 +29,7 @@ describe('formatBashResult', () => {
   it('caps large output head+tail and says how much was dropped', () => {
     const big = `HEAD${'x'.repeat(200_000)}TAIL`
     const out = formatBashResult(result({ stdout: big, totalBytes: big.length, truncatedBytes: 7 }), 1000)
-    expect(out.length).toBeLessThan(50_000)
+    expect(out.length).toBeLessThanOrEqual(MAX_RESULT_CHARS)
     expect(out).toContain('HEAD')
     expect(out).toContain('TAIL')
     expect(out).toMatch(/7 bytes were dropped/)

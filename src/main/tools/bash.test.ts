@@ -6,6 +6,7 @@ import { skipWithoutDocker } from '../../../test/support/requirements'
 import { makeTestRepo, startTestGuest } from '../../../test/support/guest'
 import type { Guest } from '../guest/guest'
 import { makeContext, runTool, type RecordingContext } from './test-support'
+import { MAX_RESULT_CHARS } from './limits'
 
 describe.skipIf(skipWithoutDocker())('bash in a real guest', () => {
   let repo: string
@@ -63,7 +64,7 @@ describe.skipIf(skipWithoutDocker())('bash in a real guest', () => {
 
   it('caps huge output head+tail with a note', async () => {
     const r = await runTool('bash', { command: 'echo FIRST; seq 1 300000; echo LAST' }, ctx)
-    expect(r.output.length).toBeLessThanOrEqual(50_000)
+    expect(r.output.length).toBeLessThanOrEqual(MAX_RESULT_CHARS)
     expect(r.output).toContain('FIRST')
     expect(r.output).toContain('LAST')
     expect(r.output).toMatch(/note: the command printed \d+ bytes/)
@@ -74,7 +75,7 @@ describe.skipIf(skipWithoutDocker())('bash in a real guest', () => {
     const t0 = Date.now()
     const run = runTool('bash', { command: 'sleep 30' }, local)
     setTimeout(() => local.controller.abort(), 300)
-    await expect(run).rejects.toBeDefined()
+    await expect(run).rejects.toMatchObject({ name: 'AbortError' })
     expect(Date.now() - t0).toBeLessThan(10_000)
   })
 

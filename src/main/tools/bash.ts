@@ -23,9 +23,9 @@ export const BASH_MAX_TIMEOUT_MS = 600_000
 /** Output the guest keeps per stream, in bytes (head+tail). */
 export const BASH_MAX_OUTPUT_BYTES = 1024 * 1024
 /** Characters of stdout+stderr that go into the result. */
-const OUTPUT_BUDGET_CHARS = 45_000
+const OUTPUT_BUDGET_CHARS = 27_000
 /** stderr's share of the budget when both streams are large, in characters. */
-const STDERR_SHARE_CHARS = 15_000
+const STDERR_SHARE_CHARS = 9_000
 
 const description = `Run a shell command with bash in the workspace (the repository root is the working directory) inside the isolated guest.
 

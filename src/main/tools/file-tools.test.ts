@@ -6,6 +6,7 @@ import { skipWithoutDocker } from '../../../test/support/requirements'
 import { makeTestRepo, startTestGuest } from '../../../test/support/guest'
 import type { Guest } from '../guest/guest'
 import { makeContext, runTool, type RecordingContext } from './test-support'
+import { MAX_RESULT_CHARS } from './limits'
 
 const manyLines = Array.from({ length: 3000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n'
 
@@ -18,6 +19,7 @@ describe.skipIf(skipWithoutDocker())('file tools in a real guest', () => {
     repo = await makeTestRepo({
       'hello.txt': 'one\ntwo\nthree\n',
       'many.txt': manyLines,
+      'short.txt': 'x\n'.repeat(2500),
       'crlf.txt': 'alpha\r\nbeta\r\ngamma\r\n',
       'dup.py': 'a = 1\nx = 1\nb = 2\nx = 1\n',
       'subst.txt': 'p = 1\n',
@@ -46,9 +48,21 @@ describe.skipIf(skipWithoutDocker())('file tools in a real guest', () => {
       expect(r.output.split('\n').slice(0, 5)).toEqual([10, 11, 12, 13, 14].map((n) => `${String(n).padStart(6)}\tline ${n}`))
       expect(r.output).toMatch(/lines 10–14 of 3000/)
       expect(r.output).toMatch(/offset=15/)
-      const d = await runTool('read_file', { path: 'many.txt' }, ctx)
-      expect(d.output).toMatch(/lines 1–2000 of 3000/)
+      const d = await runTool('read_file', { path: 'short.txt' }, ctx)
+      expect(d.output).toMatch(/lines 1–2000 of 2500/)
       expect(d.output).toMatch(/offset=2001/)
+    })
+    it('stops at the character cap and continues from the first line not shown', async () => {
+      const r = await runTool('read_file', { path: 'many.txt' }, ctx)
+      expect(r.output.length).toBeLessThanOrEqual(MAX_RESULT_CHARS)
+      const m = /output capped at 30,000 characters; showing lines 1–(\d+) of 3000\. To continue, call read_file with offset=(\d+)/.exec(r.output)
+      expect(m).not.toBeNull()
+      const last = Number(m?.[1])
+      expect(Number(m?.[2])).toBe(last + 1)
+      expect(r.output).toContain(`\tline ${last}\n`)
+      expect(r.output).not.toContain(`\tline ${last + 1}\n`)
+      const next = await runTool('read_file', { path: 'many.txt', offset: last + 1, limit: 1 }, ctx)
+      expect(next.output.split('\n')[0]).toBe(`${String(last + 1).padStart(6)}\tline ${last + 1}`)
     })
     it('accepts an absolute path inside the workspace and shows CRLF files without \\r', async () => {
       const r = await runTool('read_file', { path: join(repo, 'crlf.txt') }, ctx)

@@ -4,8 +4,12 @@
  * Pure functions; no guest access.
  */
 
-/** Hard cap on any tool result text sent to the model, in characters (UTF-16 code units). */
-export const MAX_RESULT_CHARS = 50_000
+/**
+ * Hard cap on any tool result text sent to the model, in characters (UTF-16 code units). Kept at
+ * or below the harness's own bound (harness/tool-dispatch.ts MAX_RESULT_CHARS, 30,000) so the
+ * harness never has to cut a tool's result (and its footer / continuation hints) a second time.
+ */
+export const MAX_RESULT_CHARS = 30_000
 
 /** Cap on one displayed line (read_file, grep) in characters before it is cut with a marker. */
 export const MAX_LINE_CHARS = 2_000
