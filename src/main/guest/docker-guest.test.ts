@@ -127,6 +127,34 @@ describe.skipIf(skipWithoutDocker())('DockerGuestProvider (real Docker)', () => 
       await Promise.allSettled(extra.map((g) => g.close()))
     })
 
+    it('reports progress, and an aborted start leaves no container behind', async () => {
+      const states: string[] = []
+      const g = await provider.start({ sessionId: 'progress-test', repo, onProgress: (s) => states.push(s) })
+      extra.push(g)
+      expect(states[0]).toBe('starting')
+      expect(states.at(-1)).toBe('ready')
+      for (const delay of [0, 30, 150]) {
+        const ac = new AbortController()
+        const p = provider.start({ sessionId: `abort-${delay}`, repo, signal: ac.signal })
+        setTimeout(() => ac.abort(), delay)
+        const outcome = await p.then(
+          (guest) => {
+            extra.push(guest)
+            return 'started'
+          },
+          (err: Error) => err.name
+        )
+        // Either the start finished before the abort or it was aborted; an aborted start leaves nothing.
+        if (outcome !== 'started') {
+          expect(outcome).toBe('AbortError')
+          expect(await docker.listContainers({ all: true, filters: { label: [`${LABEL_SESSION}=abort-${delay}`] } })).toEqual([])
+        }
+      }
+      const ac = new AbortController()
+      ac.abort()
+      await expect(provider.start({ sessionId: 'abort-pre', repo, signal: ac.signal })).rejects.toMatchObject({ name: 'AbortError' })
+    })
+
     it('close() removes the container, is idempotent, and later calls reject', async () => {
       const g = await provider.start({ sessionId: 'close-test', repo })
       extra.push(g)
