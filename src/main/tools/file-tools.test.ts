@@ -1,5 +1,5 @@
 // read_file, write_file and edit_file against a real Docker guest (one guest for the file).
-import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { skipWithoutDocker } from '../../../test/support/requirements'
@@ -8,6 +8,8 @@ import type { Guest } from '../guest/guest'
 import { makeContext, runTool, type RecordingContext } from './test-support'
 import { MAX_RESULT_CHARS } from './limits'
 
+// 10,485 lines of 100 bytes, then a line whose 'é' (2 bytes) straddles the 1 MiB read-chunk boundary.
+const straddle = `${'a'.repeat(99)}\n`.repeat(10_485) + `${'b'.repeat(75)}é tail\n`
 const manyLines = Array.from({ length: 3000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n'
 
 describe.skipIf(skipWithoutDocker())('file tools in a real guest', () => {
@@ -20,6 +22,8 @@ describe.skipIf(skipWithoutDocker())('file tools in a real guest', () => {
       'hello.txt': 'one\ntwo\nthree\n',
       'many.txt': manyLines,
       'short.txt': 'x\n'.repeat(2500),
+      'straddle.txt': straddle,
+      'run.sh': '#!/bin/sh\necho old\n',
       'crlf.txt': 'alpha\r\nbeta\r\ngamma\r\n',
       'dup.py': 'a = 1\nx = 1\nb = 2\nx = 1\n',
       'subst.txt': 'p = 1\n',
@@ -69,6 +73,12 @@ describe.skipIf(skipWithoutDocker())('file tools in a real guest', () => {
       expect(r.output).not.toContain('\r')
       expect(r.output).toMatch(/\tbeta\n/)
       expect(r.output).toMatch(/CRLF/)
+    })
+    it('decodes a multi-byte character split across read chunks', async () => {
+      expect(Buffer.byteLength(straddle.slice(0, straddle.indexOf('é')))).toBe(1024 * 1024 - 1)
+      const r = await runTool('read_file', { path: 'straddle.txt', offset: 10_486 }, ctx)
+      expect(r.output.split('\n')[0]).toBe(` 10486\t${'b'.repeat(75)}é tail`)
+      expect(r.output).toMatch(/10486 lines shown|lines 10486–10486 of 10486/)
     })
     it('gives a notice for binary and empty files', async () => {
       const b = await runTool('read_file', { path: 'bin.dat' }, ctx)
@@ -147,6 +157,12 @@ describe.skipIf(skipWithoutDocker())('file tools in a real guest', () => {
       const r = await runTool('edit_file', { path: 'dup.py', old_string: 'x = 1', new_string: 'x = 2', replace_all: true }, ctx)
       expect(r.output).toMatch(/Replaced 2 occurrences/)
       expect(file('dup.py').toString()).toBe('a = 1\nx = 2\nb = 2\nx = 2\n')
+    })
+    it('keeps the file mode (an executable stays executable)', async () => {
+      chmodSync(join(repo, 'run.sh'), 0o755)
+      await runTool('edit_file', { path: 'run.sh', old_string: 'echo old', new_string: 'echo new' }, ctx)
+      expect(file('run.sh').toString()).toBe('#!/bin/sh\necho new\n')
+      expect(statSync(join(repo, 'run.sh')).mode & 0o777).toBe(0o755)
     })
     it('inserts $& literally', async () => {
       await runTool('edit_file', { path: 'subst.txt', old_string: 'p = 1', new_string: 'q = $&' }, ctx)
