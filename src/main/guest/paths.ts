@@ -2,7 +2,7 @@
  * Locating files the guest needs on the host: the package root (which holds resources/guest/ and
  * out/guest-agent/), from source (vitest), the built CLI (out/cli/) or the Electron main (out/main/).
  */
-import { existsSync } from 'node:fs'
+import { existsSync, realpathSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 
 /** Marker file that identifies the package root. */
@@ -20,14 +20,22 @@ function walkUp(start: string): string | undefined {
 
 /**
  * The package root: `CORTEX_ROOT` if set, else the first ancestor holding resources/guest/build-image.sh
- * of this module's directory, of the entry script (process.argv[1]) or of the working directory.
+ * of this module's directory (CJS builds), of the entry script (process.argv[1], also through
+ * symlinks) or of the working directory.
  * @throws Error when none is found.
  */
 export function packageRoot(): string {
   if (process.env.CORTEX_ROOT) return resolve(process.env.CORTEX_ROOT)
   const starts: string[] = []
   if (typeof __dirname === 'string') starts.push(__dirname)
-  if (process.argv[1]) starts.push(dirname(process.argv[1]))
+  if (process.argv[1]) {
+    starts.push(dirname(process.argv[1]))
+    try {
+      starts.push(dirname(realpathSync(process.argv[1]))) // npm link / global bin symlinks
+    } catch {
+      // argv[1] is not a file (e.g. `node -e`).
+    }
+  }
   starts.push(process.cwd())
   for (const s of starts) {
     const root = walkUp(s)
