@@ -7,10 +7,11 @@ import { CortexError } from '../../shared/errors'
 import type { ToolCall } from '../../shared/events'
 import { MODE_TOOLS, isToolAllowed, type Mode } from '../../shared/modes'
 import { GuestCallError } from '../guest/guest'
+import { MAX_RESULT_CHARS } from '../tools/limits'
 import { ToolError, type ToolContext, type ToolDefinition } from '../tools/tool'
 
-/** Largest tool result stored in the session and sent to the model, in characters (~8k tokens). */
-export const MAX_RESULT_CHARS = 30_000
+/** Largest tool result stored in the session and sent to the model, in characters (~8k tokens); one constant shared with the tools. */
+export { MAX_RESULT_CHARS }
 
 /** Outcome of one call: the result text for the model and whether it is an error. */
 export interface DispatchResult {

@@ -6,7 +6,7 @@
 
 /**
  * Hard cap on any tool result text sent to the model, in characters (UTF-16 code units). Kept at
- * or below the harness's own bound (harness/tool-dispatch.ts MAX_RESULT_CHARS, 30,000) so the
+ * or below this bound, which the harness (harness/tool-dispatch.ts) also applies to every result, so the
  * harness never has to cut a tool's result (and its footer / continuation hints) a second time.
  */
 export const MAX_RESULT_CHARS = 30_000
