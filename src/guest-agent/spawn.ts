@@ -26,6 +26,9 @@ export const KILL_GRACE_MS = 2000
 /** How long to wait for pipe EOF after the direct child exited (ms); a grandchild may hold the pipe. */
 export const DRAIN_MS = 100
 
+/** Most bytes one spawn streams as `output` messages; past it one notice is sent and streaming stops. */
+export const MAX_STREAM_BYTES = 8 * 1024 * 1024
+
 /** Sends an `output` message for a streaming spawn. */
 export type OutputSink = (stream: 'stdout' | 'stderr', data: string) => void
 
@@ -107,14 +110,19 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
       }, req.timeoutMs)
     }
 
+    let streamed = 0
     for (const name of ['stdout', 'stderr'] as const) {
       const decoder = new StringDecoder('utf8')
       child[name].on('data', (chunk: Buffer) => {
         out[name].push(chunk)
-        if (sink) {
-          const text = decoder.write(chunk)
-          if (text) sink(name, text)
+        if (!sink || streamed > MAX_STREAM_BYTES) return
+        streamed += chunk.length
+        if (streamed > MAX_STREAM_BYTES) {
+          sink('stderr', `\n[cortex: live output stopped after ${MAX_STREAM_BYTES} bytes; the result keeps head and tail]\n`)
+          return
         }
+        const text = decoder.write(chunk)
+        if (text) sink(name, text)
       })
       child[name].on('error', () => undefined)
     }

@@ -100,6 +100,19 @@ describe.skipIf(skipWithoutDocker())('guest spawn (real Docker)', () => {
     expect(r.stdout).toBe('one\nthree\n')
   })
 
+  it('stops streaming live output past the stream limit but still completes', async () => {
+    let streamed = 0
+    let notice = ''
+    const r = await guest.spawn(
+      { argv: ['sh', '-c', "head -c 12000000 /dev/zero | tr '\\0' y"], cwd: repo, maxOutputBytes: 100 },
+      { onOutput: (s, d) => (s === 'stdout' ? (streamed += d.length) : (notice += d)) }
+    )
+    expect(r.totalBytes).toBe(12_000_000)
+    expect(streamed).toBeLessThanOrEqual(8 * 1024 * 1024)
+    expect(streamed).toBeGreaterThan(0)
+    expect(notice).toMatch(/live output stopped/)
+  })
+
   it('caps output in memory, keeping head and tail and counting dropped bytes', async () => {
     const r = await guest.spawn({ argv: ['sh', '-c', "printf HEAD; head -c 300000 /dev/zero | tr '\\0' x; printf TAIL"], cwd: repo, maxOutputBytes: 1000 })
     expect(r.totalBytes).toBe(300008)
