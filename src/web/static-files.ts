@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { extname, join, resolve, sep } from 'node:path'
+import { rendererCsp } from '../shared/csp'
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -30,19 +31,7 @@ const TYPES: Record<string, string> = {
  * @param wsOrigin the WebSocket origin the page may connect to, e.g. `ws://127.0.0.1:4321`
  */
 export function securityHeaders(wsOrigin: string): Record<string, string> {
-  const csp = [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    "worker-src 'self' blob:",
-    `connect-src 'self' ${wsOrigin}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'"
-  ].join('; ')
+  const csp = rendererCsp(wsOrigin)
   return {
     'Content-Security-Policy': csp,
     'X-Content-Type-Options': 'nosniff',

@@ -7,6 +7,7 @@
 import { BrowserWindow, session, type WebFrameMain } from 'electron'
 import { pathToFileURL } from 'node:url'
 import type { AppLogger } from './logger'
+import { rendererCsp } from '../../shared/csp'
 import type { AppPaths } from './paths'
 
 /**
@@ -14,19 +15,7 @@ import type { AppPaths } from './paths'
  * workers and fonts from the app only; inline styles allowed (Monaco, mermaid SVG); no plugins,
  * no framing, no forms, no remote connections except the web host's own WebSocket.
  */
-export const RENDERER_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "worker-src 'self' blob:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'"
-].join('; ')
+export const RENDERER_CSP = rendererCsp()
 
 /** The window and the predicate the IPC layer uses to trust a message's sender frame. */
 export interface MainWindow {
