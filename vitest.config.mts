@@ -8,6 +8,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: 'forks',
-    reporters: ['default']
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]]
   }
 })
