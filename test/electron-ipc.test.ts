@@ -31,7 +31,7 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; inputs: unknown[
     emit: (e) => listeners.forEach((l) => l(e)),
     openSession: async (input) => {
       inputs.push(input)
-      return { id: 's1', repo: input.repo, mode: input.mode ?? 'agent', createdAt: 0, running: false }
+      return { id: 's1', repo: input.repo, mode: input.mode ?? 'agent', sandbox: input.sandbox ?? 'workspace-write', createdAt: 0, running: false }
     },
     submit: async () => {
       throw new CortexError('busy', 'a turn is already running')

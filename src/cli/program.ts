@@ -5,6 +5,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { ModeSchema, type Mode } from '../shared/modes'
 import { ProviderNameSchema, type ProviderName } from '../shared/contract'
+import { SandboxPolicySchema, type SandboxPolicy } from '../shared/sandbox'
 import { runCommand } from './run-command'
 import { serveCommand } from './serve-command'
 import { guestBuildCommand } from './guest-command'
@@ -17,6 +18,11 @@ const parseMode = (v: string): Mode => {
 const parseProvider = (v: string): ProviderName => {
   const r = ProviderNameSchema.safeParse(v)
   if (!r.success) throw new InvalidArgumentError(`expected one of ${ProviderNameSchema.options.join(', ')}`)
+  return r.data
+}
+const parseSandbox = (v: string): SandboxPolicy => {
+  const r = SandboxPolicySchema.safeParse(v)
+  if (!r.success) throw new InvalidArgumentError(`expected one of ${SandboxPolicySchema.options.join(', ')}`)
   return r.data
 }
 const parsePort = (v: string): number => {
@@ -42,6 +48,9 @@ export function buildProgram(): Command {
       .description('run one turn on a repository and stream it to the terminal')
       .requiredOption('--repo <dir>', 'repository folder')
       .addOption(new Option('--mode <mode>', 'ask | plan | agent').default('agent').argParser(parseMode))
+      .addOption(
+        new Option('--sandbox <policy>', 'read-only | workspace-write | network').default('workspace-write').argParser(parseSandbox)
+      )
       .option('--json', 'print every session event as one JSON object per line', false)
       .argument('<prompt...>', 'what to do')
   ).action(async (prompt: string[], opts) => {

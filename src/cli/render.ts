@@ -58,6 +58,12 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
         target.out.write(`  ⎿ ${event.isError ? paint('red', body) : paint('dim', body)}${more}\n`)
         break
       }
+      case 'session_opened':
+        target.err.write(paint('dim', `session on ${event.repo} · mode ${event.mode} · sandbox ${event.sandbox ?? 'workspace-write'}\n`))
+        break
+      case 'sandbox_changed':
+        target.err.write(paint('dim', `sandbox: ${event.policy} (restarting the guest)\n`))
+        break
       case 'guest_status':
         target.err.write(paint('dim', `guest: ${event.state}${event.detail ? ` (${event.detail})` : ''}\n`))
         break

@@ -7,6 +7,7 @@ import { resolve } from 'node:path'
 import { CortexError, toCortexError } from '../shared/errors'
 import type { EventEnvelope } from '../shared/events'
 import type { Mode } from '../shared/modes'
+import type { SandboxPolicy } from '../shared/sandbox'
 import { createDefaultGuestProvider, createSessionService, resolveModelSettings, type ModelFlags } from '../main/session'
 import { dataDir } from './paths'
 import { createRenderer } from './render'
@@ -15,6 +16,7 @@ import { createRenderer } from './render'
 export interface RunOptions extends ModelFlags {
   repo: string
   mode: Mode
+  sandbox: SandboxPolicy
   json: boolean
 }
 
@@ -51,7 +53,7 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
         resolveEnd()
       }
     })
-    const info = await service.openSession({ repo: resolve(opts.repo), mode: opts.mode })
+    const info = await service.openSession({ repo: resolve(opts.repo), mode: opts.mode, sandbox: opts.sandbox })
     sessionId = info.id
     for (const e of early.filter((x) => x.sessionId === sessionId)) render(e)
 

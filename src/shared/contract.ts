@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { EventEnvelopeSchema, OperationSchema } from './events'
 import { ModeSchema } from './modes'
+import { SandboxPolicySchema } from './sandbox'
 
 /** Provider names: Anthropic, OpenAI (Responses API) and any OpenAI-compatible server by base URL. */
 export const ProviderNameSchema = z.enum(['anthropic', 'openai', 'openai-compatible'])
@@ -16,6 +17,7 @@ export const SessionInfoSchema = z.object({
   id: z.string(),
   repo: z.string(),
   mode: ModeSchema,
+  sandbox: SandboxPolicySchema,
   createdAt: z.number(),
   running: z.boolean()
 })
@@ -29,7 +31,11 @@ export const contract = {
   requests: {
     /** Open a session on a repository folder (absolute host path). */
     openSession: {
-      input: z.object({ repo: z.string().min(1), mode: ModeSchema.default('agent') }),
+      input: z.object({
+        repo: z.string().min(1),
+        mode: ModeSchema.default('agent'),
+        sandbox: SandboxPolicySchema.default('workspace-write')
+      }),
       output: SessionInfoSchema
     },
     /** Submit an operation (user message, stop, set mode) to a session. */

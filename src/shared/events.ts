@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { ErrorCodeSchema } from './errors'
 import { ModeSchema } from './modes'
+import { SandboxPolicySchema } from './sandbox'
 
 /** A todo item kept by the session (todo_read / todo_write). */
 export const TodoSchema = z.object({
@@ -28,7 +29,9 @@ export type Plan = z.infer<typeof PlanSchema>
 export const OperationSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('user_message'), text: z.string().min(1) }),
   z.object({ type: z.literal('stop') }),
-  z.object({ type: z.literal('set_mode'), mode: ModeSchema })
+  z.object({ type: z.literal('set_mode'), mode: ModeSchema }),
+  /** Switch the sandbox policy: the guest restarts with the new mounts and network; rejected while a turn runs. */
+  z.object({ type: z.literal('set_sandbox'), policy: SandboxPolicySchema })
 ])
 /** See {@link OperationSchema}. */
 export type Operation = z.infer<typeof OperationSchema>
@@ -50,7 +53,7 @@ export const TurnEndReasonSchema = z.enum(['completed', 'stopped', 'error'])
 
 /** Events a session emits, in order. Events marked ephemeral in {@link EPHEMERAL_EVENTS} are not persisted. */
 export const SessionEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('session_opened'), repo: z.string(), mode: ModeSchema }),
+  z.object({ type: z.literal('session_opened'), repo: z.string(), mode: ModeSchema, sandbox: SandboxPolicySchema.optional() }),
   z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string() }),
   z.object({ type: z.literal('turn_started'), turnId: z.string(), mode: ModeSchema }),
   z.object({ type: z.literal('text_delta'), turnId: z.string(), text: z.string() }),
@@ -85,6 +88,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('plan_updated'), plan: PlanSchema }),
   z.object({ type: z.literal('todos_updated'), todos: z.array(TodoSchema) }),
   z.object({ type: z.literal('mode_changed'), mode: ModeSchema }),
+  z.object({ type: z.literal('sandbox_changed'), policy: SandboxPolicySchema }),
   z.object({ type: z.literal('guest_status'), state: GuestStateSchema, detail: z.string().optional() }),
   z.object({ type: z.literal('turn_ended'), turnId: z.string(), reason: TurnEndReasonSchema }),
   z.object({

@@ -74,6 +74,19 @@ export interface SpawnResult {
   totalBytes: number
   truncatedBytes: number
   durationMs: number
+  /**
+   * Absolute path INSIDE the guest of a file holding the full output (stdout and stderr interleaved
+   * in arrival order, up to 256 MiB) when the output exceeded `maxOutputBytes`; always set when
+   * `truncatedBytes > 0` unless writing it failed (see `spillError`).
+   */
+  spillPath?: string
+  /** Why the spill file could not be written in full (e.g. `ENOSPC: no space left on device`). */
+  spillError?: string
+  /**
+   * True when the process was SIGKILLed (or exited 137) and the guest's memory cgroup recorded an
+   * out-of-memory kill while it ran: the guest's memory limit was hit.
+   */
+  oomKilled?: boolean
 }
 /** Result of `ping`. */
 export interface PingResult { agentVersion: string; node: string; pid: number }

@@ -23,7 +23,7 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; calls: unknown[]
     async openSession(input) {
       calls.push(input)
       if (input.repo === '/missing') throw new CortexError('repo_invalid', 'no such folder: /missing')
-      return { id: 's1', repo: input.repo, mode: input.mode ?? 'agent', createdAt: 1, running: false }
+      return { id: 's1', repo: input.repo, mode: input.mode ?? 'agent', sandbox: input.sandbox ?? 'workspace-write', createdAt: 1, running: false }
     },
     async submit(input) {
       calls.push(input)

@@ -11,6 +11,7 @@ import type {
   StatResult,
   WriteResult
 } from '../../shared/guest-protocol'
+import type { SandboxPolicy } from '../../shared/sandbox'
 
 /** Streamed output of a spawned process: `data` is UTF-8 text as it arrives. */
 export type OutputListener = (stream: 'stdout' | 'stderr', data: string) => void
@@ -67,5 +68,12 @@ export interface GuestProvider {
    * Start a guest for `repo` (absolute host path). Resolves when the guest agent answers.
    * Rejects with a CortexError (`docker_unavailable`, `image_unavailable`, `guest_failed`).
    */
-  start(opts: { sessionId: string; repo: string; onProgress?: GuestProgress; signal?: AbortSignal }): Promise<Guest>
+  start(opts: {
+    sessionId: string
+    repo: string
+    /** Mounts and network of the guest (default `workspace-write`). */
+    sandbox?: SandboxPolicy
+    onProgress?: GuestProgress
+    signal?: AbortSignal
+  }): Promise<Guest>
 }

@@ -61,6 +61,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     id: s.id,
     repo: s.repo,
     mode: s.getMode(),
+    sandbox: s.getSandbox(),
     createdAt: s.createdAt,
     running: s.isRunning()
   })
@@ -80,7 +81,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
 
   return {
     async openSession(input) {
-      const { repo, mode } = parse('openSession', input)
+      const { repo, mode, sandbox } = parse('openSession', input)
       const root = resolveRepo(repo)
       const id = `${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomUUID().slice(0, 8)}`
       const createdAt = Date.now()
@@ -93,13 +94,13 @@ export async function createSessionService(options: SessionServiceOptions): Prom
         model: options.modelSettings.modelId
       })
       const session = new Session({
-        id, repo: root, mode, createdAt, log, model, classifyError, publish,
+        id, repo: root, mode, sandbox, createdAt, log, model, classifyError, publish,
         maxOutputTokens: options.modelSettings.provider === 'anthropic' ? 16_384 : undefined,
         guests: options.guests,
         catalog: TOOL_CATALOG
       })
       sessions.set(id, session)
-      session.emit({ type: 'session_opened', repo: root, mode })
+      session.emit({ type: 'session_opened', repo: root, mode, sandbox })
       if (options.eagerGuest ?? true) session.ensureGuest().catch(() => undefined)
       return info(session)
     },

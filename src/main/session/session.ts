@@ -9,6 +9,7 @@ import { CortexError, toCortexError } from '../../shared/errors'
 import type { EventEnvelope, Operation, Plan, SessionEvent, Todo } from '../../shared/events'
 import { EPHEMERAL_EVENTS } from '../../shared/events'
 import type { Mode } from '../../shared/modes'
+import type { SandboxPolicy } from '../../shared/sandbox'
 import type { Guest, GuestProvider } from '../guest/guest'
 import { buildSystemPrompt } from '../harness/system-prompt'
 import { runTurn } from '../harness/turn-loop'
@@ -20,6 +21,7 @@ export interface SessionDeps {
   id: string
   repo: string
   mode: Mode
+  sandbox: SandboxPolicy
   createdAt: number
   log: SessionLog
   model: LanguageModel
@@ -38,6 +40,7 @@ export class Session {
   readonly repo: string
   readonly createdAt: number
   private mode: Mode
+  private sandbox: SandboxPolicy
   private seq = 0
   private readonly history: SessionEvent[] = []
   private todos: Todo[] = []
@@ -50,7 +53,13 @@ export class Session {
     this.id = deps.id
     this.repo = deps.repo
     this.mode = deps.mode
+    this.sandbox = deps.sandbox
     this.createdAt = deps.createdAt
+  }
+
+  /** Current sandbox policy. */
+  getSandbox(): SandboxPolicy {
+    return this.sandbox
   }
 
   /** Current mode. */
@@ -75,8 +84,9 @@ export class Session {
 
   /**
    * Apply an operation. `user_message` starts a turn (rejects with `busy` while one runs);
-   * `stop` aborts the running turn; `set_mode` takes effect for the next model step and tool call.
-   * @throws CortexError('busy') when a turn is already running
+   * `stop` aborts the running turn; `set_mode` takes effect for the next model step and tool call;
+   * `set_sandbox` restarts the guest with the new policy (in the background; the next tool waits for it).
+   * @throws CortexError('busy') for `user_message` or `set_sandbox` while a turn is running
    */
   submit(op: Operation): void {
     if (this.closed) throw new CortexError('session_not_found', `session ${this.id} is closed`)
@@ -94,31 +104,56 @@ export class Session {
           this.emit({ type: 'mode_changed', mode: op.mode })
         }
         return
+      case 'set_sandbox':
+        if (this.turn) throw new CortexError('busy', 'the sandbox policy cannot change while a turn runs: press Stop (Esc) first or wait')
+        if (op.policy !== this.sandbox) this.switchSandbox(op.policy)
+        return
     }
   }
 
+  private switchSandbox(policy: SandboxPolicy): void {
+    const old = this.guest
+    this.guest = null
+    this.sandbox = policy
+    this.emit({ type: 'sandbox_changed', policy })
+    // the old guest goes first, so two guests of one session never run at once
+    this.guest = (async () => {
+      const g = old ? await old.catch(() => null) : null
+      if (g) await g.close().catch(() => undefined)
+      return this.attach()
+    })()
+    this.watchAttach(this.guest)
+  }
+
   /** Start attaching a guest if none is attached or starting; resolves with it. Errors are CortexErrors. */
-  ensureGuest(signal?: AbortSignal): Promise<Guest> {
+  ensureGuest(): Promise<Guest> {
     if (!this.guest) {
-      const attaching = this.deps.guests
-        .start({
-          sessionId: this.id,
-          repo: this.repo,
-          signal,
-          onProgress: (state, detail) => this.emit({ type: 'guest_status', state, ...(detail ? { detail } : {}) })
-        })
-        .then((g) => {
-          this.emit({ type: 'guest_status', state: 'ready', detail: g.id.slice(0, 12) })
-          return g
-        })
-      this.guest = attaching
-      attaching.catch((err: unknown) => {
-        if (this.guest === attaching) this.guest = null // the next call retries
-        const e = toCortexError(err)
-        this.emit({ type: 'guest_status', state: 'error', detail: e.message })
-      })
+      this.guest = this.attach()
+      this.watchAttach(this.guest)
     }
     return this.guest
+  }
+
+  private attach(): Promise<Guest> {
+    return this.deps.guests
+      .start({
+        sessionId: this.id,
+        repo: this.repo,
+        sandbox: this.sandbox,
+        onProgress: (state, detail) => this.emit({ type: 'guest_status', state, ...(detail ? { detail } : {}) })
+      })
+      .then((g) => {
+        this.emit({ type: 'guest_status', state: 'ready', detail: `${g.id.slice(0, 12)} · ${this.sandbox}` })
+        return g
+      })
+  }
+
+  /** On failure, report it and forget the attempt so the next call retries. */
+  private watchAttach(attaching: Promise<Guest>): void {
+    attaching.catch((err: unknown) => {
+      if (this.guest === attaching) this.guest = null
+      this.emit({ type: 'guest_status', state: 'error', detail: toCortexError(err).message })
+    })
   }
 
   /** Wait for the running turn (if any) to end. */

@@ -1,12 +1,13 @@
 /**
  * The app's zustand store: the session views reduced from the event stream, which session is
  * shown, the transport's connection state, the last request error, the file shown in the viewer,
- * and the actions that call the session API (open a repository, send, stop, switch mode).
+ * and the actions that call the session API (open a repository, send, stop, switch mode or sandbox).
  */
 import { create } from 'zustand'
 import type { SessionInfo } from '../../../shared/contract'
 import type { EventEnvelope } from '../../../shared/events'
 import type { Mode } from '../../../shared/modes'
+import type { SandboxPolicy } from '../../../shared/sandbox'
 import { createApiHandle, type ApiHandle } from '../api'
 import type { ConnectionState } from '../ws-client'
 import { reduceEnvelope, emptyView, type SessionView } from './reduce-event'
@@ -26,6 +27,8 @@ export interface AppState {
   connection: ConnectionState
   /** The mode picked before a session exists (used by openSession). */
   pendingMode: Mode
+  /** The sandbox policy picked before a session exists (used by openSession). */
+  pendingSandbox: SandboxPolicy
   requestError: string | null
   openedFile: OpenedFile | null
   ingest(envelope: EventEnvelope): void
@@ -36,6 +39,7 @@ export interface AppState {
   send(text: string): Promise<boolean>
   stop(): Promise<void>
   setMode(mode: Mode): Promise<void>
+  setSandbox(policy: SandboxPolicy): Promise<void>
   openFile(file: OpenedFile | null): void
   clearError(): void
 }
@@ -62,15 +66,16 @@ export function createAppStore(handle: ApiHandle) {
       sessions: [],
       connection: handle.connection(),
       pendingMode: 'agent',
+      pendingSandbox: 'workspace-write',
       requestError: null,
       openedFile: null,
       ingest: (envelope) => set((s) => ({ views: reduceEnvelope(s.views, envelope) })),
       openRepo: async (repo) => {
         await guard(async () => {
-          const info = await handle.api.openSession({ repo, mode: get().pendingMode })
+          const info = await handle.api.openSession({ repo, mode: get().pendingMode, sandbox: get().pendingSandbox })
           set((s) => ({
             currentId: info.id,
-            views: s.views[info.id] ? s.views : { ...s.views, [info.id]: emptyView(info.id, info.repo, info.mode) },
+            views: s.views[info.id] ? s.views : { ...s.views, [info.id]: emptyView(info.id, info.repo, info.mode, info.sandbox) },
             sessions: [...s.sessions.filter((x) => x.id !== info.id), info]
           }))
         })
@@ -108,6 +113,12 @@ export function createAppStore(handle: ApiHandle) {
         set({ pendingMode: mode })
         if (!id) return
         await guard(() => handle.api.submit({ sessionId: id, op: { type: 'set_mode', mode } }).then(() => undefined))
+      },
+      setSandbox: async (policy) => {
+        const id = get().currentId
+        set({ pendingSandbox: policy })
+        if (!id) return
+        await guard(() => handle.api.submit({ sessionId: id, op: { type: 'set_sandbox', policy } }).then(() => undefined))
       },
       openFile: (file) => set({ openedFile: file }),
       clearError: () => set({ requestError: null })

@@ -4,6 +4,7 @@
  * todos, the guest state and the terminal transcript of bash output. No React, no I/O.
  */
 import type { Mode } from '../../../shared/modes'
+import type { SandboxPolicy } from '../../../shared/sandbox'
 import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../../shared/events'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
@@ -27,12 +28,15 @@ export type TimelineItem =
   | { kind: 'error'; id: string; code: string; message: string }
   | { kind: 'turn_end'; id: string; turnId: string; reason: 'completed' | 'stopped' | 'error' }
   | { kind: 'mode'; id: string; mode: Mode }
+  | { kind: 'sandbox'; id: string; policy: SandboxPolicy }
 
 /** Everything the UI shows about one session, derived from its events. */
 export interface SessionView {
   sessionId: string
   repo: string
   mode: Mode
+  /** The guest's sandbox policy. */
+  sandbox: SandboxPolicy
   running: boolean
   /** Latest guest state, null before the first guest_status. */
   guest: { state: string; detail?: string } | null
@@ -51,11 +55,12 @@ export interface SessionView {
 export const TOOL_OUTPUT_CAP = 64 * 1024
 
 /** An empty view for `sessionId` (repo and mode until session_opened arrives). */
-export function emptyView(sessionId: string, repo = '', mode: Mode = 'agent'): SessionView {
+export function emptyView(sessionId: string, repo = '', mode: Mode = 'agent', sandbox: SandboxPolicy = 'workspace-write'): SessionView {
   return {
     sessionId,
     repo,
     mode,
+    sandbox,
     running: false,
     guest: null,
     items: [],
@@ -104,7 +109,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
   const push = (item: TimelineItem, streaming = false): SessionView => ({ ...view, items: [...view.items, item], streaming })
   switch (event.type) {
     case 'session_opened':
-      return { ...view, repo: event.repo, mode: event.mode }
+      return { ...view, repo: event.repo, mode: event.mode, sandbox: event.sandbox ?? view.sandbox }
     case 'user_message':
       return push({ kind: 'user', id, text: event.text })
     case 'turn_started':
@@ -161,6 +166,8 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return { ...view, todos: event.todos }
     case 'mode_changed':
       return { ...push({ kind: 'mode', id, mode: event.mode }), mode: event.mode }
+    case 'sandbox_changed':
+      return { ...push({ kind: 'sandbox', id, policy: event.policy }), sandbox: event.policy }
     case 'guest_status': {
       const guest = event.detail === undefined ? { state: event.state } : { state: event.state, detail: event.detail }
       // A repeated state only refreshes the badge; the timeline shows each state change once.

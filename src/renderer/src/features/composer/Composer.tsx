@@ -1,9 +1,10 @@
 /**
  * Composer: the prompt textarea (Enter sends, Shift+Enter adds a line), the mode picker (Ask /
- * Plan / Agent, sent as set_mode), Send, and Stop (also bound to Esc anywhere in the window).
+ * Plan / Agent, sent as set_mode), the sandbox policy picker (set_sandbox), Send, and Stop (also bound to Esc anywhere in the window).
  */
 import { useEffect, useState, type KeyboardEvent } from 'react'
 import { ModeSchema, type Mode } from '../../../../shared/modes'
+import { SANDBOX_DESCRIPTIONS, SandboxPolicySchema } from '../../../../shared/sandbox'
 import { useAppStore, useCurrentView } from '../../store/app-store'
 
 const LABELS: Record<Mode, string> = { ask: 'Ask', plan: 'Plan', agent: 'Agent' }
@@ -15,6 +16,8 @@ export function Composer(): React.JSX.Element {
   const send = useAppStore((s) => s.send)
   const stop = useAppStore((s) => s.stop)
   const setMode = useAppStore((s) => s.setMode)
+  const pendingSandbox = useAppStore((s) => s.pendingSandbox)
+  const setSandbox = useAppStore((s) => s.setSandbox)
   const [text, setText] = useState('')
   const running = view?.running ?? false
   const mode = view?.mode ?? pendingMode
@@ -63,6 +66,20 @@ export function Composer(): React.JSX.Element {
           {ModeSchema.options.map((m) => (
             <option key={m} value={m}>
               {LABELS[m]}
+            </option>
+          ))}
+        </select>
+        <select
+          data-testid="sandbox-select"
+          aria-label="Sandbox policy"
+          title={SANDBOX_DESCRIPTIONS[view?.sandbox ?? pendingSandbox]}
+          value={view?.sandbox ?? pendingSandbox}
+          disabled={running}
+          onChange={(e) => void setSandbox(SandboxPolicySchema.parse(e.target.value))}
+        >
+          {SandboxPolicySchema.options.map((p) => (
+            <option key={p} value={p}>
+              {p}
             </option>
           ))}
         </select>

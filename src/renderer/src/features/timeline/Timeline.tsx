@@ -37,6 +37,12 @@ function Row({ item }: { item: TimelineItem }): React.JSX.Element {
           mode: {item.mode}
         </div>
       )
+    case 'sandbox':
+      return (
+        <div className="row meta" data-testid="sandbox-row">
+          sandbox: {item.policy} — the guest restarts
+        </div>
+      )
     case 'error':
       return (
         <div className="row error" data-testid="error-row" data-code={item.code}>
