@@ -36,6 +36,9 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; inputs: unknown[
     submit: async () => {
       throw new CortexError('busy', 'a turn is already running')
     },
+    resumeSession: async () => {
+      throw new CortexError('session_not_found', 'no stored session')
+    },
     closeSession: async () => {
       throw new Error('disk on fire')
     },

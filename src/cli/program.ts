@@ -6,7 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import { ModeSchema, type Mode } from '../shared/modes'
 import { ProviderNameSchema, type ProviderName } from '../shared/contract'
 import { SandboxPolicySchema, type SandboxPolicy } from '../shared/sandbox'
-import { runCommand } from './run-command'
+import { runCommand, sessionsCommand } from './run-command'
 import { serveCommand } from './serve-command'
 import { guestBuildCommand } from './guest-command'
 
@@ -46,16 +46,24 @@ export function buildProgram(): Command {
     program
       .command('run')
       .description('run one turn on a repository and stream it to the terminal')
-      .requiredOption('--repo <dir>', 'repository folder')
+      .option('--repo <dir>', 'repository folder (required unless --resume)')
+      .option('--resume <id>', 'continue a stored session (see `cortex sessions`)')
       .addOption(new Option('--mode <mode>', 'ask | plan | agent').default('agent').argParser(parseMode))
       .addOption(
         new Option('--sandbox <policy>', 'read-only | workspace-write | network').default('workspace-write').argParser(parseSandbox)
       )
       .option('--json', 'print every session event as one JSON object per line', false)
       .argument('<prompt...>', 'what to do')
-  ).action(async (prompt: string[], opts) => {
+  ).action(async (prompt: string[], opts, cmd: Command) => {
+    if (!opts.repo && !opts.resume) cmd.error('error: --repo <dir> is required (or --resume <id>)')
     process.exitCode = await runCommand(prompt.join(' '), opts)
   })
+  program
+    .command('sessions')
+    .description('list stored sessions (newest last) with their repository and mode')
+    .action(() => {
+      process.exitCode = sessionsCommand()
+    })
   withModelFlags(
     program
       .command('serve')

@@ -8,13 +8,16 @@ import { CortexError, toCortexError } from '../shared/errors'
 import type { EventEnvelope } from '../shared/events'
 import type { Mode } from '../shared/modes'
 import type { SandboxPolicy } from '../shared/sandbox'
-import { createDefaultGuestProvider, createSessionService, resolveModelSettings, type ModelFlags } from '../main/session'
+import { createDefaultGuestProvider, createSessionService, listStoredSessions, resolveModelSettings, type ModelFlags } from '../main/session'
 import { dataDir } from './paths'
 import { createRenderer } from './render'
 
 /** Options of `cortex run` after parsing. `repo` may be relative (resolved against the cwd). */
 export interface RunOptions extends ModelFlags {
-  repo: string
+  /** Repository folder; ignored with `resume`. */
+  repo?: string
+  /** Id of a stored session to continue. */
+  resume?: string
   mode: Mode
   sandbox: SandboxPolicy
   json: boolean
@@ -53,7 +56,10 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
         resolveEnd()
       }
     })
-    const info = await service.openSession({ repo: resolve(opts.repo), mode: opts.mode, sandbox: opts.sandbox })
+    const info = opts.resume
+      ? await service.resumeSession({ sessionId: opts.resume })
+      : await service.openSession({ repo: resolve(opts.repo ?? '.'), mode: opts.mode, sandbox: opts.sandbox })
+    if (opts.resume && info.mode !== opts.mode) await service.submit({ sessionId: info.id, op: { type: 'set_mode', mode: opts.mode } })
     sessionId = info.id
     for (const e of early.filter((x) => x.sessionId === sessionId)) render(e)
 
@@ -80,4 +86,12 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
   } finally {
     await service?.shutdown().catch(() => undefined)
   }
+}
+
+/** `cortex sessions`: print one line per stored session (id, created, mode, repository); returns 0. */
+export function sessionsCommand(out: NodeJS.WritableStream = process.stdout): number {
+  for (const m of listStoredSessions(dataDir())) {
+    out.write(`${m.id}  ${new Date(m.createdAt).toISOString().slice(0, 16).replace('T', ' ')}  ${m.mode.padEnd(5)}  ${m.repo}\n`)
+  }
+  return 0
 }

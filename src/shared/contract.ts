@@ -38,6 +38,14 @@ export const contract = {
       }),
       output: SessionInfoSchema
     },
+    /**
+     * Resume a stored session (by id) in this process: its history is rebuilt from its log, and a
+     * tool call left without a result is closed as interrupted before the next model request.
+     */
+    resumeSession: {
+      input: z.object({ sessionId: z.string().min(1), sandbox: SandboxPolicySchema.optional() }),
+      output: SessionInfoSchema
+    },
     /** Submit an operation (user message, stop, set mode) to a session. */
     submit: { input: z.object({ sessionId: z.string(), op: OperationSchema }), output: Ok },
     /** Close a session: stops any turn and removes its guest. */

@@ -29,6 +29,9 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; calls: unknown[]
       calls.push(input)
       return { ok: true }
     },
+    async resumeSession() {
+      throw new CortexError('session_not_found', 'no stored session')
+    },
     async closeSession() {
       return { ok: true }
     },

@@ -177,6 +177,39 @@ describe('session service', () => {
     expect(log.envelopes.map((e) => e.seq)).toEqual([...log.envelopes.map((e) => e.seq)].sort((a, b) => a - b))
   })
 
+  it('resumes a stored session: history rebuilt, an unfinished tool call closed as interrupted', async () => {
+    const h = await harness([{ text: 'first answer' }, { text: 'resumed answer' }])
+    await h.turn('first question')
+    await h.service.shutdown()
+    // simulate a crash right after the model asked for a tool: the call has no result in the log
+    const log = new SessionStore(h.dataDir).openLog(h.sessionId)
+    const lastSeq = new SessionStore(h.dataDir).load(h.sessionId).envelopes.at(-1)!.seq
+    log.append({
+      sessionId: h.sessionId,
+      seq: lastSeq + 1,
+      time: Date.now(),
+      event: { type: 'assistant_message', turnId: 'crashed', text: '', toolCalls: [{ callId: 'c1', name: 'glob', args: { pattern: '*' } }] }
+    })
+    log.close()
+    const again = await createSessionService({
+      dataDir: h.dataDir,
+      modelSettings: { provider: 'openai-compatible', modelId: 'scripted', baseUrl: h.server.baseUrl },
+      guests: { start: async () => Promise.reject(new CortexError('guest_failed', 'none')) },
+      eagerGuest: false
+    })
+    open.push({ ...h, service: again })
+    const info = await again.resumeSession({ sessionId: h.sessionId })
+    expect(info.repo).toBe(h.dataDir)
+    const seen: EventEnvelope[] = []
+    again.onEvent((e) => seen.push(e))
+    await again.submit({ sessionId: h.sessionId, op: { type: 'user_message', text: 'second question' } })
+    await again.idle(h.sessionId)
+    expect(seen[0]!.seq).toBe(lastSeq + 2)
+    const body = JSON.stringify(h.server.requests[1]?.body)
+    for (const part of ['first question', 'first answer', 'interrupted', 'second question']) expect(body).toContain(part)
+    await expect(again.resumeSession({ sessionId: 'no-such-session' })).rejects.toMatchObject({ code: 'session_not_found' })
+  })
+
   it('rejects a repository path that does not exist', async () => {
     const h = await harness([])
     await expect(h.service.openSession({ repo: '/nonexistent/cortex-repo', mode: 'agent' })).rejects.toMatchObject({ code: 'repo_invalid' })

@@ -5,6 +5,7 @@
  */
 import { DockerGuestProvider } from '../guest/docker-guest'
 import type { GuestProvider } from '../guest/guest'
+import { SessionStore, type SessionMeta } from '../store/session-store'
 
 export { createSessionService, type SessionService, type SessionServiceOptions } from './service'
 export { resolveModelSettings, type ModelFlags, type ModelSettings } from '../providers'
@@ -17,4 +18,14 @@ export { reapOrphanGuests } from '../guest/docker-guest'
  */
 export function createDefaultGuestProvider(): GuestProvider {
   return new DockerGuestProvider()
+}
+
+/** Metadata of every stored session under `dataDir`, oldest first. */
+export function listStoredSessions(dataDir: string): SessionMeta[] {
+  const store = new SessionStore(dataDir)
+  return store
+    .list()
+    .map((id) => store.readMeta(id))
+    .filter((m): m is SessionMeta => m !== null)
+    .sort((a, b) => a.createdAt - b.createdAt)
 }

@@ -104,6 +104,31 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       if (options.eagerGuest ?? true) session.ensureGuest().catch(() => undefined)
       return info(session)
     },
+    async resumeSession(input) {
+      const { sessionId, sandbox: wanted } = parse('resumeSession', input)
+      if (sessions.has(sessionId)) return info(get(sessionId))
+      const meta = /^[A-Za-z0-9_-]+$/.test(sessionId) ? store.readMeta(sessionId) : null
+      if (!meta) throw new CortexError('session_not_found', `no stored session with id ${sessionId} in ${options.dataDir}`)
+      const root = resolveRepo(meta.repo)
+      const { envelopes } = store.load(sessionId)
+      let mode = meta.mode
+      let sandbox = wanted
+      for (const { event } of envelopes) {
+        if (event.type === 'mode_changed' || event.type === 'session_opened') mode = event.mode
+        if (!wanted && event.type === 'sandbox_changed') sandbox = event.policy
+        if (!wanted && event.type === 'session_opened' && event.sandbox) sandbox = event.sandbox
+      }
+      const session = new Session({
+        id: sessionId, repo: root, mode, sandbox: sandbox ?? 'workspace-write', createdAt: meta.createdAt,
+        log: store.openLog(sessionId), model, classifyError, publish, resumed: envelopes,
+        maxOutputTokens: options.modelSettings.provider === 'anthropic' ? 16_384 : undefined,
+        guests: options.guests,
+        catalog: TOOL_CATALOG
+      })
+      sessions.set(sessionId, session)
+      if (options.eagerGuest ?? true) session.ensureGuest().catch(() => undefined)
+      return info(session)
+    },
     async submit(input) {
       const { sessionId, op } = parse('submit', input)
       get(sessionId).submit(op)

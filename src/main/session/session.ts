@@ -32,6 +32,8 @@ export interface SessionDeps {
   catalog: Readonly<Record<string, ToolDefinition>>
   /** Deliver an envelope to subscribers (after it is persisted). */
   publish(envelope: EventEnvelope): void
+  /** Events of a resumed session, from its log: they seed the history, the seq and the todos. */
+  resumed?: readonly EventEnvelope[]
 }
 
 /** A live session. Created by the session service; not used directly by adapters. */
@@ -55,6 +57,11 @@ export class Session {
     this.mode = deps.mode
     this.sandbox = deps.sandbox
     this.createdAt = deps.createdAt
+    for (const { seq, event } of deps.resumed ?? []) {
+      this.seq = Math.max(this.seq, seq)
+      this.history.push(event)
+      if (event.type === 'todos_updated') this.todos = event.todos
+    }
   }
 
   /** Current sandbox policy. */
