@@ -1,13 +1,16 @@
 /**
  * Process spawning for the guest agent: argv without a shell, own process group, stdin from
- * /dev/null, group-wide timeout (TERM, then KILL after a grace), head+tail capped output, optional
- * streaming, and kill by request id. Node built-ins only (runs inside the guest on Node 18).
+ * /dev/null, group-wide timeout (TERM, then KILL after a grace), head+tail capped output with the
+ * full output spilled to a file past the cap, out-of-memory detection, optional streaming, and
+ * kill by request id. Node built-ins only (runs inside the guest on Node 18).
  */
 import { spawn } from 'node:child_process'
+import { writeFile } from 'node:fs'
 import { StringDecoder } from 'node:string_decoder'
 import type { SpawnRequest, SpawnResult } from '../shared/guest-protocol'
 import { AgentError, requireAbsolute } from './errors'
 import { CappedOutput } from './output-cap'
+import { OutputSpill, oomKills } from './spill'
 
 /** Variables every spawned process gets (request `env` may override them). */
 export const BASE_ENV: Readonly<Record<string, string>> = {
@@ -70,6 +73,8 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
   const started = Date.now()
   const cap = req.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES
   const out = { stdout: new CappedOutput(cap), stderr: new CappedOutput(cap) }
+  const spill = new OutputSpill(cap, `spawn-${id}`)
+  const oomBefore = oomKills()
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v
   Object.assign(env, BASE_ENV, req.env ?? {})
@@ -81,6 +86,8 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true
     })
+    // Make the tool process (and what it forks later) the OOM killer's first choice, not the agent.
+    if (child.pid !== undefined) writeFile(`/proc/${child.pid}/oom_score_adj`, '1000', () => undefined)
     let timedOut = false
     let killed = false
     let termTimer: NodeJS.Timeout | undefined
@@ -115,6 +122,7 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
       const decoder = new StringDecoder('utf8')
       child[name].on('data', (chunk: Buffer) => {
         out[name].push(chunk)
+        spill.push(chunk)
         if (!sink || streamed > MAX_STREAM_BYTES) return
         streamed += chunk.length
         if (streamed > MAX_STREAM_BYTES) {
@@ -136,17 +144,23 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
       child.stderr.destroy()
       const stdout = out.stdout.text()
       const stderr = out.stderr.text()
-      resolve({
-        exitCode,
-        signal,
-        timedOut,
-        killed,
-        stdout,
-        stderr,
-        totalBytes: out.stdout.total + out.stderr.total,
-        truncatedBytes: out.stdout.dropped + out.stderr.dropped,
-        durationMs: Date.now() - started
-      })
+      const oomAfter = oomKills()
+      const oomKilled = (signal === 'SIGKILL' || exitCode === 137) && oomBefore !== undefined && oomAfter !== undefined && oomAfter > oomBefore
+      void spill.finish().then((spilled) =>
+        resolve({
+          exitCode,
+          signal,
+          timedOut,
+          killed,
+          stdout,
+          stderr,
+          totalBytes: out.stdout.total + out.stderr.total,
+          truncatedBytes: out.stdout.dropped + out.stderr.dropped,
+          durationMs: Date.now() - started,
+          ...spilled,
+          ...(oomKilled ? { oomKilled } : {})
+        })
+      )
     }
 
     child.on('error', (err: NodeJS.ErrnoException) => {

@@ -32,11 +32,17 @@ export class AgentClient {
   private readonly pending = new Map<string, Pending>()
   private seq = 0
   private buf = ''
+  private ended = false
   private closedError: Error | undefined
   private readyWaiters: Array<{ resolve(v: string): void; reject(e: unknown): void }> = []
   private readyVersion: string | undefined
-  /** Extra context appended to the "agent exited" error (e.g. the agent's stderr tail). */
-  describeExit: () => string = () => ''
+  /**
+   * Extra context appended to the "agent exited" error (e.g. exit code and the agent's stderr
+   * tail); may be async (e.g. inspecting the exec), then in-flight calls reject once it resolves.
+   */
+  describeExit: () => string | Promise<string> = () => ''
+  /** Called once when the connection ends, with the error in-flight calls got; `byClose` when {@link close} ended it. */
+  onClosed: (err: Error, byClose: boolean) => void = () => undefined
 
   /**
    * @param input writable stream to the agent's stdin
@@ -65,7 +71,7 @@ export class AgentClient {
 
   /** Whether the connection has ended (the agent exited or {@link close} was called). */
   get closed(): boolean {
-    return this.closedError !== undefined
+    return this.ended
   }
 
   /**
@@ -74,7 +80,7 @@ export class AgentClient {
    * request), and with CortexError `guest_failed` when the agent has exited.
    */
   call(body: AgentRequestBody, opts: CallOptions = {}): Promise<unknown> {
-    if (this.closedError) return Promise.reject(this.closedError)
+    if (this.ended) return Promise.reject(this.closedError ?? new CortexError('guest_failed', 'the guest agent exited'))
     const { signal } = opts
     if (signal?.aborted) return Promise.reject(abortError())
     const id = `c${++this.seq}`
@@ -102,12 +108,12 @@ export class AgentClient {
 
   /** End the connection: closes the agent's stdin and rejects in-flight calls. Idempotent. */
   close(reason = 'guest closed'): void {
-    this.fail(new CortexError('guest_failed', reason))
+    this.fail(new CortexError('guest_failed', reason), true)
     this.input.end()
   }
 
   private send(req: AgentRequestBody & { id: string }): void {
-    if (this.closedError) return
+    if (this.ended) return
     this.input.write(JSON.stringify(req) + '\n')
   }
 
@@ -148,15 +154,29 @@ export class AgentClient {
     else p.reject(new GuestCallError(msg.code, msg.message))
   }
 
-  private fail(cause?: Error): void {
-    if (this.closedError) return
-    const extra = this.describeExit()
-    this.closedError =
-      cause instanceof CortexError
-        ? cause
-        : new CortexError('guest_failed', `the guest agent exited${cause ? ` (${cause.message})` : ''}${extra ? `: ${extra}` : ''}`, { cause })
-    for (const p of this.pending.values()) p.reject(this.closedError)
-    this.pending.clear()
-    for (const w of this.readyWaiters.splice(0)) w.reject(this.closedError)
+  private fail(cause?: Error, byClose = false): void {
+    if (this.ended) return
+    this.ended = true
+    const settle = (err: Error): void => {
+      this.closedError = err
+      for (const p of this.pending.values()) p.reject(err)
+      this.pending.clear()
+      for (const w of this.readyWaiters.splice(0)) w.reject(err)
+      this.onClosed(err, byClose)
+    }
+    if (cause instanceof CortexError) {
+      settle(cause)
+      return
+    }
+    const build = (extra: string): Error =>
+      new CortexError('guest_failed', `the guest agent exited${cause ? ` (${cause.message})` : ''}${extra ? `: ${extra}` : ''}`, { cause })
+    let extra: string | Promise<string>
+    try {
+      extra = this.describeExit()
+    } catch {
+      extra = ''
+    }
+    if (typeof extra === 'string') settle(build(extra))
+    else extra.then((e) => settle(build(e)), () => settle(build('')))
   }
 }

@@ -78,9 +78,11 @@ describe.skipIf(skipWithoutDocker())('DockerGuestProvider (real Docker)', () => 
       await expect(guest.call({ op: 'bogus' } as never)).rejects.toMatchObject({ code: 'BAD_REQUEST' })
     })
 
-    it('cannot write outside the bind mount into the image as a non-root user', async () => {
-      if (process.getuid?.() !== 0) return
-      await expect(guest.write('/usr/bin/evil', Buffer.from('x'))).rejects.toMatchObject({ code: 'EACCES' })
+    it('cannot write outside the bind mount: the root filesystem is read-only', async () => {
+      await expect(guest.write('/usr/bin/evil', Buffer.from('x'))).rejects.toMatchObject({ code: 'EROFS' })
+      await expect(guest.write('/etc/evil', Buffer.from('x'))).rejects.toMatchObject({ code: 'EROFS' })
+      // The writable places: /tmp, /var/tmp and HOME (tmpfs owned by the user).
+      for (const dir of ['/tmp', '/var/tmp', '/home/cortex']) expect((await guest.write(`${dir}/ok.txt`, Buffer.from('x'))).size).toBe(1)
     })
   })
 

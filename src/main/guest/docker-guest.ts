@@ -1,43 +1,36 @@
 /**
- * Docker guests (the only dockerode importer): one hardened container per session with the
- * repository bind-mounted at the same absolute path, running as the repository owner's uid:gid,
- * and ONE long-lived exec of the guest agent speaking the line protocol. Also reaps orphan
- * containers by label.
+ * Docker guests (the only dockerode importer): one hardened container per session (create options
+ * in container-spec.ts) with the repository bind-mounted at the same absolute path, running as the
+ * repository owner's uid:gid, and ONE long-lived exec of the guest agent speaking the line
+ * protocol, restarted by {@link ManagedGuest} when it dies. Honours DOCKER_HOST (unix:// or
+ * tcp://) through dockerode; never names a socket itself. Also reaps orphan containers by label.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { promises as fsp } from 'node:fs'
-import { cpus, tmpdir } from 'node:os'
-import { isAbsolute, join, resolve } from 'node:path'
+import { isAbsolute, resolve } from 'node:path'
 import { PassThrough } from 'node:stream'
 import Dockerode from 'dockerode'
 import { CortexError } from '../../shared/errors'
 import { AGENT_PROTOCOL_VERSION } from '../../shared/guest-protocol'
-import type { AgentRequestBody, ReadResult, RealpathResult, SpawnRequest, SpawnResult, StatResult, WriteResult } from '../../shared/guest-protocol'
+import type { PingResult, SpawnResult } from '../../shared/guest-protocol'
+import { DEFAULT_SANDBOX_POLICY } from '../../shared/sandbox'
+import type { SandboxPolicy } from '../../shared/sandbox'
 import { AgentClient, abortError } from './agent-client'
-import type { CallOptions, Guest, GuestProgress, GuestProvider } from './guest'
+import { AGENT_IN_GUEST, GUEST_NETWORK, LABEL_MANAGED, LABEL_SESSION, guestContainerSpec, passwdFiles } from './container-spec'
+import type { GuestLimits } from './container-spec'
+import type { Guest, GuestProgress, GuestProvider, GuestStartOptions } from './guest'
 import { ensureGuestImage, guestImageTag } from './image'
+import { ManagedGuest } from './managed-guest'
+import type { GuestBackend } from './managed-guest'
 import { defaultAgentPath } from './paths'
 
-/** Label keys on every container this app creates. */
-export const LABEL_MANAGED = 'dev.cortex.managed'
-export const LABEL_SESSION = 'dev.cortex.session'
-export const LABEL_REPO = 'dev.cortex.repo'
-/** Where the agent bundle is mounted inside the guest. */
-export const AGENT_IN_GUEST = '/opt/cortex/agent.cjs'
-/** HOME inside the guest (a tmpfs owned by the guest user). */
-export const GUEST_HOME = '/home/cortex'
+export { AGENT_IN_GUEST, GUEST_HOME, LABEL_MANAGED, LABEL_REPO, LABEL_SANDBOX, LABEL_SESSION } from './container-spec'
+export type { GuestLimits } from './container-spec'
 
-/** Resource limits of a guest container. */
-export interface GuestLimits {
-  /** Memory limit in bytes (swap disabled beyond it). Default 2 GiB. */
-  memoryBytes?: number
-  /** CPUs (fractional allowed). Default min(2, host cores). */
-  cpus?: number
-  /** Max processes/threads. Default 512. */
-  pids?: number
-  /** Size of the /tmp tmpfs in bytes. Default 1 GiB. */
-  tmpBytes?: number
-}
+/** Longest wait for the Docker engine to answer a ping (ms). */
+export const DOCKER_PING_TIMEOUT_MS = 4000
+/** Tools the guest agent and the tools need in a user-named image, besides `node` ≥ 18. */
+export const REQUIRED_GUEST_COMMANDS = ['bash', 'rg', 'git'] as const
 
 /** Options of {@link DockerGuestProvider}. */
 export interface DockerGuestProviderOptions {
@@ -45,7 +38,10 @@ export interface DockerGuestProviderOptions {
   docker?: Dockerode
   /** Connection options for the default client (e.g. `{ socketPath }`); ignored when `docker` is given. */
   dockerOptions?: Dockerode.DockerOptions
-  /** Image tag; default {@link guestImageTag}(). */
+  /**
+   * Image tag; default {@link guestImageTag}(). A user-named image is probed once at attach for
+   * node ≥ 18 and {@link REQUIRED_GUEST_COMMANDS}; one lacking them fails with `image_unavailable`.
+   */
   image?: string
   /** Build the image when missing (default true); false → `image_unavailable` when missing. */
   buildImage?: boolean
@@ -62,7 +58,7 @@ export interface DockerGuestProviderOptions {
 }
 
 function dockerWhere(): string {
-  return process.env.DOCKER_HOST ? `DOCKER_HOST=${process.env.DOCKER_HOST}` : 'the default socket /var/run/docker.sock'
+  return process.env.DOCKER_HOST ? `DOCKER_HOST=${process.env.DOCKER_HOST}` : 'the default socket (DOCKER_HOST is not set)'
 }
 
 function statusOf(err: unknown): number | undefined {
@@ -81,191 +77,40 @@ function demuxLogs(buf: Buffer): string {
   return (i === 0 ? buf : Buffer.concat(parts)).toString('utf8')
 }
 
-function passwdFiles(uid: number, gid: number): { dir: string; passwd: string; group: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'cortex-guest-etc-'))
-  const users = ['root:x:0:0:root:/root:/bin/bash', 'nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin']
-  const groups = ['root:x:0:', 'nogroup:x:65534:']
-  if (uid !== 0 && uid !== 65534) users.push(`cortex:x:${uid}:${gid}:Cortex:${GUEST_HOME}:/bin/bash`)
-  if (gid !== 0 && gid !== 65534) groups.push(`cortex:x:${gid}:`)
-  const passwd = join(dir, 'passwd')
-  const group = join(dir, 'group')
-  writeFileSync(passwd, users.join('\n') + '\n', { mode: 0o644 })
-  writeFileSync(group, groups.join('\n') + '\n', { mode: 0o644 })
-  return { dir, passwd, group }
+function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(message)), ms)
+    })
+  ]).finally(() => clearTimeout(timer))
 }
 
-/** A running Docker guest; see {@link Guest}. */
-export class DockerGuest implements Guest {
-  private closing: Promise<void> | undefined
+/** Lines passed to onProgress while building: `==>` steps always, other lines at most every 500 ms. */
+function throttled(progress: GuestProgress): (line: string) => void {
+  let last = 0
+  return (line) => {
+    const now = Date.now()
+    if (!line.startsWith('==>') && now - last < 500) return
+    last = now
+    progress('building_image', line)
+  }
+}
 
-  /** Use {@link DockerGuestProvider.start}. */
+/** The Docker side of one guest: agent execs, state and removal. */
+class DockerBackend implements GuestBackend {
   constructor(
-    readonly id: string,
-    readonly workspace: string,
-    private readonly container: Dockerode.Container,
-    private readonly client: AgentClient,
-    private readonly etcDir: string
+    private readonly docker: Dockerode,
+    readonly container: Dockerode.Container,
+    private readonly etcDir: string,
+    private readonly readyTimeoutMs: number,
+    private readonly log?: (msg: string) => void
   ) {}
 
-  /** See {@link Guest.read}. */
-  async read(path: string, opts: { offset?: number; maxBytes?: number } = {}): Promise<ReadResult> {
-    return (await this.client.call({ op: 'read', path, ...opts })) as ReadResult
-  }
-  /** See {@link Guest.write}. */
-  async write(path: string, data: Uint8Array): Promise<WriteResult> {
-    const dataB64 = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64')
-    return (await this.client.call({ op: 'write', path, dataB64 })) as WriteResult
-  }
-  /** See {@link Guest.stat}. */
-  async stat(path: string): Promise<StatResult> {
-    return (await this.client.call({ op: 'stat', path })) as StatResult
-  }
-  /** See {@link Guest.realpath}. */
-  async realpath(path: string): Promise<RealpathResult> {
-    return (await this.client.call({ op: 'realpath', path })) as RealpathResult
-  }
-  /** See {@link Guest.spawn}. Streams output when `opts.onOutput` is given (unless `stream` is set explicitly). */
-  async spawn(req: Omit<SpawnRequest, 'op'>, opts: CallOptions = {}): Promise<SpawnResult> {
-    const stream = req.stream ?? opts.onOutput !== undefined
-    return (await this.client.call({ ...req, stream, op: 'spawn' }, opts)) as SpawnResult
-  }
-  /** See {@link Guest.call}. */
-  call(body: AgentRequestBody, opts?: CallOptions): Promise<unknown> {
-    return this.client.call(body, opts)
-  }
-  /** Close the agent connection and force-remove the container. Idempotent; never rejects for a gone container. */
-  close(): Promise<void> {
-    this.closing ??= (async () => {
-      this.client.close('guest closed')
-      try {
-        await this.container.remove({ force: true })
-      } catch (err) {
-        if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err
-      } finally {
-        rmSync(this.etcDir, { recursive: true, force: true })
-      }
-    })()
-    return this.closing
-  }
-}
-
-/** Starts one {@link DockerGuest} per session. */
-export class DockerGuestProvider implements GuestProvider {
-  readonly docker: Dockerode
-
-  /** @param opts see {@link DockerGuestProviderOptions} */
-  constructor(private readonly opts: DockerGuestProviderOptions = {}) {
-    this.docker = opts.docker ?? new Dockerode(opts.dockerOptions)
-  }
-
-  /**
-   * Start a guest for `repo` (absolute host path of a folder). Resolves once the agent is ready.
-   * Rejects with CortexError `repo_invalid`, `docker_unavailable`, `image_unavailable` or
-   * `guest_failed`, or an AbortError when `signal` aborts (the container is removed).
-   */
-  async start(args: { sessionId: string; repo: string; onProgress?: GuestProgress; signal?: AbortSignal }): Promise<Guest> {
-    const { sessionId, signal } = args
-    const progress: GuestProgress = args.onProgress ?? (() => undefined)
-    const check = (): void => {
-      if (signal?.aborted) throw abortError()
-    }
-    if (!isAbsolute(args.repo)) throw new CortexError('repo_invalid', `repository path must be absolute: ${args.repo}`)
-    const repo = resolve(args.repo)
-    const st = await fsp.stat(repo).catch(() => undefined)
-    if (!st?.isDirectory()) throw new CortexError('repo_invalid', `repository ${repo} does not exist or is not a folder`)
-    const agentPath = this.opts.agentPath ?? defaultAgentPath()
-    if (!(await fsp.stat(agentPath).catch(() => undefined))?.isFile()) {
-      throw new CortexError('guest_failed', `guest agent bundle not found at ${agentPath}; build it with: npx vite build -c vite.agent.config.mts`)
-    }
-
-    try {
-      await this.docker.ping()
-    } catch (err) {
-      throw new CortexError('docker_unavailable', `no Docker engine answered at ${dockerWhere()} (${(err as Error).message}); start Docker or set DOCKER_HOST`, { cause: err })
-    }
-    check()
-    const image = this.opts.image ?? guestImageTag()
-    await this.ensureImage(image, progress, signal)
-    check()
-
-    progress('starting', `creating container from ${image}`)
-    const etc = passwdFiles(st.uid, st.gid)
-    let container: Dockerode.Container | undefined
-    try {
-      container = await this.docker.createContainer(this.containerSpec(sessionId, repo, image, agentPath, st.uid, st.gid, etc))
-      check()
-      await container.start()
-      check()
-      const client = await this.attachAgent(container, signal)
-      progress('ready')
-      return new DockerGuest(container.id, repo, container, client, etc.dir)
-    } catch (err) {
-      if (container) await container.remove({ force: true }).catch(() => undefined)
-      rmSync(etc.dir, { recursive: true, force: true })
-      if (err instanceof CortexError || (err as Error).name === 'AbortError') throw err
-      throw new CortexError('guest_failed', `could not start the guest container: ${(err as Error).message}`, { cause: err })
-    }
-  }
-
-  private async ensureImage(image: string, progress: GuestProgress, signal?: AbortSignal): Promise<void> {
-    try {
-      await this.docker.getImage(image).inspect()
-      return
-    } catch (err) {
-      if (statusOf(err) !== 404) throw new CortexError('docker_unavailable', `Docker engine error inspecting ${image}: ${(err as Error).message}`, { cause: err })
-    }
-    if (this.opts.buildImage === false) throw new CortexError('image_unavailable', `guest image ${image} is missing; build it with: cortex guest build`)
-    progress('building_image', `building ${image}`)
-    await ensureGuestImage((line) => progress('building_image', line), { tag: image, signal })
-  }
-
-  private containerSpec(
-    sessionId: string,
-    repo: string,
-    image: string,
-    agentPath: string,
-    uid: number,
-    gid: number,
-    etc: { passwd: string; group: string }
-  ): Dockerode.ContainerCreateOptions {
-    const l = this.opts.limits ?? {}
-    const memory = l.memoryBytes ?? 2 * 1024 ** 3
-    const cpu = l.cpus ?? Math.min(2, cpus().length || 1)
-    const user = uid === 0 ? 'root' : 'cortex'
-    const name = `cortex-${sessionId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 40)}-${Math.random().toString(36).slice(2, 8)}`
-    return {
-      name,
-      Image: image,
-      Cmd: ['sleep', 'infinity'],
-      User: `${uid}:${gid}`,
-      WorkingDir: repo,
-      Env: [`HOME=${GUEST_HOME}`, `USER=${user}`, `LOGNAME=${user}`, 'LANG=C.UTF-8', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'],
-      Labels: { ...this.opts.labels, [LABEL_MANAGED]: '1', [LABEL_SESSION]: sessionId, [LABEL_REPO]: repo },
-      HostConfig: {
-        NetworkMode: 'none',
-        Init: true,
-        CapDrop: ['ALL'],
-        SecurityOpt: ['no-new-privileges'],
-        Memory: memory,
-        MemorySwap: memory,
-        NanoCpus: Math.round(cpu * 1e9),
-        PidsLimit: l.pids ?? 512,
-        Tmpfs: {
-          '/tmp': `rw,exec,nosuid,nodev,size=${l.tmpBytes ?? 1024 ** 3},mode=1777`,
-          [GUEST_HOME]: `rw,exec,nosuid,nodev,size=268435456,uid=${uid},gid=${gid},mode=0755`
-        },
-        Mounts: [
-          { Type: 'bind', Source: repo, Target: repo, ReadOnly: false },
-          { Type: 'bind', Source: agentPath, Target: AGENT_IN_GUEST, ReadOnly: true },
-          { Type: 'bind', Source: etc.passwd, Target: '/etc/passwd', ReadOnly: true },
-          { Type: 'bind', Source: etc.group, Target: '/etc/group', ReadOnly: true }
-        ]
-      }
-    }
-  }
-
-  private async attachAgent(container: Dockerode.Container, signal?: AbortSignal): Promise<AgentClient> {
-    const exec = await container.exec({ Cmd: ['node', AGENT_IN_GUEST], AttachStdin: true, AttachStdout: true, AttachStderr: true, Tty: false })
+  /** Start an agent exec and wait for `ready` (see {@link GuestBackend.attachAgent}). */
+  async attachAgent(signal?: AbortSignal): Promise<AgentClient> {
+    const exec = await this.container.exec({ Cmd: ['node', AGENT_IN_GUEST], AttachStdin: true, AttachStdout: true, AttachStderr: true, Tty: false })
     const duplex = await exec.start({ hijack: true, stdin: true })
     const stdout = new PassThrough()
     const stderr = new PassThrough()
@@ -281,62 +126,223 @@ export class DockerGuestProvider implements GuestProvider {
     duplex.on('end', endOut)
     duplex.on('close', endOut)
     duplex.on('error', endOut)
-    const client = new AgentClient(duplex, stdout, this.opts.log)
-    client.describeExit = () => {
+    const client = new AgentClient(duplex, stdout, this.log)
+    client.describeExit = async () => {
+      let code: number | null = null
+      for (let i = 0; i < 10; i++) {
+        const info = await exec.inspect().catch(() => undefined)
+        if (!info || !info.Running) {
+          code = info?.ExitCode ?? null
+          break
+        }
+        await new Promise((r) => setTimeout(r, 50))
+      }
       const lines = errTail.split('\n').filter((l) => l.trim() !== '' && !/^\s+at /.test(l))
-      return lines.length ? `agent stderr: ${lines.slice(-6).join(' | ')}` : ''
+      const st = await this.state().catch(() => undefined)
+      return [
+        `code ${code ?? 'unknown'}`,
+        lines.length ? `agent stderr: ${lines.slice(-6).join(' | ')}` : '',
+        st && !st.running ? `the guest container stopped (${st.description})` : ''
+      ]
+        .filter(Boolean)
+        .join('; ')
     }
 
-    const timeoutMs = this.opts.readyTimeoutMs ?? 30_000
-    let timer: NodeJS.Timeout | undefined
     const onAbort = (): void => client.close('guest start aborted')
     signal?.addEventListener('abort', onAbort, { once: true })
     try {
-      const version = await Promise.race([
-        client.ready(),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`the guest agent did not answer within ${timeoutMs} ms`)), timeoutMs)
-        })
-      ])
+      const version = await withTimeout(client.ready(), this.readyTimeoutMs, `the guest agent did not answer within ${this.readyTimeoutMs} ms`)
       if (version !== AGENT_PROTOCOL_VERSION) {
         throw new Error(`the guest agent speaks protocol ${String(version)}, expected ${AGENT_PROTOCOL_VERSION}; rebuild it with: npx vite build -c vite.agent.config.mts`)
       }
     } catch (err) {
       if (signal?.aborted) throw abortError()
       client.close('guest failed to start')
-      throw new CortexError('guest_failed', `${(err as Error).message}${await this.describeContainer(container)}`, { cause: err })
+      const code = (await exec.inspect().catch(() => undefined))?.ExitCode
+      if (code === 126 || code === 127) throw new CortexError('image_unavailable', `the guest image has no runnable \`node\` (the guest agent needs Node >= 18): exec exited ${code}`)
+      throw err
     } finally {
-      if (timer) clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)
     }
     return client
   }
 
-  /** ": container exited with code N; last log lines: …" when the container is not running, else "". */
-  private async describeContainer(container: Dockerode.Container): Promise<string> {
+  /** See {@link GuestBackend.state}. */
+  async state(): Promise<{ running: boolean; description: string }> {
+    let info: Dockerode.ContainerInspectInfo
     try {
-      const info = await container.inspect()
-      if (info.State.Running) return ''
-      const logs = demuxLogs((await container.logs({ stdout: true, stderr: true, tail: 20, follow: false })) as unknown as Buffer)
-      return `; the container exited with code ${info.State.ExitCode}; last log lines: ${logs.trim().split('\n').slice(-5).join(' | ')}`
-    } catch {
-      return ''
+      info = await this.container.inspect()
+    } catch (err) {
+      if (statusOf(err) === 404) return { running: false, description: 'the container was removed' }
+      throw err
     }
+    if (info.State.Running) return { running: true, description: 'running' }
+    let logs = ''
+    try {
+      logs = demuxLogs((await this.container.logs({ stdout: true, stderr: true, tail: 20, follow: false })) as unknown as Buffer).trim()
+    } catch {
+      // Logs are best-effort context.
+    }
+    const oom = info.State.OOMKilled || info.State.ExitCode === 137 ? (info.State.OOMKilled ? ', out of memory' : ', killed') : ''
+    return {
+      running: false,
+      description: `the container exited with code ${info.State.ExitCode}${oom}${logs ? `; last log lines: ${logs.split('\n').slice(-5).join(' | ')}` : ''}`
+    }
+  }
+
+  /** See {@link GuestBackend.remove}. */
+  async remove(): Promise<void> {
+    try {
+      await this.container.remove({ force: true })
+    } catch (err) {
+      if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err
+    } finally {
+      rmSync(this.etcDir, { recursive: true, force: true })
+    }
+  }
+}
+
+/** Starts one hardened Docker guest per session. */
+export class DockerGuestProvider implements GuestProvider {
+  readonly docker: Dockerode
+
+  /** @param opts see {@link DockerGuestProviderOptions} */
+  constructor(private readonly opts: DockerGuestProviderOptions = {}) {
+    this.docker = opts.docker ?? new Dockerode(opts.dockerOptions)
+  }
+
+  /**
+   * Start a guest for `repo` (absolute host path of a folder) under `sandbox` (default
+   * workspace-write). Resolves once the agent is ready. Rejects with CortexError `repo_invalid`,
+   * `docker_unavailable` (within {@link DOCKER_PING_TIMEOUT_MS}), `image_unavailable` or
+   * `guest_failed` (with the exit code and last log lines of a container that exited), or an
+   * AbortError when `signal` aborts (the container is removed).
+   */
+  async start(args: GuestStartOptions): Promise<Guest> {
+    const { sessionId, signal } = args
+    const policy: SandboxPolicy = args.sandbox ?? DEFAULT_SANDBOX_POLICY
+    const progress: GuestProgress = args.onProgress ?? (() => undefined)
+    const check = (): void => {
+      if (signal?.aborted) throw abortError()
+    }
+    if (!isAbsolute(args.repo)) throw new CortexError('repo_invalid', `repository path must be absolute: ${args.repo}`)
+    const repo = resolve(args.repo)
+    const st = await fsp.stat(repo).catch(() => undefined)
+    if (!st?.isDirectory()) throw new CortexError('repo_invalid', `repository ${repo} does not exist or is not a folder`)
+    const agentPath = this.opts.agentPath ?? defaultAgentPath()
+    if (!(await fsp.stat(agentPath).catch(() => undefined))?.isFile()) {
+      throw new CortexError('guest_failed', `guest agent bundle not found at ${agentPath}; build it with: npx vite build -c vite.agent.config.mts`)
+    }
+    check()
+    try {
+      await withTimeout(this.docker.ping(), DOCKER_PING_TIMEOUT_MS, `no answer within ${DOCKER_PING_TIMEOUT_MS} ms`)
+    } catch (err) {
+      throw new CortexError('docker_unavailable', `no Docker engine answered at ${dockerWhere()} (${(err as Error).message}); start Docker or set DOCKER_HOST`, { cause: err })
+    }
+    check()
+    const defaultImage = guestImageTag()
+    const image = this.opts.image ?? defaultImage
+    await this.ensureImage(image, progress, signal)
+    check()
+    const network = policy === 'network' ? await this.guestNetwork() : undefined
+    check()
+
+    progress('starting', `creating container from ${image}`)
+    const etc = passwdFiles(st.uid, st.gid)
+    const spec = guestContainerSpec({ sessionId, repo, image, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: this.opts.labels })
+    let backend: DockerBackend | undefined
+    try {
+      const container = await this.docker.createContainer(spec)
+      backend = new DockerBackend(this.docker, container, etc.dir, this.opts.readyTimeoutMs ?? 30_000, this.opts.log)
+      check()
+      await container.start()
+      check()
+      let client: AgentClient
+      try {
+        client = await backend.attachAgent(signal)
+      } catch (err) {
+        if ((err as Error).name === 'AbortError' || err instanceof CortexError) throw err
+        const st2 = await backend.state().catch(() => undefined)
+        throw new CortexError('guest_failed', `${(err as Error).message}${st2 && !st2.running ? `; ${st2.description}` : ''}`, { cause: err })
+      }
+      const guest = new ManagedGuest(container.id, repo, policy, backend, client)
+      if (image !== defaultImage) await this.probeImage(guest, image, repo)
+      progress('ready')
+      return guest
+    } catch (err) {
+      if (backend) await backend.remove().catch(() => undefined)
+      else rmSync(etc.dir, { recursive: true, force: true })
+      if (err instanceof CortexError || (err as Error).name === 'AbortError') throw err
+      throw new CortexError('guest_failed', `could not start the guest container: ${(err as Error).message}`, { cause: err })
+    }
+  }
+
+  /** Check a user-named image has node >= 18 and {@link REQUIRED_GUEST_COMMANDS}; throws `image_unavailable`. */
+  private async probeImage(guest: Guest, image: string, repo: string): Promise<void> {
+    const missing: string[] = []
+    const ping = (await guest.call({ op: 'ping' })) as PingResult
+    const major = Number(/^v(\d+)/.exec(ping.node)?.[1] ?? 0)
+    if (major < 18) missing.push(`node >= 18 (found ${ping.node})`)
+    const script = `for c in ${REQUIRED_GUEST_COMMANDS.join(' ')}; do command -v "$c" >/dev/null 2>&1 || printf '%s\\n' "$c"; done`
+    let r: SpawnResult
+    try {
+      r = await guest.spawn({ argv: ['sh', '-c', script], cwd: repo, timeoutMs: 10_000 })
+      missing.push(...r.stdout.split('\n').filter(Boolean))
+    } catch {
+      missing.push('sh')
+    }
+    if (missing.length) {
+      throw new CortexError('image_unavailable', `guest image ${image} lacks what the guest needs: ${missing.join(', ')}; add them to the image or use the default image`)
+    }
+  }
+
+  /** The network for the `network` policy: `bridge` when it exists, else {@link GUEST_NETWORK}, created when missing. */
+  private async guestNetwork(): Promise<string> {
+    for (const name of ['bridge', GUEST_NETWORK]) {
+      try {
+        await this.docker.getNetwork(name).inspect()
+        return name
+      } catch (err) {
+        if (statusOf(err) !== 404) throw new CortexError('docker_unavailable', `Docker engine error inspecting network ${name}: ${(err as Error).message}`, { cause: err })
+      }
+    }
+    try {
+      await this.docker.createNetwork({ Name: GUEST_NETWORK, Driver: 'bridge', CheckDuplicate: true, Labels: { [LABEL_MANAGED]: '1' } })
+    } catch (err) {
+      if (statusOf(err) !== 409) throw new CortexError('guest_failed', `cannot create the guest network ${GUEST_NETWORK}: ${(err as Error).message}`, { cause: err })
+    }
+    return GUEST_NETWORK
+  }
+
+  private async ensureImage(image: string, progress: GuestProgress, signal?: AbortSignal): Promise<void> {
+    try {
+      await this.docker.getImage(image).inspect()
+      return
+    } catch (err) {
+      if (statusOf(err) !== 404) throw new CortexError('docker_unavailable', `Docker engine error inspecting ${image}: ${(err as Error).message}`, { cause: err })
+    }
+    if (this.opts.buildImage === false || image !== guestImageTag()) {
+      throw new CortexError('image_unavailable', `guest image ${image} is missing${image === guestImageTag() ? '; build it with: cortex guest build' : ' (only the default guest image can be built here)'}`)
+    }
+    progress('building_image', `building ${image}`)
+    await ensureGuestImage(throttled(progress), { tag: image, signal })
   }
 }
 
 /**
  * Remove containers labelled {@link LABEL_MANAGED}=1 whose {@link LABEL_SESSION} is not in
  * `liveSessionIds` (running or not). `opts.labels` narrows the sweep to containers also carrying
- * those labels (e.g. one test run's). Never touches unlabelled containers. Resolves with the removed
- * container ids. Rejects with CortexError `docker_unavailable` when the engine does not answer.
+ * those labels (e.g. one test run's); `opts.keep` names container ids never to remove (e.g. a warm
+ * pool's). Never touches unlabelled containers. Resolves with the removed container ids. Rejects
+ * with CortexError `docker_unavailable` when the engine does not answer.
  */
 export async function reapOrphanGuests(
   liveSessionIds: Iterable<string>,
-  opts: { docker?: Dockerode; labels?: Record<string, string> } = {}
+  opts: { docker?: Dockerode; labels?: Record<string, string>; keep?: Iterable<string> } = {}
 ): Promise<string[]> {
   const docker = opts.docker ?? new Dockerode()
   const live = new Set(liveSessionIds)
+  const keep = new Set(opts.keep ?? [])
   const label = [`${LABEL_MANAGED}=1`, ...Object.entries(opts.labels ?? {}).map(([k, v]) => `${k}=${v}`)]
   let list: Dockerode.ContainerInfo[]
   try {
@@ -346,7 +352,7 @@ export async function reapOrphanGuests(
   }
   const removed: string[] = []
   for (const c of list) {
-    if (c.Labels?.[LABEL_MANAGED] !== '1') continue
+    if (c.Labels?.[LABEL_MANAGED] !== '1' || keep.has(c.Id)) continue
     const session = c.Labels[LABEL_SESSION]
     if (session !== undefined && live.has(session)) continue
     try {

@@ -11,6 +11,7 @@ import type {
   StatResult,
   WriteResult
 } from '../../shared/guest-protocol'
+import type { CortexError } from '../../shared/errors'
 import type { SandboxPolicy } from '../../shared/sandbox'
 
 /** Streamed output of a spawned process: `data` is UTF-8 text as it arrives. */
@@ -57,6 +58,19 @@ export interface Guest {
   call(body: AgentRequestBody, opts?: CallOptions): Promise<unknown>
   /** Stop and remove the guest. Idempotent. */
   close(): Promise<void>
+  /** The sandbox policy the guest was started with (backends without policies leave it unset). */
+  readonly sandbox?: SandboxPolicy
+  /**
+   * True once the guest's container is gone (killed, out of memory, removed behind our back): every
+   * call rejects with CortexError `guest_failed`; close it and start a new guest to go on. A dead
+   * agent alone does NOT make the guest dead: the next call restarts the agent.
+   */
+  readonly dead?: boolean
+  /**
+   * Register `listener` to run once when the guest becomes {@link Guest.dead} (with the error later
+   * calls get); runs soon after registering when it is dead already. Returns an unsubscribe function.
+   */
+  onDead?(listener: (err: CortexError) => void): () => void
 }
 
 /** Progress of starting a guest, reported as guest_status events. */
@@ -68,12 +82,17 @@ export interface GuestProvider {
    * Start a guest for `repo` (absolute host path). Resolves when the guest agent answers.
    * Rejects with a CortexError (`docker_unavailable`, `image_unavailable`, `guest_failed`).
    */
-  start(opts: {
-    sessionId: string
-    repo: string
-    /** Mounts and network of the guest (default `workspace-write`). */
-    sandbox?: SandboxPolicy
-    onProgress?: GuestProgress
-    signal?: AbortSignal
-  }): Promise<Guest>
+  start(opts: GuestStartOptions): Promise<Guest>
+}
+
+/** Arguments of {@link GuestProvider.start}. */
+export interface GuestStartOptions {
+  sessionId: string
+  /** Absolute host path of the repository. */
+  repo: string
+  /** Mounts and network of the guest (default `workspace-write`; see src/shared/sandbox.ts). */
+  sandbox?: SandboxPolicy
+  onProgress?: GuestProgress
+  /** Aborting cancels the start (nothing is left behind) and rejects with an AbortError. */
+  signal?: AbortSignal
 }

@@ -1,0 +1,140 @@
+/**
+ * The create options of a guest container, as plain data (no Docker client here): hardening
+ * (read-only root filesystem, tmpfs /tmp, /var/tmp and HOME, all capabilities dropped,
+ * no-new-privileges, an init process, memory/CPU/pids limits), labels, the repository bind at the
+ * same absolute path (read-only under the `read-only` policy), the agent bundle and passwd files,
+ * and the network the sandbox policy allows. docker-guest.ts passes the result to Docker.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { SandboxPolicy } from '../../shared/sandbox'
+
+/** Label keys on every container this app creates. */
+export const LABEL_MANAGED = 'dev.cortex.managed'
+export const LABEL_SESSION = 'dev.cortex.session'
+export const LABEL_REPO = 'dev.cortex.repo'
+/** Sandbox policy of the container (`read-only`, `workspace-write`, `network`). */
+export const LABEL_SANDBOX = 'dev.cortex.sandbox'
+/** Where the agent bundle is mounted inside the guest. */
+export const AGENT_IN_GUEST = '/opt/cortex/agent.cjs'
+/** HOME inside the guest (a tmpfs owned by the guest user). */
+export const GUEST_HOME = '/home/cortex'
+/** Name of the user-defined network created for the `network` policy when Docker has no `bridge`. */
+export const GUEST_NETWORK = 'cortex-guest-net'
+
+/** Resource limits of a guest container. */
+export interface GuestLimits {
+  /** Memory limit in bytes (swap disabled beyond it). Default 2 GiB. */
+  memoryBytes?: number
+  /** CPUs (fractional allowed). Default min(2, host cores). */
+  cpus?: number
+  /** Max processes/threads. Default 512. */
+  pids?: number
+  /** Size of the /tmp tmpfs in bytes. Default 1 GiB. */
+  tmpBytes?: number
+  /** Size of the HOME tmpfs in bytes. Default 256 MiB. */
+  homeBytes?: number
+}
+
+/** The container create options we use (a structural subset of Docker's ContainerCreateOptions). */
+export interface GuestContainerSpec {
+  name: string
+  Image: string
+  Cmd: string[]
+  User: string
+  WorkingDir: string
+  Env: string[]
+  Labels: Record<string, string>
+  HostConfig: {
+    NetworkMode: string
+    Init: boolean
+    ReadonlyRootfs: boolean
+    CapDrop: string[]
+    SecurityOpt: string[]
+    Memory: number
+    MemorySwap: number
+    NanoCpus: number
+    PidsLimit: number
+    Tmpfs: Record<string, string>
+    Mounts: Array<{ Type: 'bind'; Source: string; Target: string; ReadOnly: boolean }>
+  }
+}
+
+/** Inputs of {@link guestContainerSpec}. */
+export interface GuestSpecInput {
+  sessionId: string
+  /** Absolute host path of the repository (mounted at the same path). */
+  repo: string
+  image: string
+  /** Host path of the agent bundle. */
+  agentPath: string
+  /** Owner of the repository; the container runs as uid:gid. */
+  uid: number
+  gid: number
+  /** Host paths of the generated passwd and group files. */
+  etc: { passwd: string; group: string }
+  policy: SandboxPolicy
+  /** Network for the `network` policy (ignored otherwise); default `bridge`. */
+  network?: string
+  limits?: GuestLimits
+  labels?: Record<string, string>
+}
+
+/**
+ * Write passwd/group files naming the guest user (uid:gid with HOME {@link GUEST_HOME}) into a new
+ * temp dir. Returns the dir (remove it when the guest is removed) and the two file paths.
+ */
+export function passwdFiles(uid: number, gid: number): { dir: string; passwd: string; group: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'cortex-guest-etc-'))
+  const users = ['root:x:0:0:root:/root:/bin/bash', 'nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin']
+  const groups = ['root:x:0:', 'nogroup:x:65534:']
+  if (uid !== 0 && uid !== 65534) users.push(`cortex:x:${uid}:${gid}:Cortex:${GUEST_HOME}:/bin/bash`)
+  if (gid !== 0 && gid !== 65534) groups.push(`cortex:x:${gid}:`)
+  const passwd = join(dir, 'passwd')
+  const group = join(dir, 'group')
+  writeFileSync(passwd, users.join('\n') + '\n', { mode: 0o644 })
+  writeFileSync(group, groups.join('\n') + '\n', { mode: 0o644 })
+  return { dir, passwd, group }
+}
+
+/** The hardened create options of one guest container (see the module comment). */
+export function guestContainerSpec(i: GuestSpecInput): GuestContainerSpec {
+  const l = i.limits ?? {}
+  const memory = l.memoryBytes ?? 2 * 1024 ** 3
+  const cpu = l.cpus ?? Math.min(2, cpus().length || 1)
+  const user = i.uid === 0 ? 'root' : 'cortex'
+  const name = `cortex-${i.sessionId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 40)}-${Math.random().toString(36).slice(2, 8)}`
+  const tmpfs = (bytes: number, mode: string, owner = ''): string => `rw,exec,nosuid,nodev,size=${bytes}${owner},mode=${mode}`
+  return {
+    name,
+    Image: i.image,
+    Cmd: ['sleep', 'infinity'],
+    User: `${i.uid}:${i.gid}`,
+    WorkingDir: i.repo,
+    Env: [`HOME=${GUEST_HOME}`, `USER=${user}`, `LOGNAME=${user}`, 'LANG=C.UTF-8', 'TMPDIR=/tmp', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'],
+    Labels: { ...i.labels, [LABEL_MANAGED]: '1', [LABEL_SESSION]: i.sessionId, [LABEL_REPO]: i.repo, [LABEL_SANDBOX]: i.policy },
+    HostConfig: {
+      NetworkMode: i.policy === 'network' ? (i.network ?? 'bridge') : 'none',
+      Init: true,
+      ReadonlyRootfs: true,
+      CapDrop: ['ALL'],
+      SecurityOpt: ['no-new-privileges'],
+      Memory: memory,
+      MemorySwap: memory,
+      NanoCpus: Math.round(cpu * 1e9),
+      PidsLimit: l.pids ?? 512,
+      Tmpfs: {
+        '/tmp': tmpfs(l.tmpBytes ?? 1024 ** 3, '1777'),
+        '/var/tmp': tmpfs(64 * 1024 ** 2, '1777'),
+        [GUEST_HOME]: tmpfs(l.homeBytes ?? 256 * 1024 ** 2, '0755', `,uid=${i.uid},gid=${i.gid}`)
+      },
+      Mounts: [
+        { Type: 'bind', Source: i.repo, Target: i.repo, ReadOnly: i.policy === 'read-only' },
+        { Type: 'bind', Source: i.agentPath, Target: AGENT_IN_GUEST, ReadOnly: true },
+        { Type: 'bind', Source: i.etc.passwd, Target: '/etc/passwd', ReadOnly: true },
+        { Type: 'bind', Source: i.etc.group, Target: '/etc/group', ReadOnly: true }
+      ]
+    }
+  }
+}
