@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyEdit, findOccurrences, toCrlf } from './edit-logic'
+import { applyEdit, applyEdits, findOccurrences, toCrlf } from './edit-logic'
 import { ToolError } from './tool'
 
 function editError(fn: () => unknown): string {
@@ -47,11 +47,35 @@ describe('applyEdit', () => {
     expect(editError(() => applyEdit('abc', 'b', 'b', false, 'f'))).toMatch(/identical/)
     expect(editError(() => applyEdit('abc', '', 'x', false, 'f'))).toMatch(/empty/)
   })
-  it('reports a missing match with a whitespace hint when the first line is present', () => {
-    const msg = editError(() => applyEdit('def f():\n    return 1\n', 'def f():\n  return 1', 'x', false, 'm.py'))
+  it('reports a missing match with the closest region and its line numbers', () => {
+    const file = ['import os', '', 'def f():', '    return 1', '', 'def g():', '    return 2', ''].join('\n')
+    const msg = editError(() => applyEdit(file, 'def g():\n  return 2', 'x', false, 'm.py'))
     expect(msg).toMatch(/not found in m\.py/)
-    expect(msg).toMatch(/line 1/)
-    expect(editError(() => applyEdit('abc\n', 'zzz', 'x', false, 'm.py'))).toMatch(/not found/)
+    expect(msg).toMatch(/closest region is lines 6–7/)
+    expect(msg).toContain('     6\tdef g():\n     7\t    return 2')
+    const none = editError(() => applyEdit('abc\n', 'zzz qqq', 'x', false, 'm.py'))
+    expect(none).toMatch(/not found/)
+    expect(none).toMatch(/No similar region/)
+  })
+  it('finds the closest region in a large file through anchors', () => {
+    const lines = Array.from({ length: 50_000 }, (_, i) => `const v${i} = compute(${i})`)
+    const msg = editError(() => applyEdit(lines.join('\n'), 'const v31337 = compute(31337 )\nconst v31338 = compute(31338)', 'x', false, 'big.ts'))
+    expect(msg).toMatch(/closest region is lines 31338–31339/)
+  })
+})
+
+describe('applyEdits', () => {
+  it('applies edits in order, each on the previous result', () => {
+    const r = applyEdits('a b c\n', [{ old_string: 'a', new_string: 'x' }, { old_string: 'x b', new_string: 'y' }], 'f')
+    expect(r.content).toBe('y c\n')
+    expect(r.outcomes).toHaveLength(2)
+  })
+  it('is all or nothing and names the failing edit', () => {
+    const msg = editError(() => applyEdits('a b c\n', [{ old_string: 'a', new_string: 'x' }, { old_string: 'zz', new_string: 'y' }], 'f'))
+    expect(msg).toMatch(/edit 2 of 2 failed, so none of the edits was applied/)
+  })
+  it('refuses edits that cancel out', () => {
+    expect(editError(() => applyEdits('a\n', [{ old_string: 'a', new_string: 'b' }, { old_string: 'b', new_string: 'a' }], 'f'))).toMatch(/unchanged/)
   })
 })
 

@@ -1,11 +1,13 @@
 /**
  * The pure string edit behind edit_file: exact search of `old_string`, literal insertion of
  * `new_string` (no `$&`-style expansion: index slicing only), line-ending adaptation (an LF
- * `old_string` matches a CRLF file and the replacement keeps CRLF), and model-readable errors for
- * no match / several matches / no-op edits.
+ * `old_string` matches a CRLF file and the replacement keeps CRLF), ordered all-or-nothing
+ * multi-edits, and model-readable errors for no match (with the closest region) / several matches /
+ * no-op edits.
  */
 import { ToolError } from './tool'
 import { lineNumberAt } from './text'
+import { closestRegion, renderRegion } from './edit-hints'
 
 /** Result of {@link applyEdit}. */
 export interface EditOutcome {
@@ -17,6 +19,8 @@ export interface EditOutcome {
   lines: number[]
   /** `crlf` / `lf` when `old_string`/`new_string` were converted to the file's line endings; `none` otherwise. */
   adaptedLineEndings: 'none' | 'crlf' | 'lf'
+  /** The text inserted for each occurrence (`newString`, line endings adapted). */
+  replacedText: string
 }
 
 /** How many line numbers an error message lists at most. */
@@ -102,7 +106,7 @@ export function applyEdit(
   parts.push(content.slice(cursor))
   const next = parts.join('')
   if (next === content) throw new ToolError(`The edit would leave ${display} unchanged.`)
-  return { content: next, replacements: used.length, lines: lines.slice(0, used.length), adaptedLineEndings: adapted }
+  return { content: next, replacements: used.length, lines: lines.slice(0, used.length), adaptedLineEndings: adapted, replacedText: replacement }
 }
 
 /** `2, 4, 9` — capped at {@link MAX_LISTED_LINES} with `… (+N more)`. */
@@ -112,31 +116,54 @@ function listLines(lines: number[]): string {
 }
 
 /**
- * The no-match message, with a cheap hint: lines whose trimmed text equals the first non-blank line
- * of `oldString` (trimmed), which usually means an indentation or whitespace difference further on.
+ * The no-match message: the region of the file closest to `oldString` (line numbers, similarity) when
+ * one is at least 30 % similar, so the model sees what the text really is.
  */
 function notFoundMessage(content: string, oldString: string, display: string): string {
   const base = `old_string was not found in ${display}.`
-  const advice = ' Read the file again and copy the exact current text, including whitespace and indentation.'
-  const firstLine = oldString.split(/\r?\n/).find((l) => l.trim() !== '')?.trim()
-  if (!firstLine) return base + advice
-  const candidates: number[] = []
-  const fileLines = content.split('\n')
-  for (let i = 0; i < fileLines.length && candidates.length < 5; i++) {
-    if ((fileLines[i] ?? '').trim() === firstLine) candidates.push(i + 1)
-  }
-  if (candidates.length === 0) {
-    const lower = firstLine.toLowerCase()
-    for (let i = 0; i < fileLines.length && candidates.length < 5; i++) {
-      if ((fileLines[i] ?? '').trim().toLowerCase() === lower) candidates.push(i + 1)
-    }
-    if (candidates.length > 0) {
-      return `${base} A line matching its first line except for letter case is at line ${candidates.join(', ')}.${advice}`
-    }
-    return base + advice
-  }
+  const advice = 'Read the file again and copy the exact current text, including whitespace and indentation.'
+  const region = closestRegion(content, oldString)
+  if (!region) return `${base} No similar region was found either. ${advice}`
+  const range = region.startLine === region.endLine ? `line ${region.startLine}` : `lines ${region.startLine}–${region.endLine}`
   return (
-    `${base} Its first line (ignoring surrounding whitespace) appears at line ${candidates.join(', ')}; ` +
-    `the difference is further on or in whitespace.${advice}`
+    `${base} The closest region is ${range} (${Math.round(region.score * 100)}% similar line by line); its current text:\n` +
+    `${renderRegion(content, region.startLine, region.endLine)}\n${advice}`
   )
+}
+
+/** One edit of a multi-edit call. */
+export interface EditSpec {
+  old_string: string
+  new_string: string
+  replace_all?: boolean
+}
+
+/** Result of {@link applyEdits}: the final content and one outcome per edit, in order. */
+export interface EditsOutcome {
+  content: string
+  outcomes: EditOutcome[]
+}
+
+/**
+ * Apply `edits` in order, each to the result of the previous one; all or nothing.
+ * @throws ToolError naming the failing edit (`edit 2 of 3: …`) — nothing is applied — or when the
+ *   edits together leave the content unchanged
+ */
+export function applyEdits(content: string, edits: readonly EditSpec[], display: string): EditsOutcome {
+  let current = content
+  const outcomes: EditOutcome[] = []
+  edits.forEach((e, i) => {
+    try {
+      const o = applyEdit(current, e.old_string, e.new_string, e.replace_all ?? false, display)
+      outcomes.push(o)
+      current = o.content
+    } catch (err) {
+      if (edits.length > 1 && err instanceof ToolError) {
+        throw new ToolError(`edit ${i + 1} of ${edits.length} failed, so none of the edits was applied: ${err.message}`)
+      }
+      throw err
+    }
+  })
+  if (current === content) throw new ToolError(`The edits would leave ${display} unchanged.`)
+  return { content: current, outcomes }
 }

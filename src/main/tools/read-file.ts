@@ -1,37 +1,43 @@
 /**
- * read_file: show a window of a text file's lines, numbered `cat -n` style, read from the guest in
- * chunks. Bounded by a line limit and a character cap; a footer gives the total line count and the
- * offset to continue from. Binary files (a NUL byte near the start) get a size notice instead of
- * their bytes. Directories, missing files, special files and paths outside the workspace are
- * distinct ToolErrors.
+ * read_file: show a window of a text file's lines, numbered `cat -n` style. The file is read from the
+ * guest in growing chunks (64 KiB first) only as far as the window needs, so the first page of a huge
+ * file costs one small read. Bounded by a line limit and a character cap; a footer gives the range,
+ * the total when the whole file was read, and the offset to continue from. Binary files (known magic
+ * numbers, or a NUL byte in the first 8 KiB) get a notice with their type and size; text that is not
+ * UTF-8 is decoded in its detected encoding (UTF-16 by BOM, else Windows-1252/Latin-1) and the footer
+ * says so — never U+FFFD. Directories, missing files, special files and paths outside the workspace
+ * are distinct ToolErrors. What was shown is remembered (content hash) for edit_file's stale check.
  */
+import { createHash } from 'node:crypto'
 import { z } from 'zod'
-import type { Guest } from '../guest/guest'
 import { defineTool, ToolError, type ToolContext } from './tool'
 import { resolveWorkspacePath } from './paths'
 import { rethrowGuestError } from './guest-errors'
-import { formatBytes, MAX_RESULT_CHARS, truncateLine } from './limits'
-import { fromBase64, looksBinary, numberLine } from './text'
+import { formatBytes, MAX_LINE_CHARS, MAX_RESULT_CHARS, truncateLine } from './limits'
+import { fromBase64, numberLine } from './text'
+import { detectEncoding, encodingLabel, sniffBinary, streamDecoder, type TextEncodingName } from './encoding'
+import { rememberSeen } from './guest-state'
 
 /** Default number of lines shown when `limit` is not given. */
 export const READ_DEFAULT_LIMIT = 2_000
-/** Bytes requested from the guest per read call. */
-const CHUNK_BYTES = 1024 * 1024
-/** Past this many bytes scanned (and with the window collected) the total line count is not computed. */
-const COUNT_SCAN_BYTES = 16 * 1024 * 1024
+/** Bytes of the first read call; later calls double up to {@link MAX_CHUNK_BYTES}. */
+export const FIRST_CHUNK_BYTES = 64 * 1024
+/** Largest single read call, in bytes. */
+const MAX_CHUNK_BYTES = 1024 * 1024
 /** Reading stops here even if the requested window was not reached (use bash for larger files). */
 const MAX_SCAN_BYTES = 128 * 1024 * 1024
 /** Characters kept free under {@link MAX_RESULT_CHARS} for the footer. */
-const FOOTER_RESERVE = 600
+const FOOTER_RESERVE = 700
 
-const description = `Read a text file from the workspace. Returns its lines numbered like \`cat -n\` (line number, a tab, then the line).
+const description = `Read a text file from the workspace. Returns its lines numbered like \`cat -n\` (line number right-aligned in 6 columns, a tab, then the line exactly as in the file, tabs included).
 
 - path: relative to the workspace root, or absolute inside the workspace.
 - offset: 1-based line to start at (default 1). limit: how many lines (default ${READ_DEFAULT_LIMIT}).
-- Output is also capped at about ${MAX_RESULT_CHARS.toLocaleString('en-US')} characters, and a line longer than 2,000 characters is cut. The footer says how many lines the file has and which offset continues the read.
+- The output is also capped at about ${MAX_RESULT_CHARS.toLocaleString('en-US')} characters, and a line longer than ${MAX_LINE_CHARS.toLocaleString('en-US')} characters is cut with a marker. The footer says which lines were shown, the total line count when the whole file was read, and the offset that continues the read. Only what the page needs is read, so large files are cheap to page through.
 - Line numbers are for orientation only: never include them (or the tab after them) in edit_file strings.
-- CRLF files are shown without the \\r; edit_file accepts LF text for them.
-- Binary files are not shown; you get their size. Directories are an error: use glob to list files.`
+- CRLF files are shown without the \\r (the footer says so); edit_file accepts LF text for them.
+- Text that is not UTF-8 is decoded in its detected encoding (UTF-16 with a BOM, otherwise Windows-1252/Latin-1) and the footer names it; edit_file keeps that encoding.
+- Binary files (images, archives, executables, any file with a NUL byte near the start) are not shown: you get their type and size. A directory, a missing file and a path outside the workspace are distinct errors; use glob to list files.`
 
 /** Input of read_file. */
 export const ReadFileInput = z.object({
@@ -47,11 +53,10 @@ export const readFileTool = defineTool({
   inputSchema: ReadFileInput,
   async execute(input, ctx) {
     const target = await resolveWorkspacePath(ctx.guest, input.path)
-    if (!target.exists) throw new ToolError(`File not found: ${target.display}`)
+    if (!target.exists) throw new ToolError(`File not found: ${target.display} (no such file or directory in the workspace).`)
     const stat = await ctx.guest.stat(target.real).catch((err: unknown) => rethrowGuestError(err, target.display))
     if (stat.type === 'dir') throw new ToolError(`${target.display} is a directory, not a file. Use glob to list its files.`)
     if (stat.type !== 'file') throw new ToolError(`${target.display} is not a regular file (device, socket or FIFO); it cannot be read.`)
-    if (stat.size === 0) return { output: `(${target.display} is empty: 0 bytes.)` }
     return { output: await readWindow(ctx, target.real, target.display, input.offset ?? 1, input.limit ?? READ_DEFAULT_LIMIT) }
   }
 })
@@ -69,20 +74,31 @@ interface Scan {
 }
 
 /**
- * Scan the file chunk by chunk, keeping lines `[offset, offset+limit)` within the character budget.
- * @returns the numbered lines plus a footer
+ * Read lines `[offset, offset+limit)` within the character budget, chunk by chunk from byte 0.
+ * @param forced decode as this encoding (used to restart as Windows-1252 when invalid UTF-8 turns up late)
+ * @returns the numbered lines plus a footer, or a binary/empty notice
  * @throws ToolError for an offset past the end, or a window beyond {@link MAX_SCAN_BYTES}
  */
-async function readWindow(ctx: ToolContext, real: string, display: string, offset: number, limit: number): Promise<string> {
-  const guest: Guest = ctx.guest
+async function readWindow(
+  ctx: ToolContext,
+  real: string,
+  display: string,
+  offset: number,
+  limit: number,
+  forced?: TextEncodingName
+): Promise<string> {
   const end = offset + limit // exclusive
   const budget = MAX_RESULT_CHARS - FOOTER_RESERVE
   const scan: Scan = { lineNo: 0, shown: [], chars: 0, firstShown: 0, lastShown: 0, cappedAt: 0, crlf: false }
-  const decoder = new TextDecoder('utf-8')
+  const hash = createHash('sha256')
+  let encoding: TextEncodingName = forced ?? 'utf-8'
+  let decoder = streamDecoder(encoding)
   let pending = ''
   let pos = 0
   let size = 0
   let eof = false
+  let chunkBytes = FIRST_CHUNK_BYTES
+  let bom = false
 
   const take = (raw: string): void => {
     scan.lineNo++
@@ -106,52 +122,76 @@ async function readWindow(ctx: ToolContext, real: string, display: string, offse
 
   while (!eof) {
     ctx.signal.throwIfAborted()
-    const chunk = await guest.read(real, { offset: pos, maxBytes: CHUNK_BYTES }).catch((err: unknown) => rethrowGuestError(err, display))
+    const chunk = await ctx.guest.read(real, { offset: pos, maxBytes: chunkBytes }).catch((err: unknown) => rethrowGuestError(err, display))
     const bytes = fromBase64(chunk.dataB64)
     size = chunk.size
-    if (pos === 0 && looksBinary(bytes)) {
-      return `(${display} is a binary file of ${size} bytes (${formatBytes(size)}); its content is not shown. Use bash (e.g. xxd, file) to inspect it.)`
-    }
-    pos += bytes.length
     eof = chunk.eof || bytes.length === 0
-    const text = pending + decoder.decode(bytes, { stream: !eof })
+    if (pos === 0) {
+      if (size === 0) {
+        rememberSeen(ctx.guest, real, { bytes: 0, sha256: hash.digest('hex'), complete: true })
+        return `(${display} is empty: 0 bytes.)`
+      }
+      const binary = sniffBinary(bytes)
+      if (binary) {
+        return `(${display} is a binary file: ${binary}, ${size} bytes (${formatBytes(size)}). Its content is not shown; use bash (e.g. file, xxd | head) to inspect it.)`
+      }
+      bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
+      if (!forced) {
+        encoding = detectEncoding(bytes, eof)
+        decoder = streamDecoder(encoding)
+      }
+    }
+    hash.update(bytes)
+    pos += bytes.length
+    let text: string
+    try {
+      text = pending + decoder.decode(bytes, eof)
+    } catch {
+      if (encoding === 'utf-8') return readWindow(ctx, real, display, offset, limit, 'windows-1252')
+      throw new ToolError(`${display} starts with a ${encodingLabel(encoding)} byte-order mark but is not valid ${encodingLabel(encoding)}; use bash (e.g. xxd) to inspect it.`)
+    }
     const parts = text.split('\n')
     pending = parts.pop() ?? ''
     for (const part of parts) take(part)
     const windowDone = scan.lineNo >= end - 1 || scan.cappedAt > 0
-    if (!eof && windowDone && pos >= COUNT_SCAN_BYTES) break
+    if (!eof && windowDone) break
     if (!eof && pos >= MAX_SCAN_BYTES) {
-      if (windowDone || scan.shown.length > 0) break
+      if (scan.shown.length > 0) break
       throw new ToolError(
         `${display} is too large (${formatBytes(size)}) to page to line ${offset} with read_file. ` +
           `Use bash instead, e.g. sed -n '${offset},${end - 1}p' ${shellQuote(display)}.`
       )
     }
+    chunkBytes = Math.min(chunkBytes * 2, MAX_CHUNK_BYTES)
   }
   if (eof && pending !== '') take(pending)
   const total = eof ? scan.lineNo : undefined
+  rememberSeen(ctx.guest, real, { bytes: pos, sha256: hash.digest('hex'), complete: eof })
 
   if (scan.shown.length === 0) {
     throw new ToolError(`offset ${offset} is past the end of ${display}, which has ${scan.lineNo} line${scan.lineNo === 1 ? '' : 's'}.`)
   }
-  return `${scan.shown.join('\n')}\n\n${footer(scan, total, size, display)}`
+  return `${scan.shown.join('\n')}\n\n${footer(scan, total, size, display, encoding, bom)}`
 }
 
-/** The footer: which lines were shown, the total, and how to continue. */
-function footer(scan: Scan, total: number | undefined, size: number, display: string): string {
+/** The footer: which lines were shown, the total, how to continue, line endings and encoding. */
+function footer(scan: Scan, total: number | undefined, size: number, display: string, encoding: TextEncodingName, bom: boolean): string {
   const range = `lines ${scan.firstShown}–${scan.lastShown}`
   const of = total !== undefined ? ` of ${total}` : ''
-  const crlf = scan.crlf ? ' Line endings are CRLF (\\r not shown).' : ''
+  const notes =
+    (scan.crlf ? ' Line endings are CRLF (\\r not shown).' : '') +
+    (bom && encoding === 'utf-8' ? ' The file starts with a UTF-8 byte-order mark (not shown; edit_file keeps it).' : '') +
+    (encoding !== 'utf-8' ? ` Encoding: ${encodingLabel(encoding)}; shown decoded, and edit_file keeps this encoding.` : '')
   const next = `To continue, call read_file with offset=${scan.lastShown + 1}.`
   if (scan.cappedAt) {
-    return `(${display}: output capped at ${MAX_RESULT_CHARS.toLocaleString('en-US')} characters; showing ${range}${of}. ${next}${crlf})`
+    return `(${display}: output capped at ${MAX_RESULT_CHARS.toLocaleString('en-US')} characters; showing ${range}${of}. ${next}${notes})`
   }
   if (total !== undefined && scan.lastShown >= total) {
     const whole = scan.firstShown === 1 ? `end of file, all ${total} lines shown` : `showing ${range}${of}; end of file`
-    return `(${display}: ${whole}.${crlf})`
+    return `(${display}: ${whole}.${notes})`
   }
-  const unknown = total === undefined ? `; the file is ${formatBytes(size)}, so the total line count was not computed` : ''
-  return `(${display}: showing ${range}${of}${unknown}. ${next}${crlf})`
+  const unknown = total === undefined ? `; the file is ${formatBytes(size)} and continues (total line count not computed)` : ''
+  return `(${display}: showing ${range}${of}${unknown}. ${next}${notes})`
 }
 
 /** Single-quote a path for a shell hint. */

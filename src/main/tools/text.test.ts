@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { countLines, decodeUtf8Strict, encodeUtf8, lineNumberAt, looksBinary, numberLine } from './text'
+import { countLines, decodeUtf8Strict, encodeUtf8, lineNumberAt, numberLine } from './text'
+import { looksBinary } from './encoding'
 
 describe('text helpers', () => {
   it('counts lines like wc -l plus an unterminated last line', () => {

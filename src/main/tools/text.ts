@@ -1,20 +1,7 @@
 /**
  * Small pure text helpers shared by the file tools: line counting and numbering (`cat -n` style),
- * binary detection, strict UTF-8 decoding that keeps a byte-order mark, and base64 conversion.
+ * strict UTF-8 decoding that keeps a byte-order mark, and base64 conversion.
  */
-
-/** How many leading bytes are inspected for a NUL byte when deciding whether a file is binary. */
-export const BINARY_SNIFF_BYTES = 8_192
-
-/**
- * Whether `bytes` looks binary: a NUL byte within the first {@link BINARY_SNIFF_BYTES} bytes.
- * @param bytes file content (or its first chunk)
- */
-export function looksBinary(bytes: Uint8Array): boolean {
-  const n = Math.min(bytes.length, BINARY_SNIFF_BYTES)
-  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true
-  return false
-}
 
 /**
  * Number of lines in `text`: newline count, plus one when the text does not end in a newline

@@ -1,18 +1,23 @@
 /**
  * write_file: write a whole file with exactly the UTF-8 bytes of `content`, through the guest
- * agent's atomic write (temp file + rename, parents created, an existing file's mode kept).
- * The result states the bytes written and whether the file was created or replaced.
+ * agent's atomic write (temp file + rename in the same directory, parents created, an existing
+ * file's mode kept), under the per-path lock shared with edit_file. The agent reads the file back and
+ * returns its size and sha256, which must equal those of the bytes sent. The written content is
+ * remembered as seen (edit_file's stale check). Calls whose arguments were cut off by the model's
+ * output limit never reach this tool (the harness refuses them).
  */
 import { z } from 'zod'
 import { defineTool, ToolError } from './tool'
 import { resolveWorkspacePath } from './paths'
 import { rethrowGuestError } from './guest-errors'
 import { encodeUtf8 } from './text'
+import { rememberWhole, sha256Hex, withPathLock } from './guest-state'
 
 const description = `Write a file in the workspace, replacing it entirely if it exists. Parent directories are created.
 
 - path: relative to the workspace root, or absolute inside the workspace.
-- content: the complete new file content, written exactly as given (UTF-8, no newline added or converted).
+- content: the complete new file content, written exactly as given (UTF-8, no newline added or converted, no BOM added). The write is atomic (a reader never sees a half-written file) and verified by reading back its size and SHA-256.
+- An existing file keeps its permissions (an executable stays executable).
 - To change part of an existing file prefer edit_file: it is safer and cheaper than rewriting the whole file.
 - Read an existing file before overwriting it so no content is lost by accident.`
 
@@ -37,11 +42,18 @@ export const writeFileTool = defineTool({
     }
     ctx.signal.throwIfAborted()
     const bytes = encodeUtf8(input.content)
-    const res = await ctx.guest.write(target.real, bytes).catch((err: unknown) => rethrowGuestError(err, target.display))
-    if (res.size !== bytes.length) {
-      throw new ToolError(`Writing ${target.display} went wrong: ${bytes.length} bytes sent but ${res.size} bytes on disk.`)
-    }
-    const verb = target.exists ? 'Overwrote' : 'Created'
-    return { output: `${verb} ${target.display}: wrote ${res.size} bytes.` }
+    const sha = sha256Hex(bytes)
+    return withPathLock(ctx.guest, target.real, async () => {
+      const res = await ctx.guest.write(target.real, bytes).catch((err: unknown) => rethrowGuestError(err, target.display))
+      if (res.size !== bytes.length || res.sha256 !== sha) {
+        throw new ToolError(
+          `Writing ${target.display} went wrong: ${bytes.length} bytes (sha256 ${sha.slice(0, 12)}…) sent but ${res.size} bytes ` +
+            `(sha256 ${res.sha256.slice(0, 12)}…) read back. Read the file and try again.`
+        )
+      }
+      rememberWhole(ctx.guest, target.real, bytes)
+      const verb = target.exists ? 'Overwrote' : 'Created'
+      return { output: `${verb} ${target.display}: wrote ${res.size} bytes (verified by read-back).` }
+    })
   }
 })
