@@ -140,6 +140,9 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
       settled = true
       if (termTimer) clearTimeout(termTimer)
       running.delete(id)
+      // After a timeout or kill the call is over once the leader is gone: KILL what is left of the
+      // group now (one killpg is atomic against forks, so this also ends a fork bomb).
+      if ((timedOut || killed) && child.pid !== undefined) killGroup(child.pid, 'SIGKILL')
       child.stdout.destroy()
       child.stderr.destroy()
       const stdout = out.stdout.text()

@@ -138,7 +138,12 @@ class DockerBackend implements GuestBackend {
         await new Promise((r) => setTimeout(r, 50))
       }
       const lines = errTail.split('\n').filter((l) => l.trim() !== '' && !/^\s+at /.test(l))
-      const st = await this.state().catch(() => undefined)
+      // A killed container takes a moment to be reported stopped after its execs end.
+      let st = await this.state().catch(() => undefined)
+      for (let i = 0; i < 6 && st?.running && (code === null || code === 137); i++) {
+        await new Promise((r) => setTimeout(r, 100))
+        st = await this.state().catch(() => undefined)
+      }
       return [
         `code ${code ?? 'unknown'}`,
         lines.length ? `agent stderr: ${lines.slice(-6).join(' | ')}` : '',

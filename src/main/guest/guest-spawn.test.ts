@@ -122,6 +122,22 @@ describe.skipIf(skipWithoutDocker())('guest spawn (real Docker)', () => {
     expect(r.stdout).toContain(`[… ${300008 - 1000} bytes omitted …]`)
   })
 
+  it('spills the full output to a file in the guest when it passes the cap, and only then', async () => {
+    const script = "for i in $(seq 1 20000); do echo out-$i; [ $((i % 5000)) = 0 ] && echo err-$i >&2; done; true"
+    const r = await guest.spawn({ argv: ['bash', '-c', script], cwd: repo, maxOutputBytes: 2000 })
+    expect(r.truncatedBytes).toBeGreaterThan(0)
+    expect(r.spillPath).toMatch(/^\/tmp\/cortex-logs\/spawn-.*\.log$/)
+    const full = await readText(r.spillPath as string)
+    const lines = full.split('\n')
+    expect(lines).toHaveLength(20004)
+    expect(lines[0]).toBe('out-1')
+    // Both streams, each in order (their interleaving depends on when the agent reads each pipe).
+    expect(lines.filter((l) => l.startsWith('out-'))).toEqual(Array.from({ length: 20000 }, (_, i) => `out-${i + 1}`))
+    expect(lines.filter((l) => l.startsWith('err-'))).toEqual(['err-5000', 'err-10000', 'err-15000', 'err-20000'])
+    const small = await guest.spawn({ argv: ['echo', 'tiny'], cwd: repo, maxOutputBytes: 2000 })
+    expect(small.spillPath).toBeUndefined()
+  })
+
   it('handles requests concurrently: a long spawn does not block a read', async () => {
     let spawnDone = false
     const long = guest.spawn({ argv: ['sleep', '2'], cwd: repo }).then((r) => {
