@@ -6,11 +6,12 @@
 import { spawnSync } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { chmodSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpus } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { skipWithoutDocker } from '../../../test/support/requirements'
 import { ensureAgentBundle, makeTestRepo, startTestGuest } from '../../../test/support/guest'
-import { AGENT_IN_GUEST, DockerGuestProvider, LABEL_MANAGED, LABEL_SESSION, reapOrphanGuests } from './docker-guest'
+import { AGENT_IN_GUEST, DockerGuestProvider, LABEL_MANAGED, LABEL_REPO, LABEL_SANDBOX, LABEL_SESSION, reapOrphanGuests } from './docker-guest'
 import type { Guest } from './guest'
 import { GuestCallError } from './guest'
 
@@ -89,22 +90,32 @@ describe.skipIf(skipWithoutDocker())('DockerGuestProvider (real Docker)', () => 
   describe('container', () => {
     it('is hardened, offline, labelled and mounts the repo at the same path', async () => {
       const info = await docker.getContainer(guest.id).inspect()
-      expect(info.HostConfig.NetworkMode).toBe('none')
-      expect(info.HostConfig.CapDrop).toEqual(['ALL'])
-      expect(info.HostConfig.SecurityOpt).toContain('no-new-privileges')
-      expect(info.HostConfig.Init).toBe(true)
-      expect(info.HostConfig.Memory).toBeGreaterThan(0)
-      expect(info.HostConfig.PidsLimit).toBeGreaterThan(0)
-      expect(info.HostConfig.NanoCpus).toBeGreaterThan(0)
-      expect(Object.keys(info.HostConfig.Tmpfs ?? {})).toContain('/tmp')
-      expect(info.Config.Labels[LABEL_MANAGED]).toBe('1')
-      expect(info.Config.Labels[LABEL_SESSION]).toMatch(/^test-/)
+      const hc = info.HostConfig
+      expect(hc.ReadonlyRootfs).toBe(true)
+      expect(hc.CapDrop).toEqual(['ALL'])
+      expect(hc.CapAdd ?? []).toEqual([])
+      expect(hc.Privileged).toBe(false)
+      expect(hc.SecurityOpt).toEqual(['no-new-privileges'])
+      expect(hc.Init).toBe(true)
+      expect(hc.Memory).toBe(2 * 1024 ** 3)
+      expect(hc.MemorySwap).toBe(hc.Memory)
+      expect(hc.NanoCpus).toBe(Math.min(2, cpus().length) * 1e9)
+      expect(hc.PidsLimit).toBe(512)
+      expect(Object.keys(hc.Tmpfs ?? {}).sort()).toEqual(['/home/cortex', '/tmp', '/var/tmp'])
       const st = statSync(repo)
+      expect(hc.Tmpfs?.['/home/cortex']).toContain(`uid=${st.uid},gid=${st.gid}`)
+      expect(hc.NetworkMode).toBe('none')
+      expect(Object.keys(info.NetworkSettings.Networks)).toEqual(['none'])
+      expect(info.Config.Labels).toMatchObject({ [LABEL_MANAGED]: '1', [LABEL_REPO]: repo, [LABEL_SANDBOX]: 'workspace-write' })
+      expect(info.Config.Labels[LABEL_SESSION]).toMatch(/^test-/)
       expect(info.Config.User).toBe(`${st.uid}:${st.gid}`)
       const m = info.Mounts.find((x) => x.Destination === repo)
       expect(m).toMatchObject({ Type: 'bind', Source: repo, RW: true })
       expect(info.Mounts.find((x) => x.Destination === AGENT_IN_GUEST)).toMatchObject({ RW: false })
       expect(guest.workspace).toBe(repo)
+      // What the running processes see: HOME is writable by the user and owned by it.
+      const r = await guest.spawn({ argv: ['sh', '-c', 'stat -c %u:%g "$HOME"; id -u; cat /proc/self/status | grep -E "^(CapEff|NoNewPrivs)"'], cwd: repo })
+      expect(r.stdout.split('\n').slice(0, 4)).toEqual([`${st.uid}:${st.gid}`, String(st.uid), 'CapEff:\t0000000000000000', 'NoNewPrivs:\t1'])
     })
 
     it('the agent answers a malformed line with an error and keeps serving', () => {

@@ -87,13 +87,16 @@ function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> 
   ]).finally(() => clearTimeout(timer))
 }
 
-/** Lines passed to onProgress while building: `==>` steps always, other lines at most every 500 ms. */
-function throttled(progress: GuestProgress): (line: string) => void {
-  let last = 0
+/**
+ * Throttle image-build output for `progress('building_image', line)`: `==>` step lines always
+ * pass, other lines at most one per 500 ms (`now` is injectable for tests, ms).
+ */
+export function throttleBuildProgress(progress: GuestProgress, now: () => number = Date.now): (line: string) => void {
+  let last = -Infinity
   return (line) => {
-    const now = Date.now()
-    if (!line.startsWith('==>') && now - last < 500) return
-    last = now
+    const t = now()
+    if (!line.startsWith('==>') && t - last < 500) return
+    last = t
     progress('building_image', line)
   }
 }
@@ -330,7 +333,7 @@ export class DockerGuestProvider implements GuestProvider {
       throw new CortexError('image_unavailable', `guest image ${image} is missing${image === guestImageTag() ? '; build it with: cortex guest build' : ' (only the default guest image can be built here)'}`)
     }
     progress('building_image', `building ${image}`)
-    await ensureGuestImage(throttled(progress), { tag: image, signal })
+    await ensureGuestImage(throttleBuildProgress(progress), { tag: image, signal })
   }
 }
 
