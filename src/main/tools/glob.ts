@@ -1,30 +1,54 @@
 /**
- * glob: list files matching a glob pattern, via `rg --files --hidden --glob PATTERN --glob !.git`
- * spawned in the guest (argv, no shell). Files ignored by .gitignore are left out; the .git
- * directory is always left out. Results are sorted by path name (rg `--sort path`), relative to the
- * workspace root, and capped at {@link GLOB_MAX_RESULTS} with "showing N of M".
+ * glob: list files matching a glob pattern, via `rg --files --hidden --sort path --glob !.git` spawned
+ * in the guest (argv, no shell) and read as a stream. The pattern is NOT passed as `--glob`: rg's
+ * globs override ignore rules, so a pattern for all *.log files would list gitignored logs. It goes
+ * into an ignore file given with `--ignore-file` (lines: `*`, then `!` + `*` + `/`, then `!PATTERN`),
+ * which ranks below .gitignore, so ignored files stay out and only matching files are listed. An
+ * empty result is checked once with `--glob` (so an invalid pattern is reported as rg's error).
+ * The first {@link GLOB_MAX_RESULTS} paths are kept, the rest only counted (up to {@link GLOB_COUNT_LIMIT},
+ * where rg is stopped). Ignore files (.gitignore, .ignore, .git/info/exclude) are honoured, but a
+ * pattern that names its leading directory or file literally (`dist/*.js`, `node_modules/x/package.json`,
+ * `.env`) and finds nothing is retried with ignore files disabled, so an explicitly named ignored
+ * path is found. Names are passed through byte-exact (spaces, NBSP, NFD kept; no normalisation).
+ * Sorted by path name (byte order), relative to the workspace root, with "showing N of M".
  */
 import { z } from 'zod'
 import { defineTool, ToolError } from './tool'
 import { resolveWorkspacePath } from './paths'
 import { rethrowGuestError } from './guest-errors'
-import { dirPrefix, relocate, runRipgrep } from './ripgrep'
+import { dirPrefix, relocate, runRipgrep, type RgOutcome } from './ripgrep'
 import { capHead } from './limits'
+import type { ToolContext } from './tool'
+import type { Guest } from '../guest/guest'
+import { sha256Hex } from './guest-state'
+import { encodeUtf8 } from './text'
 
 /** Most file paths one glob result lists. */
 export const GLOB_MAX_RESULTS = 500
+/** Matches counted at most; past it rg is stopped and the total is reported as "more than". */
+export const GLOB_COUNT_LIMIT = 100_000
 
-const description = `Find files by name with a glob pattern. Returns matching file paths relative to the workspace root, sorted by path name, at most ${GLOB_MAX_RESULTS}.
+const description = `Find files by name with a glob pattern. Returns matching file paths relative to the workspace root, sorted by path name (byte order, not modification time), at most ${GLOB_MAX_RESULTS}; when there are more, a "showing N of M" notice gives the total.
 
 - pattern: a glob matched against paths relative to \`path\`. A pattern without "/" matches a file name in any directory ("*.ts"); use "**" to cross directories ("src/**/*.test.ts"); braces are supported ("*.{js,ts}").
 - path: directory to search (default: the workspace root).
-- Hidden files are included; files ignored by .gitignore and the .git directory are not. Only files are listed, not directories.`
+- Hidden files and dot-directories are included; the .git directory is not. Files ignored by .gitignore are left out of broad patterns, but a pattern that starts with a literal name ("node_modules/react/package.json", "dist/*.js", ".env") still finds ignored files when nothing else matches.
+- Only files are listed, not directories. Names are shown exactly as stored (spaces and Unicode kept).`
 
 /** Input of glob. */
 export const GlobInput = z.object({
   pattern: z.string().min(1).describe('Glob pattern, e.g. "**/*.ts" or "src/**/index.{js,ts}"'),
   path: z.string().min(1).optional().describe('Directory to search in, relative to the workspace root (default: the root)')
 })
+
+/**
+ * Whether a glob names its first path segment literally (no `*?[{` in it), e.g. `dist/*.js` or `.env`:
+ * such a pattern targets a specific place, so ignore files should not hide it.
+ */
+export function namesLiteralPrefix(pattern: string): boolean {
+  const first = pattern.replace(/^\.\//, '').split('/')[0] ?? ''
+  return first !== '' && first !== '**' && !/[*?[\]{}]/.test(first)
+}
 
 /** glob: file paths matching a pattern, sorted by path, capped. */
 export const globTool = defineTool({
@@ -37,26 +61,67 @@ export const globTool = defineTool({
     const stat = await ctx.guest.stat(dir.real).catch((err: unknown) => rethrowGuestError(err, dir.display))
     if (stat.type !== 'dir') throw new ToolError(`${dir.display} is not a directory; glob searches directories.`)
 
-    const rg = await runRipgrep(
-      ctx,
-      ['--files', '--hidden', '--sort', 'path', `--glob=${input.pattern}`, '--glob=!.git', '.'],
-      dir.real
-    )
+    if (/[\r\n]/.test(input.pattern)) throw new ToolError('The pattern contains a line break; give one glob pattern.')
+    let listing = await list(ctx, input.pattern, dir.real, false)
+    let ignoredNote = ''
+    if (listing.count === 0 && namesLiteralPrefix(input.pattern)) {
+      listing = await list(ctx, input.pattern, dir.real, true)
+      if (listing.count > 0) ignoredNote = '(These files are ignored by .gitignore or another ignore file; they are listed because the pattern names them.)'
+    } else if (listing.count === 0) {
+      // Ignore files skip invalid lines silently: let rg parse the pattern as a glob to report errors.
+      await runRipgrep(ctx, ['--files', '--max-depth=0', `--glob=${input.pattern}`, '.'], dir.real, () => true)
+    }
     const where = dir.display === '.' ? 'the workspace' : dir.display
-    if (rg.lines.length === 0) return { output: `No files match ${JSON.stringify(input.pattern)} in ${where}.` }
+    if (listing.count === 0) return { output: `No files match ${JSON.stringify(input.pattern)} in ${where}.` }
 
     const prefix = dirPrefix(dir.display)
-    const shown = rg.lines.slice(0, GLOB_MAX_RESULTS).map((l) => relocate(l, prefix))
-    const total = rg.lines.length
+    const shown = listing.first.map((l) => relocate(l, prefix))
+    const { count, rg } = listing
     const notes: string[] = []
-    if (rg.truncated) {
-      notes.push(`(Showing the first ${shown.length} of more than ${total} files: the listing was too large to count. Narrow the pattern or path.)`)
-    } else if (total > shown.length) {
-      notes.push(`(Showing ${shown.length} of ${total} files, sorted by path. Narrow the pattern or path to see the rest.)`)
+    if (rg.stopped || rg.incomplete) {
+      notes.push(`(Showing ${shown.length} of more than ${count.toLocaleString('en-US')} files, sorted by path; counting was stopped there. Narrow the pattern or path.)`)
+    } else if (count > shown.length) {
+      notes.push(`(Showing ${shown.length} of ${count} files, sorted by path. Narrow the pattern or path to see the rest.)`)
     } else {
-      notes.push(`(${total} file${total === 1 ? '' : 's'}, sorted by path.)`)
+      notes.push(`(${count} file${count === 1 ? '' : 's'}, sorted by path.)`)
     }
+    if (ignoredNote) notes.push(ignoredNote)
     if (rg.warnings) notes.push(`(Some paths could not be read: ${rg.warnings})`)
     return { output: capHead(`${shown.join('\n')}\n\n${notes.join('\n')}`) }
   }
 })
+
+/** One rg --files listing: the first paths, how many matched, and rg's outcome. */
+async function list(ctx: ToolContext, pattern: string, cwd: string, noIgnore: boolean): Promise<{ first: string[]; count: number; rg: RgOutcome }> {
+  const first: string[] = []
+  let count = 0
+  const select = noIgnore ? [`--glob=${pattern}`, '--no-ignore'] : [`--ignore-file=${await patternFile(ctx.guest, pattern)}`]
+  const args = ['--files', '--hidden', '--sort', 'path', '--glob=!.git', ...select, '.']
+  const rg = await runRipgrep(ctx, args, cwd, (line) => {
+    if (line === '') return true
+    count++
+    if (first.length < GLOB_MAX_RESULTS) first.push(line)
+    return count < GLOB_COUNT_LIMIT
+  })
+  return { first, count, rg }
+}
+
+/** Ignore files already written in each guest, by path. */
+const written = new WeakMap<Guest, Set<string>>()
+
+/**
+ * Write (once per guest and pattern) the ignore file that selects `pattern`: ignore everything, keep
+ * directories walkable, un-ignore matching paths. Gitignore syntax, so a leading `!`/`#` is escaped.
+ * @returns its absolute path in the guest's /tmp
+ */
+async function patternFile(guest: Guest, pattern: string): Promise<string> {
+  const path = `/tmp/.cortex-glob-${sha256Hex(encodeUtf8(pattern)).slice(0, 16)}.ignore`
+  let done = written.get(guest)
+  if (!done) written.set(guest, (done = new Set()))
+  if (!done.has(path)) {
+    const escaped = /^[!#]/.test(pattern) ? `\\${pattern}` : pattern
+    await guest.write(path, encodeUtf8(`*\n!*/\n!${escaped.replace(/ $/, '\\ ')}\n`))
+    done.add(path)
+  }
+  return path
+}

@@ -1,29 +1,34 @@
 /**
  * grep: search file contents with a regular expression, via ripgrep in the guest (argv, no shell)
- * with `--line-number --no-heading --color never --hidden --glob !.git`. Output lines are
- * `path:line:text` (context lines `path-line-text`), paths relative to the workspace root, sorted by
- * path, capped at {@link GREP_MAX_LINES} lines with a notice. Exit status 1 is a plain "No matches"
- * result; a bad regex is a ToolError carrying rg's message.
+ * with `--json --binary --hidden --sort path --glob !.git`, read as a live stream and formatted by
+ * {@link GrepFormatter}: `path:line:text` (context `path-line-text`), paths relative to the workspace
+ * root, sorted by path. Files with a NUL byte are searched and reported as a binary-match notice,
+ * never as raw bytes; long lines become a window around the match with its column. At
+ * {@link GREP_MAX_LINES} output lines (or the character budget) the rg process group is killed, so
+ * memory and time stay bounded, and a notice says how to narrow. Exit status 1 is a plain
+ * "No matches" result; a bad regex is a ToolError carrying rg's message.
  */
 import { z } from 'zod'
 import { defineTool, ToolError } from './tool'
 import { resolveWorkspacePath, workspaceRoot } from './paths'
 import { rethrowGuestError } from './guest-errors'
 import { dirPrefix, relocate, runRipgrep } from './ripgrep'
-import { capHead } from './limits'
+import { capHead, MAX_RESULT_CHARS } from './limits'
+import { GREP_LINE_CHARS, GrepFormatter } from './grep-format'
 
-/** Most output lines (matches plus context) one grep result shows. */
+/** Most output lines (matches, context, separators, notices) one grep result shows. */
 export const GREP_MAX_LINES = 500
-/** Longest line ripgrep prints in full, in bytes; longer ones are shown as a preview. */
-const MAX_COLUMNS = 500
+/** Characters of output lines kept; the rest of the result budget is for notices. */
+const GREP_BUDGET_CHARS = MAX_RESULT_CHARS - 1_500
 
-const description = `Search file contents with a regular expression (ripgrep / Rust regex syntax). Returns matching lines as "path:line:text", paths relative to the workspace root, sorted by path, at most ${GREP_MAX_LINES} lines.
+const description = `Search file contents with a regular expression (ripgrep / Rust regex syntax). Returns matching lines as "path:line:text", paths relative to the workspace root, sorted by path, at most ${GREP_MAX_LINES} lines (and about ${MAX_RESULT_CHARS.toLocaleString('en-US')} characters); at the cap the search is stopped and a notice says so.
 
-- pattern: a regular expression, e.g. "function\\s+\\w+" or "TODO". Escape regex metacharacters to search literal text (e.g. "foo\\(" for "foo(").
+- pattern: a regular expression, e.g. "function\\s+\\w+" or "TODO". Escape regex metacharacters to search literal text (e.g. "foo\\(" for "foo("). An invalid regex is reported as an error with ripgrep's message.
 - path: a directory or a single file to search (default: the workspace root).
 - glob: only search files whose path (relative to \`path\`) matches this glob, e.g. "*.ts" or "src/**/*.py".
 - case_insensitive: ignore letter case. context: lines of context before and after each match (shown as "path-line-text", groups separated by "--").
-- Hidden files are searched; files ignored by .gitignore and the .git directory are not. Lines over ${MAX_COLUMNS} bytes are shortened.`
+- Hidden files are searched; files ignored by .gitignore and the .git directory are not (name an ignored directory in path to search it).
+- Files containing NUL bytes are searched too, but reported as "binary file matches" without their content. Lines over ${GREP_LINE_CHARS} characters are shown as a window around the first match with its column. Text that is not UTF-8 is shown decoded as Windows-1252 and marked.`
 
 /** Input of grep. */
 export const GrepInput = z.object({
@@ -34,7 +39,7 @@ export const GrepInput = z.object({
   context: z.number().int().min(0).max(20).optional().describe('Lines of context around each match (0–20, default 0)')
 })
 
-/** grep: regex search over the workspace, capped. */
+/** grep: regex search over the workspace, stopped at the cap. */
 export const grepTool = defineTool({
   name: 'grep',
   description,
@@ -45,20 +50,7 @@ export const grepTool = defineTool({
     const stat = await ctx.guest.stat(target.real).catch((err: unknown) => rethrowGuestError(err, target.display))
     const isDir = stat.type === 'dir'
 
-    const args = [
-      '--line-number',
-      '--no-heading',
-      '--with-filename',
-      '--color',
-      'never',
-      '--hidden',
-      '--sort',
-      'path',
-      '--max-columns',
-      String(MAX_COLUMNS),
-      '--max-columns-preview',
-      '--glob=!.git'
-    ]
+    const args = ['--json', '--binary', '--hidden', '--sort', 'path', '--glob=!.git']
     if (input.case_insensitive) args.push('--ignore-case')
     if (input.context) args.push('--context', String(input.context))
     if (input.glob) args.push(`--glob=${input.glob}`)
@@ -68,19 +60,27 @@ export const grepTool = defineTool({
     const root = isDir ? target.real : await workspaceRoot(ctx.guest)
     args.push('--', isDir ? '.' : target.display)
 
-    const rg = await runRipgrep(ctx, args, root)
-    const where = target.display === '.' ? 'the workspace' : target.display
-    if (rg.lines.length === 0) return { output: `No matches for ${JSON.stringify(input.pattern)} in ${where}.` }
-
     const prefix = isDir ? dirPrefix(target.display) : ''
-    const shown = rg.lines.slice(0, GREP_MAX_LINES).map((l) => relocate(l, prefix))
-    const total = rg.lines.length
+    const fmt = new GrepFormatter((p) => relocate(p, prefix), input.context ?? 0)
+    const full = (): boolean => fmt.out.length + fmt.pendingLines >= GREP_MAX_LINES || fmt.chars >= GREP_BUDGET_CHARS
+    const rg = await runRipgrep(ctx, args, root, (line) => {
+      fmt.push(line)
+      return !full()
+    })
+    if (rg.stopped || rg.incomplete) fmt.flushPartial()
+
+    const where = target.display === '.' ? 'the workspace' : target.display
+    if (fmt.out.length === 0) return { output: `No matches for ${JSON.stringify(input.pattern)} in ${where}.` }
+
+    const shown = fmt.out.slice(0, GREP_MAX_LINES)
     const notes: string[] = []
-    if (rg.truncated) {
-      notes.push(`(Showing the first ${shown.length} lines of a larger result. Narrow the pattern, path or glob.)`)
-    } else if (total > shown.length) {
-      notes.push(`(Showing the first ${shown.length} of ${total} output lines. Narrow the pattern, path or glob to see the rest.)`)
+    if (rg.stopped || rg.incomplete || shown.length < fmt.out.length) {
+      notes.push(
+        `(Showing the first ${shown.length} output lines; the search was stopped there, so more matches exist. ` +
+          'Narrow it: a more specific pattern, a path (a directory or one file), or a glob such as "*.ts".)'
+      )
     }
+    if (fmt.binaryFiles) notes.push(`(${fmt.binaryFiles} binary file${fmt.binaryFiles === 1 ? '' : 's'} matched; their content is not shown.)`)
     if (rg.warnings) notes.push(`(Some files could not be searched: ${rg.warnings})`)
     const body = shown.join('\n')
     return { output: capHead(notes.length ? `${body}\n\n${notes.join('\n')}` : body) }

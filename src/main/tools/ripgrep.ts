@@ -1,64 +1,121 @@
 /**
- * Running ripgrep inside the guest for glob and grep: argv only (no shell), a time limit, an output
- * cap, and the mapping of rg's exit status (0 results, 1 nothing found, 2 error) to outcomes.
- * Also the path rewriting that makes rg's `./x` output workspace-relative.
+ * Running ripgrep inside the guest for glob and grep: argv only (no shell), a time limit, and its
+ * stdout consumed as a live stream line by line, so a caller can stop the search at its cap — the rg
+ * process group is then killed (through the spawn's abort, which the agent turns into a group kill)
+ * and neither side holds more than the lines the caller keeps. Exit status 0/1/2 map to results,
+ * nothing found, and rg's own error message. Also the path rewriting that makes rg's `./x` output
+ * workspace-relative.
  */
 import type { SpawnResult } from '../../shared/guest-protocol'
 import { ToolError, type ToolContext } from './tool'
-import { rethrowGuestError } from './guest-errors'
+import { rethrowGuestError, isGuestCallError } from './guest-errors'
 import { capHead } from './limits'
 
 /** Time limit for one ripgrep run, in ms. */
 export const RG_TIMEOUT_MS = 60_000
-/** Output bytes the guest keeps for one ripgrep run (head+tail, per stream). */
-export const RG_MAX_OUTPUT_BYTES = 8 * 1024 * 1024
+/** Bytes of each stream the guest keeps in the spawn result (stdout is consumed live; this bounds stderr). */
+const RG_RESULT_BYTES = 64 * 1024
+/** Longest unterminated stdout line buffered, in characters; past it the search is stopped. */
+const MAX_PENDING_CHARS = 32 * 1024 * 1024
+/** The notice the agent streams on stderr when it stops streaming a spawn's output. */
+const STREAM_STOPPED = '[cortex: live output stopped'
 
-const OMITTED_MARKER = /^\[… \d+ bytes omitted …\]$/
+/** Receives one stdout line (without its LF); returns false to stop the search. */
+export type LineSink = (line: string) => boolean
 
-/** Outcome of one ripgrep run. */
+/** Outcome of one streamed ripgrep run. */
 export interface RgOutcome {
-  /** Output lines (stdout split on LF, no trailing empty line). Empty when nothing was found. */
-  lines: string[]
-  /** True when the guest dropped output bytes (the list is incomplete in the middle). */
-  truncated: boolean
+  /** rg's exit status; null when the caller stopped it (or a signal ended it). */
+  exitCode: number | null
+  /** True when the sink asked to stop and the process group was killed. */
+  stopped: boolean
+  /** True when output was lost (the agent stopped streaming, or a line was too long): results are incomplete. */
+  incomplete: boolean
   /** rg's complaints when it still produced results (exit 2 with output, e.g. unreadable files). */
   warnings: string
 }
 
 /**
- * Run `rg ...args` in the guest with `cwd`.
+ * Run `rg ...args` in the guest with `cwd`, feeding each stdout line to `onLine`.
  * @param ctx tool context (its signal aborts the run)
  * @param args ripgrep arguments (without `rg`)
  * @param cwd absolute directory inside the guest
- * @returns the output lines; `lines` is empty for exit status 1 (nothing found)
- * @throws ToolError on timeout, on exit status 2 without output (bad regex or glob: rg's message),
- *   or when rg cannot be spawned; abort errors propagate unchanged
+ * @param onLine called per stdout line in order; returning false stops rg (its group is killed)
+ * @throws ToolError on timeout, on exit status 2 without any output line (bad regex or glob: rg's
+ *   message), or when rg cannot be spawned; abort errors (Stop) propagate unchanged
  */
-export async function runRipgrep(ctx: ToolContext, args: string[], cwd: string): Promise<RgOutcome> {
-  let res: SpawnResult
+export async function runRipgrep(ctx: ToolContext, args: string[], cwd: string, onLine: LineSink): Promise<RgOutcome> {
+  const stop = new AbortController()
+  const onOuterAbort = (): void => stop.abort(ctx.signal.reason)
+  ctx.signal.addEventListener('abort', onOuterAbort, { once: true })
+  let stopped = false
+  let incomplete = false
+  let sawLine = false
+  let pending = ''
+  let stderr = ''
+  const halt = (): void => {
+    if (!stop.signal.aborted) stop.abort()
+  }
+  const feed = (text: string, final: boolean): void => {
+    if (stopped || incomplete) return
+    pending += text
+    let nl = pending.indexOf('\n')
+    let from = 0
+    while (nl !== -1) {
+      sawLine = true
+      if (!onLine(pending.slice(from, nl))) {
+        stopped = true
+        halt()
+        return
+      }
+      from = nl + 1
+      nl = pending.indexOf('\n', from)
+    }
+    pending = pending.slice(from)
+    if (final && pending !== '') {
+      sawLine = true
+      if (!onLine(pending)) stopped = true
+      pending = ''
+    }
+    if (pending.length > MAX_PENDING_CHARS) {
+      incomplete = true
+      halt()
+    }
+  }
+
+  let res: SpawnResult | undefined
   try {
     res = await ctx.guest.spawn(
-      { argv: ['rg', ...args], cwd, timeoutMs: RG_TIMEOUT_MS, maxOutputBytes: RG_MAX_OUTPUT_BYTES },
-      { signal: ctx.signal }
+      { argv: ['rg', ...args], cwd, timeoutMs: RG_TIMEOUT_MS, maxOutputBytes: RG_RESULT_BYTES, stream: true },
+      {
+        signal: stop.signal,
+        onOutput: (stream, data) => {
+          if (stream === 'stdout') return feed(data, false)
+          if (data.includes(STREAM_STOPPED)) {
+            incomplete = true
+            halt()
+          } else if (stderr.length < 8_192) stderr += data
+        }
+      }
     )
   } catch (err) {
-    rethrowGuestError(err, 'rg')
+    if (ctx.signal.aborted) throw err
+    if (isGuestCallError(err)) rethrowGuestError(err, 'rg')
+    if (!(stopped || incomplete)) throw err
+  } finally {
+    ctx.signal.removeEventListener('abort', onOuterAbort)
   }
+  if (!res) return { exitCode: null, stopped, incomplete, warnings: '' }
+  feed('', true)
   if (res.timedOut) {
     throw new ToolError(`The search took longer than ${RG_TIMEOUT_MS / 1000} s and was stopped. Narrow the path, glob or pattern.`)
   }
-  const stderr = res.stderr.trim()
-  if (res.exitCode === 1 && res.stdout === '') return { lines: [], truncated: false, warnings: '' }
+  const errText = (stderr || res.stderr).trim()
   if (res.exitCode !== 0 && res.exitCode !== 1 && res.exitCode !== 2) {
-    throw new ToolError(`ripgrep failed (${res.exitCode === null ? `signal ${res.signal ?? '?'}` : `exit ${res.exitCode}`}): ${capHead(stderr, 2_000)}`)
+    throw new ToolError(`ripgrep failed (${res.exitCode === null ? `signal ${res.signal ?? '?'}` : `exit ${res.exitCode}`}): ${capHead(errText, 2_000)}`)
   }
-  if (res.exitCode === 2 && res.stdout === '') {
-    throw new ToolError(`ripgrep error: ${capHead(stderr || 'unknown error (exit status 2)', 4_000)}`)
-  }
-  const truncated = res.truncatedBytes > 0
-  // The guest marks dropped output with a `[… N bytes omitted …]` line: it is not a result.
-  const lines = splitLines(res.stdout).filter((l) => !(truncated && OMITTED_MARKER.test(l)))
-  return { lines, truncated, warnings: res.exitCode === 2 ? capHead(stderr, 2_000) : '' }
+  if (res.exitCode === 2 && !sawLine) throw new ToolError(`ripgrep error: ${capHead(errText || 'unknown error (exit status 2)', 4_000)}`)
+  return { exitCode: res.exitCode, stopped, incomplete, warnings: res.exitCode === 2 ? capHead(errText, 2_000) : '' }
 }
 
 /** Split text on LF, dropping one trailing empty element. */
@@ -70,8 +127,8 @@ export function splitLines(text: string): string[] {
 }
 
 /**
- * Rewrite a line of rg output that starts with `./` (rg run on `.`) to start with `prefix` instead.
- * Other lines (e.g. the `--` context separator) are returned unchanged.
+ * Rewrite a path (or a line of rg output) that starts with `./` (rg run on `.`) to start with
+ * `prefix` instead. Other lines (e.g. the `--` context separator) are returned unchanged.
  * @param line one output line
  * @param prefix workspace-relative directory with a trailing slash, or `''` for the workspace root
  */

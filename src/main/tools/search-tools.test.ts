@@ -19,9 +19,18 @@ describe.skipIf(skipWithoutDocker())('search tools in a real guest', () => {
       'src/sub/b.ts': 'import { alpha } from "../a"\nconst Beta = alpha()\n',
       'src/c.js': 'todo lower\n',
       '.hidden/h.ts': 'TODO hidden\n',
-      '.gitignore': 'ignored/\n',
       'ignored/x.ts': 'TODO ignored\n',
       'opts.sh': 'run --verbose\n',
+      'data/blob.bin': Buffer.concat([Buffer.from('marker one\n'), Buffer.from([0, 1, 2, 0x1b, 0x5b]), Buffer.from('\nmarker two\n')]),
+      'data/plain.txt': 'marker here\n',
+      'data/min.js': `${'a'.repeat(50_000)}NEEDLE${'b'.repeat(50_000)}\n`,
+      'data/latin1.txt': Buffer.from('caf\xe9 au lait\n', 'latin1'),
+      '.gitignore': 'ignored/\n*.log\n',
+      'build.log': 'log\n',
+      '.config/settings.json': '{}\n',
+      'names/with space.txt': 'x',
+      'names/nb\u00a0sp.txt': 'x',
+      'names/cafe\u0301.txt': 'x',
       ...bulk
     })
     ctx = makeContext(await startTestGuest(repo))
@@ -48,6 +57,20 @@ describe.skipIf(skipWithoutDocker())('search tools in a real guest', () => {
       expect(files).toHaveLength(GLOB_MAX_RESULTS)
       expect(files[0]).toBe('bulk/f0000.txt')
       expect(r.output).toMatch(new RegExp(`Showing ${GLOB_MAX_RESULTS} of ${GLOB_MAX_RESULTS + 20} files`))
+    })
+    it('finds an explicitly named ignored path but leaves ignored files out of broad patterns', async () => {
+      expect((await runTool('glob', { pattern: '**/*.log' }, ctx)).output).toMatch(/No files match/)
+      const named = await runTool('glob', { pattern: 'ignored/*.ts' }, ctx)
+      expect(named.output.split('\n')[0]).toBe('ignored/x.ts')
+      expect(named.output).toMatch(/ignored by \.gitignore/)
+      expect((await runTool('glob', { pattern: 'build.log' }, ctx)).output.split('\n')[0]).toBe('build.log')
+    })
+    it('includes dot-directories and keeps names byte-exact (space, NBSP, NFD)', async () => {
+      const r = await runTool('glob', { pattern: '**/*.json' }, ctx)
+      expect(r.output.split('\n')[0]).toBe('.config/settings.json')
+      const names = (await runTool('glob', { pattern: 'names/*' }, ctx)).output.split('\n\n')[0]?.split('\n')
+      expect(names).toEqual(['names/cafe\u0301.txt', 'names/nb\u00a0sp.txt', 'names/with space.txt'])
+      for (const n of names ?? []) expect((await runTool('read_file', { path: n }, ctx)).isError, n).toBe(false)
     })
     it('reports a bad glob, a file path and an outside path as errors', async () => {
       expect((await runTool('glob', { pattern: '{' }, ctx)).output).toMatch(/ripgrep error: .*glob/)
@@ -89,7 +112,37 @@ describe.skipIf(skipWithoutDocker())('search tools in a real guest', () => {
       const [body, notice] = r.output.split('\n\n')
       expect(body?.split('\n')).toHaveLength(GREP_MAX_LINES)
       expect(body?.split('\n')[0]).toBe('bulk/f0000.txt:1:needle')
-      expect(notice).toMatch(new RegExp(`first ${GREP_MAX_LINES} of ${GLOB_MAX_RESULTS + 20} output lines`))
+      expect(notice).toMatch(new RegExp(`first ${GREP_MAX_LINES} output lines; the search was stopped there`))
+      expect(notice).toMatch(/Narrow it/)
+    })
+    it('stops the search process at the cap (an endless FIFO returns promptly, no rg left)', async () => {
+      const bash = await runTool('bash', { command: "mkfifo endless && setsid sh -c 'while :; do echo needle in a haystack; done > endless' > /dev/null 2>&1 &" }, ctx)
+      expect(bash.output).toMatch(/^exit_code: 0$/m)
+      const t0 = Date.now()
+      const r = await runTool('grep', { pattern: 'needle', path: 'endless' }, ctx)
+      expect(Date.now() - t0).toBeLessThan(20_000)
+      expect(r.output.split('\n\n')[0]?.split('\n')).toHaveLength(GREP_MAX_LINES)
+      expect(r.output).toMatch(/search was stopped/)
+      const ps = await runTool('bash', { command: 'sleep 0.5; pkill -f "while :; do echo [n]eedle" ; ps -eo comm= | grep -c "^rg$" || true' }, ctx)
+      expect(ps.output).toMatch(/stdout:\n0$/m)
+    })
+    it('reports binary matches as a notice, never raw bytes, and still finds the text around them', async () => {
+      const r = await runTool('grep', { pattern: 'marker', path: 'data' }, ctx)
+      expect(r.output).toMatch(/^data\/blob\.bin: binary file matches \(2 matching lines; NUL byte at offset \d+\)/m)
+      // eslint-disable-next-line no-control-regex
+      expect(r.output).not.toMatch(/[\u0000-\u0008]/)
+      expect(r.output).toMatch(/1 binary file matched/)
+      expect(r.output).toContain('data/plain.txt:1:marker here')
+    })
+    it('shows a very long line as a window around the match with its column', async () => {
+      const r = await runTool('grep', { pattern: 'NEEDLE', path: 'data/min.js' }, ctx)
+      const col = 50_001
+      expect(r.output).toMatch(new RegExp(`^data/min\\.js:1:….*NEEDLE.*… \\[match at column ${col} of a 100006-character line; window shown\\]$`))
+      expect(r.output.length).toBeLessThan(600)
+    })
+    it('shows non-UTF-8 lines decoded as Windows-1252 and marked, not with U+FFFD', async () => {
+      const r = await runTool('grep', { pattern: 'caf', path: 'data/latin1.txt' }, ctx)
+      expect(r.output).toBe('data/latin1.txt:1:café au lait [not UTF-8; shown as Windows-1252]')
     })
   })
 })
