@@ -47,6 +47,18 @@ describe.skipIf(skipWithoutDocker())('guest faults (real Docker)', () => {
     expect(small.dead).toBe(false)
   })
 
+  it('reports a full disk as ENOSPC (write, spawn and the output spill)', async () => {
+    await expect(small.write('/tmp/big.bin', Buffer.alloc(20 * 1024 ** 2, 1))).rejects.toMatchObject({ name: 'GuestCallError', code: 'ENOSPC' })
+    const dd = await small.spawn({ argv: ['sh', '-c', 'cat /dev/zero > /tmp/fill'], cwd: repo, timeoutMs: 20_000 })
+    expect(dd.exitCode).not.toBe(0)
+    expect(dd.stderr).toMatch(/No space left on device/)
+    const spill = await small.spawn({ argv: ['sh', '-c', 'head -c 100000 /dev/zero | tr "\\0" y'], cwd: repo, maxOutputBytes: 1000 })
+    expect(spill.truncatedBytes).toBeGreaterThan(0)
+    expect(spill.spillError).toMatch(/ENOSPC/)
+    await small.spawn({ argv: ['rm', '-f', '/tmp/fill'], cwd: repo })
+    expect((await small.write('/tmp/ok.txt', Buffer.from('fits'))).size).toBe(4)
+  })
+
   it('reports out-of-memory as oomKilled and goes on', async () => {
     const r = await small.spawn({ argv: ['python3', '-c', 'b = bytearray(b"x") * (600 << 20)'], cwd: repo, timeoutMs: 60_000 })
     expect(r).toMatchObject({ exitCode: null, signal: 'SIGKILL', oomKilled: true })
@@ -75,18 +87,6 @@ describe.skipIf(skipWithoutDocker())('guest faults (real Docker)', () => {
     expect(next).toMatchObject({ exitCode: 0, stdout: 'alive\n' })
     const ps = await small.spawn({ argv: ['ps', '-e', '-o', 'comm='], cwd: repo })
     expect(ps.stdout.split('\n').filter((c) => c === 'bash')).toEqual([]) // no bomb process left
-  })
-
-  it('reports a full disk as ENOSPC (write, spawn and the output spill)', async () => {
-    await expect(small.write('/tmp/big.bin', Buffer.alloc(20 * 1024 ** 2, 1))).rejects.toMatchObject({ name: 'GuestCallError', code: 'ENOSPC' })
-    const dd = await small.spawn({ argv: ['sh', '-c', 'cat /dev/zero > /tmp/fill'], cwd: repo, timeoutMs: 20_000 })
-    expect(dd.exitCode).not.toBe(0)
-    expect(dd.stderr).toMatch(/No space left on device/)
-    const spill = await small.spawn({ argv: ['sh', '-c', 'head -c 100000 /dev/zero | tr "\\0" y'], cwd: repo, maxOutputBytes: 1000 })
-    expect(spill.truncatedBytes).toBeGreaterThan(0)
-    expect(spill.spillError).toMatch(/ENOSPC/)
-    await small.spawn({ argv: ['rm', '-f', '/tmp/fill'], cwd: repo })
-    expect((await small.write('/tmp/ok.txt', Buffer.from('fits'))).size).toBe(4)
   })
 
   it('fails an in-flight call clearly when the container is killed; the guest is then dead', async () => {
