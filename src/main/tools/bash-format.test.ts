@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { SpawnResult } from '../../shared/guest-protocol'
-import { cleanOutput, formatBashResult } from './bash'
+import { cleanOutput, formatBashResult } from './bash-format'
 import { MAX_RESULT_CHARS } from './limits'
 
 function result(over: Partial<SpawnResult>): SpawnResult {

@@ -79,6 +79,88 @@ describe.skipIf(skipWithoutDocker())('bash in a real guest', () => {
     expect(Date.now() - t0).toBeLessThan(10_000)
   })
 
+  it('example 3: a background child that keeps stdout open does not block, and is gone after the call', async () => {
+    const t0 = Date.now()
+    const r = await runTool('bash', { command: "sh -c 'while :; do echo tick; sleep 0.2; done' & sleep 1; echo done" }, ctx)
+    const elapsed = Date.now() - t0
+    expect(elapsed).toBeLessThan(5_000) // issue: about two seconds; measured ~1.1 s
+    expect(r.output).toMatch(/^exit_code: 0$/m)
+    expect(r.output).toMatch(/^done$/m)
+    const ps = await runTool('bash', { command: 'ps -eo args= | grep -c "[w]hile :; do echo tick" || true' }, ctx)
+    expect(ps.output).toContain('stdout:\n0')
+  })
+
+  it('example 4: git log with core.pager=less in a 300-commit repository returns the log, no less left', async () => {
+    const setup = [
+      'git init -q hist && cd hist',
+      'git config user.name T && git config user.email t@example.invalid && git config core.pager less',
+      'for i in $(seq 1 300); do git commit -q --allow-empty -m "commit number $i"; done',
+      'cd ..'
+    ].join(' && ')
+    expect((await runTool('bash', { command: setup, timeout_ms: 120_000 }, ctx)).output).toMatch(/^exit_code: 0$/m)
+    const t0 = Date.now()
+    const r = await runTool('bash', { command: 'cd hist && git log; status=$?; cd ..; exit $status' }, ctx)
+    expect(Date.now() - t0).toBeLessThan(10_000)
+    expect(r.output).toMatch(/^exit_code: 0$/m)
+    expect(r.output).toContain('commit number 300')
+    expect(r.output).toContain('commit number 1\n')
+    const ps = await runTool('bash', { command: 'ps -eo comm= | grep -c "^less$" || true' }, ctx)
+    expect(ps.output).toContain('stdout:\n0')
+  })
+
+  it('git commit --amend and man return within seconds (no editor, no pager)', async () => {
+    for (const command of ['cd hist && git commit --amend --allow-empty; cd ..', 'man ls | head -3']) {
+      const t0 = Date.now()
+      const r = await runTool('bash', { command, timeout_ms: 30_000 }, ctx)
+      expect(Date.now() - t0, command).toBeLessThan(10_000)
+      expect(r.output, command).toMatch(/^exit_code: \d+$/m)
+      expect(r.output, command).not.toMatch(/timed_out/)
+    }
+  })
+
+  it('gives commands an empty stdin', async () => {
+    const r = await runTool('bash', { command: 'cat; read x; echo "read=$?"' }, ctx)
+    expect(r.output).toContain('stdout:\nread=1')
+  })
+
+  it('strips ANSI and OSC sequences also when split across output chunks', async () => {
+    const command = "printf '\\033]0;title\\007\\033[3'; sleep 0.3; printf '1mred\\033[0m\\n'; printf '\\033]8;;http://x\\033\\\\link\\033]8;;\\033\\\\\\n'"
+    const local = makeContext(guest)
+    const r = await runTool('bash', { command }, local)
+    expect(local.output.length).toBeGreaterThan(1)
+    expect(r.output).toContain('stdout:\nred\nlink\nstderr:')
+    // eslint-disable-next-line no-control-regex
+    expect(r.output).not.toMatch(/\u001b|title|http/)
+  })
+
+  it('keeps head and tail of huge output and names the full log in the guest', async () => {
+    const r = await runTool('bash', { command: 'seq 1 300000' }, ctx)
+    const m = /full output \(stdout and stderr interleaved\) is in the guest at (\S+?):/.exec(r.output)
+    expect(m).not.toBeNull()
+    expect(r.output).toMatch(/the command printed 1988895 bytes/)
+    const tail = await runTool('bash', { command: `sed -n '150000p;300000p' ${m?.[1] ?? ''}` }, ctx)
+    expect(tail.output).toContain('stdout:\n150000\n300000')
+  })
+
+  it('keeps the working directory between calls and states a reset when it vanished', async () => {
+    const a = await runTool('bash', { command: 'mkdir -p d1/d2 && cd d1/d2' }, ctx)
+    expect(a.output).toMatch(/^cwd: d1\/d2 \(in the workspace\); later calls start here$/m)
+    const b = await runTool('bash', { command: 'pwd' }, ctx)
+    expect(b.output).toContain(`stdout:\n${repo}/d1/d2\n`)
+    await runTool('bash', { command: `rm -rf ${repo}/d1` }, ctx)
+    const c = await runTool('bash', { command: 'pwd' }, ctx)
+    expect(c.output).toMatch(/^cwd_reset: the previous working directory .*d1\/d2 no longer exists/m)
+    expect(c.output).toContain(`stdout:\n${repo}\n`)
+    const d = await runTool('bash', { command: 'cd /tmp && cd - > /dev/null && pwd' }, ctx)
+    expect(d.output).not.toMatch(/^cwd/m)
+  })
+
+  it('lets a detached (setsid) process outlive the call', async () => {
+    await runTool('bash', { command: 'setsid sleep 30 > /dev/null 2>&1 &' }, ctx)
+    const r = await runTool('bash', { command: 'ps -eo args= | grep -c "^[s]leep 30$" || true' }, ctx)
+    expect(r.output).toContain('stdout:\n1')
+  })
+
   it('rejects timeouts above the maximum at the schema', async () => {
     expect((await runTool('bash', { command: 'true', timeout_ms: 700_000 }, ctx)).isError).toBe(true)
   })

@@ -1,41 +1,83 @@
 /**
- * bash: run a shell command in the guest as `bash -c COMMAND` (argv, cwd = workspace root), with a
- * timeout that kills the whole process group, live output forwarded to the UI through
- * ctx.emitOutput, and Stop through ctx.signal. The model gets the exit code, `timed_out`, and
- * stdout/stderr with ANSI escapes stripped, each capped head+tail with a note on what was dropped.
+ * bash: run a shell command in the guest through the guest agent, with a timeout that kills the whole
+ * process group, live output forwarded to the UI through ctx.emitOutput, and Stop through ctx.signal.
  *
- * Error policy (documented in the description too): a non-zero exit status is a normal result the
- * model reads (many commands use it to report "nothing found" or test failures); only a timeout is
- * marked `isError`, because the command did not finish and its output is partial.
+ * The command runs inside a small wrapper shell (`eval` of the command, so `cd` and `exit` behave as
+ * in bash) whose EXIT trap (1) records the final working directory (`pwd -P`) in a per-call file in
+ * the guest's /tmp, which the tool reads back so the next call starts there (kept per guest, i.e. per
+ * session; a directory that vanished resets to the workspace root and the result says so), and
+ * (2) sends SIGTERM to the call's process group, so background children (`cmd &`) end with the call
+ * and cannot hold its output open. A process meant to outlive the call must leave the group
+ * (`setsid CMD > log 2>&1 &`); it then lives until the session's guest closes. stdin is /dev/null;
+ * pagers and editors are disabled through the environment.
+ *
+ * Error policy: a non-zero exit status is a normal result the model reads; only a timeout is marked
+ * `isError`, because the command did not finish and its output is partial.
  */
+import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
-import stripAnsi from 'strip-ansi'
 import type { SpawnResult } from '../../shared/guest-protocol'
+import type { Guest } from '../guest/guest'
 import { defineTool } from './tool'
-import { workspaceRoot } from './paths'
+import { displayPath, isInside, workspaceRoot } from './paths'
 import { rethrowGuestError } from './guest-errors'
-import { capHeadTail } from './limits'
+import { formatBashResult } from './bash-format'
+import { fromBase64 } from './text'
+import { getBashCwd, setBashCwd } from './guest-state'
+
+export { cleanOutput, formatBashResult } from './bash-format'
 
 /** Default timeout of one command, in ms. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000
 /** Largest timeout the model may ask for, in ms. */
 export const BASH_MAX_TIMEOUT_MS = 600_000
-/** Output the guest keeps per stream, in bytes (head+tail). */
-export const BASH_MAX_OUTPUT_BYTES = 1024 * 1024
-/** Characters of stdout+stderr that go into the result. */
-const OUTPUT_BUDGET_CHARS = 27_000
-/** stderr's share of the budget when both streams are large, in characters. */
-const STDERR_SHARE_CHARS = 9_000
+/**
+ * Output the guest keeps in memory, in bytes (head+tail per stream). Past this much combined output
+ * the guest also writes the full log to a spill file, whose path the result names.
+ */
+export const BASH_MAX_OUTPUT_BYTES = 24 * 1024
 
-const description = `Run a shell command with bash in the workspace (the repository root is the working directory) inside the isolated guest.
+/** Environment that keeps pagers, editors and prompts from waiting for a terminal. */
+export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
+  PAGER: 'cat',
+  GIT_PAGER: 'cat',
+  MANPAGER: 'cat',
+  SYSTEMD_PAGER: 'cat',
+  EDITOR: 'true',
+  VISUAL: 'true',
+  GIT_EDITOR: 'true',
+  GIT_SEQUENCE_EDITOR: 'true',
+  GIT_TERMINAL_PROMPT: '0',
+  DEBIAN_FRONTEND: 'noninteractive',
+  PIP_NO_INPUT: '1',
+  TERM: 'dumb'
+}
 
-- command: a bash command line; pipes, &&, redirections and quoting work as in bash. The guest has no network access.
-- timeout_ms: time limit in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}). On timeout the whole process group is killed and the result says timed_out.
+/**
+ * The wrapper run as `bash -c WRAPPER cortex-bash COMMAND CWD_FILE PREVIOUS_CWD_FILE`: removes the
+ * previous call's cwd file, installs the EXIT trap (record `pwd -P`, TERM the process group with TERM
+ * ignored in the wrapper itself — after 50 ms when background jobs are alive, so a `setsid CMD &` that
+ * was just forked has left the group — keep the exit status) and evals the command.
+ */
+const WRAPPER = [
+  '__cortex_cmd=$1 __cortex_cwd_file=$2',
+  'rm -f -- "$3" 2>/dev/null',
+  // With background jobs alive, wait 50 ms first so a just-forked `setsid CMD &` has left the group.
+  `trap '__cortex_rc=$?; pwd -P > "$__cortex_cwd_file" 2>/dev/null; trap "" TERM; [ -n "$(jobs -p)" ] && sleep 0.05; kill -TERM 0 2>/dev/null; exit $__cortex_rc' EXIT`,
+  'set --',
+  'eval "$__cortex_cmd"'
+].join('\n')
+
+const description = `Run a shell command with bash inside the isolated guest (no network access).
+
+- command: a bash command line; pipes, &&, redirections and quoting work as in bash.
+- Working directory: the first call starts in the workspace (repository) root. The directory a command ends in persists: after \`cd src\`, later calls start in src (the result shows a \`cwd:\` line when it is not the root). If that directory disappears, the next call starts in the workspace root and says so.
+- timeout_ms: time limit in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}). On timeout the whole process group is killed and the result says timed_out with the output printed so far.
 - description: a short (5–10 word) summary of what the command does, shown to the user.
-- The result gives the exit code and stdout/stderr (ANSI colour codes removed; long output keeps its beginning and end). A non-zero exit code is reported, not treated as a tool failure: read it and decide.
-- stdin is empty: interactive commands (editors, prompts, pagers) will not work; pass flags such as -y / --no-pager.
-- Prefer read_file, glob, grep, write_file and edit_file over cat, find, grep, sed or echo > for file work.
-- Background processes (cmd &) are not waited for; their later output is not captured.`
+- The result always gives exit_code, then stdout and stderr (colour and terminal escape codes removed). Long output keeps its beginning and end; the note then gives the byte count and the path of the full log in the guest, which you can read in parts with sed or grep. A non-zero exit code is reported, not treated as a tool failure: read it and decide.
+- stdin is empty and pagers/editors are disabled (git log, git commit --amend, man return at once); interactive prompts get no answer, so pass flags such as -y.
+- Background processes (cmd &) are stopped when the command returns. To keep a server running for later calls, detach it: setsid CMD > /tmp/server.log 2>&1 & (it runs until the session ends).
+- Prefer read_file, glob, grep, write_file and edit_file over cat, find, grep, sed or echo > for file work.`
 
 /** Input of bash. */
 export const BashInput = z.object({
@@ -50,70 +92,66 @@ export const BashInput = z.object({
   description: z.string().optional().describe('Short description of what the command does, for the user')
 })
 
-/** bash: run a command, stream its output, report exit code and capped output. */
+/** The previous call's cwd file per guest (removed by the next call's wrapper). */
+const previousCwdFile = new WeakMap<Guest, string>()
+
+/** bash: run a command, stream its output, report exit code, cwd and capped output. */
 export const bashTool = defineTool({
   name: 'bash',
   description,
   inputSchema: BashInput,
   async execute(input, ctx) {
-    const cwd = await workspaceRoot(ctx.guest)
+    const root = await workspaceRoot(ctx.guest)
+    const notes: string[] = []
+    let cwd = getBashCwd(ctx.guest) ?? root
+    if (cwd !== root) {
+      const st = await ctx.guest.stat(cwd).catch(() => null)
+      if (!st || st.type !== 'dir') {
+        notes.push(`cwd_reset: the previous working directory ${cwd} no longer exists; this command ran in the workspace root ${root}`)
+        cwd = root
+        setBashCwd(ctx.guest, undefined)
+      }
+    }
     const timeoutMs = input.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS
+    const cwdFile = `/tmp/.cortex-bash-cwd-${randomBytes(6).toString('hex')}`
+    const previous = previousCwdFile.get(ctx.guest) ?? ''
+    previousCwdFile.set(ctx.guest, cwdFile)
     let res: SpawnResult
     try {
       res = await ctx.guest.spawn(
-        { argv: ['bash', '-c', input.command], cwd, timeoutMs, maxOutputBytes: BASH_MAX_OUTPUT_BYTES, stream: true },
+        {
+          argv: ['bash', '-c', WRAPPER, 'cortex-bash', input.command, cwdFile, previous],
+          cwd,
+          env: { ...NON_INTERACTIVE_ENV },
+          timeoutMs,
+          maxOutputBytes: BASH_MAX_OUTPUT_BYTES,
+          stream: true
+        },
         { signal: ctx.signal, onOutput: (stream, data) => ctx.emitOutput(stream, data) }
       )
     } catch (err) {
       rethrowGuestError(err, 'bash')
     }
-    return { output: formatBashResult(res, timeoutMs), isError: res.timedOut || undefined }
+    const after = await readCwdFile(ctx.guest, cwdFile)
+    if (after && after !== cwd) setBashCwd(ctx.guest, after === root ? undefined : after)
+    const now = getBashCwd(ctx.guest) ?? root
+    if (now !== root) {
+      const shown = isInside(root, now) ? `${displayPath(root, now)} (in the workspace)` : `${now} (outside the workspace)`
+      notes.push(`cwd: ${shown}; later calls start here`)
+    } else if (after && after !== cwd) {
+      notes.push('cwd: the workspace root; later calls start here')
+    }
+    return { output: formatBashResult(res, timeoutMs, { lines: notes }), isError: res.timedOut || undefined }
   }
 })
 
-/**
- * The model-facing text of a finished command: `exit_code`, `timed_out`/`signal` when relevant,
- * then `stdout:` and `stderr:` sections (ANSI stripped, carriage-return overwrites collapsed, capped
- * head+tail within {@link OUTPUT_BUDGET_CHARS}) and a note on dropped output.
- * @param res the guest's spawn result
- * @param timeoutMs the timeout that was in force, in ms (for the timed_out line)
- */
-export function formatBashResult(res: SpawnResult, timeoutMs: number): string {
-  const stdout = cleanOutput(res.stdout)
-  const stderr = cleanOutput(res.stderr)
-  const errBudget = Math.min(stderr.length, stdout.length + stderr.length > OUTPUT_BUDGET_CHARS ? STDERR_SHARE_CHARS : stderr.length)
-  const outBudget = OUTPUT_BUDGET_CHARS - errBudget
-  const out = capHeadTail(stdout, outBudget)
-  const err = capHeadTail(stderr, Math.max(errBudget, OUTPUT_BUDGET_CHARS - out.text.length))
-
-  const lines: string[] = [`exit_code: ${res.exitCode === null ? 'none' : res.exitCode}`]
-  if (res.timedOut) lines.push(`timed_out: true (killed after ${timeoutMs} ms; output below is partial)`)
-  else if (res.signal) lines.push(`signal: ${res.signal}`)
-  lines.push(`duration_ms: ${res.durationMs}`)
-  lines.push(out.text === '' ? 'stdout: (empty)' : `stdout:\n${out.text}`)
-  lines.push(err.text === '' ? 'stderr: (empty)' : `stderr:\n${err.text}`)
-  const dropped: string[] = []
-  if (res.truncatedBytes > 0) dropped.push(`${res.truncatedBytes} bytes were dropped from the middle by the guest's output cap`)
-  if (out.droppedChars + err.droppedChars > 0) {
-    dropped.push(`${out.droppedChars + err.droppedChars} characters were dropped from the middle to fit the result`)
+/** The directory recorded by the wrapper, or undefined when none was (killed, exec'd, unreadable). */
+async function readCwdFile(guest: Guest, path: string): Promise<string | undefined> {
+  try {
+    const r = await guest.read(path, { maxBytes: 8192 })
+    const text = Buffer.from(fromBase64(r.dataB64)).toString('utf8').replace(/\n$/, '')
+    return text.startsWith('/') ? text : undefined
+  } catch {
+    return undefined
   }
-  if (dropped.length) {
-    lines.push(`note: the command printed ${res.totalBytes} bytes; ${dropped.join(', and ')}. Redirect output to a file and read it in parts if you need all of it.`)
-  }
-  return lines.join('\n')
-}
-
-/**
- * Prepare process output for the model: strip ANSI escape sequences, drop a trailing newline, and
- * collapse carriage-return overwrites (progress bars) so that each line keeps only its final text.
- * CRLF line ends are treated as LF.
- */
-export function cleanOutput(text: string): string {
-  const plain = stripAnsi(text)
-  const lines = plain.split('\n').map((line) => {
-    const l = line.endsWith('\r') ? line.slice(0, -1) : line
-    const i = l.lastIndexOf('\r')
-    return i === -1 ? l : l.slice(i + 1)
-  })
-  return lines.join('\n').replace(/\n$/, '')
 }
