@@ -54,7 +54,7 @@ describe.skipIf(skipWithoutDocker())('guest faults (real Docker)', () => {
     expect(dd.stderr).toMatch(/No space left on device/)
     const spill = await small.spawn({ argv: ['sh', '-c', 'head -c 100000 /dev/zero | tr "\\0" y'], cwd: repo, maxOutputBytes: 1000 })
     expect(spill.truncatedBytes).toBeGreaterThan(0)
-    expect(spill.spillError).toMatch(/ENOSPC/)
+    expect(spill.spillError, `spill result: ${JSON.stringify({ ...spill, stdout: spill.stdout.length })}`).toMatch(/ENOSPC/)
     await small.spawn({ argv: ['rm', '-f', '/tmp/fill'], cwd: repo })
     expect((await small.write('/tmp/ok.txt', Buffer.from('fits'))).size).toBe(4)
   })
