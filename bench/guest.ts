@@ -3,6 +3,7 @@
  * same Docker daemon. Run: `npx tsx bench/guest.ts` (needs Docker and the guest image).
  *
  * - cold attach (start a guest → first read_file result) vs `docker run --rm IMAGE true`
+ * - warm attach through the warm pool (a started guest for the repository opened last)
  * - per-call overhead: read_file of 1 KiB and bash `true` vs `docker exec cat` / `docker exec true`
  * - main-process memory (RSS, heap) with 4 attached guests
  */
@@ -11,6 +12,7 @@ import { join } from 'node:path'
 import { DockerGuestProvider } from '../src/main/guest/docker-guest'
 import type { Guest } from '../src/main/guest/guest'
 import { ensureGuestImage } from '../src/main/guest/image'
+import { WarmGuestPool } from '../src/main/guest/warm-pool'
 import { TOOL_CATALOG } from '../src/main/tools/catalog'
 import { makeRepo, pct, row, sample, sh, time, toolContext } from './support'
 
@@ -41,6 +43,24 @@ async function main(): Promise<void> {
   }
   row('baseline: docker run --rm IMAGE true', baseline)
   row('cold attach → first read_file result', cold, `ratio ${(pct(cold, 50) / pct(baseline, 50)).toFixed(2)}× (target ≤ 1.5×)`)
+
+  // warm attach: the pool keeps a started guest for the repository opened last
+  const pool = new WarmGuestPool(provider, { size: 1 })
+  pool.prepare(repo)
+  const warm: number[] = []
+  for (let i = 0; i < Math.min(N, 7); i++) {
+    await pool.settled()
+    let g: Guest | undefined
+    warm.push(
+      await time(async () => {
+        g = await pool.start({ sessionId: `bench-${++session}`, repo })
+        await readFile.execute({ path: 'one-kib.txt' }, toolContext(g))
+      })
+    )
+    await g?.close()
+  }
+  await pool.close()
+  row('warm attach (pool of 1) → first read_file result', warm, '(target p50 ≤ 150 ms)')
 
   // per-call overhead
   const guest = await provider.start({ sessionId: `bench-${++session}`, repo })

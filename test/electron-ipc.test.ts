@@ -69,9 +69,9 @@ describe('registerIpc', () => {
     try {
       expect(await call('openSession', { repo: '/r' })).toEqual({
         ok: true,
-        value: { id: 's1', repo: '/r', mode: 'agent', createdAt: 0, running: false }
+        value: { id: 's1', repo: '/r', mode: 'agent', sandbox: 'workspace-write', createdAt: 0, running: false }
       })
-      expect(api.inputs).toEqual([{ repo: '/r', mode: 'agent' }])
+      expect(api.inputs).toEqual([{ repo: '/r', mode: 'agent', sandbox: 'workspace-write' }])
       expect(await call('openSession', { repo: '' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
       expect(await call('submit', { sessionId: 's1', op: { type: 'explode' } })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
       expect(await call('submit', { sessionId: 's1', op: { type: 'stop' } })).toEqual({

@@ -8,7 +8,7 @@ import { CortexError, toCortexError } from '../shared/errors'
 import type { EventEnvelope } from '../shared/events'
 import type { Mode } from '../shared/modes'
 import type { SandboxPolicy } from '../shared/sandbox'
-import { createDefaultGuestProvider, createSessionService, listStoredSessions, resolveModelSettings, type ModelFlags } from '../main/session'
+import { sweepOrphanGuests, createDefaultGuestProvider, createSessionService, listStoredSessions, resolveModelSettings, type ModelFlags } from '../main/session'
 import { dataDir } from './paths'
 import { createRenderer } from './render'
 
@@ -37,8 +37,9 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
   }
   let service: Awaited<ReturnType<typeof createSessionService>> | undefined
   try {
+    sweepOrphanGuests()
     const modelSettings = resolveModelSettings({ provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl }, process.env)
-    service = await createSessionService({ dataDir: dataDir(), modelSettings, guests: createDefaultGuestProvider() })
+    service = await createSessionService({ dataDir: dataDir(), modelSettings, guests: createDefaultGuestProvider({ warmPool: 0 }) })
     const render = opts.json
       ? (e: EventEnvelope) => io.out.write(JSON.stringify(e) + '\n')
       : createRenderer({ out: io.out, err: io.err, color: Boolean((io.out as NodeJS.WriteStream).isTTY) })

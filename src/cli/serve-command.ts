@@ -4,7 +4,7 @@
  * until Ctrl-C, then closes every session (removing their guests).
  */
 import { toCortexError } from '../shared/errors'
-import { createDefaultGuestProvider, createSessionService, resolveModelSettings, type ModelFlags } from '../main/session'
+import { sweepOrphanGuests, createDefaultGuestProvider, createSessionService, resolveModelSettings, type ModelFlags } from '../main/session'
 import { startWebHost } from '../web/web-host'
 import { dataDir, rendererDir } from './paths'
 
@@ -16,6 +16,7 @@ export interface ServeOptions extends ModelFlags {
 /** Serve until SIGINT/SIGTERM; resolves with the exit status (0 after a clean stop, 1 on error). */
 export async function serveCommand(opts: ServeOptions): Promise<number> {
   try {
+    sweepOrphanGuests()
     const modelSettings = resolveModelSettings({ provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl }, process.env)
     const service = await createSessionService({ dataDir: dataDir(), modelSettings, guests: createDefaultGuestProvider() })
     const host = await startWebHost({ api: service, port: opts.port, rendererDir: rendererDir() })

@@ -33,7 +33,7 @@ async function createService(): Promise<ReturnType<typeof createUnconfiguredApi>
 async function main(): Promise<void> {
   await app.whenReady()
   // Containers of a previous run of this app are orphans now; never touches unlabelled containers.
-  reapOrphanGuests([]).catch((err: unknown) => logger.warn('could not reap orphan guests', errorFields(err)))
+  reapOrphanGuests([], { othersOnly: true }).catch((err: unknown) => logger.warn('could not reap orphan guests', errorFields(err)))
   const service = await createService()
   let win: MainWindow | undefined
   const disposeIpc = registerIpc({ api: service, isTrustedFrame: (f) => win?.isOwnFrame(f) ?? false, logger })

@@ -140,9 +140,9 @@ describe('web host', () => {
       expect(await nextFrame(ws)).toEqual({
         kind: 'response',
         id: 1,
-        result: { ok: true, value: { id: 's1', repo: '/tmp/r', mode: 'agent', createdAt: 1, running: false } }
+        result: { ok: true, value: { id: 's1', repo: '/tmp/r', mode: 'agent', sandbox: 'workspace-write', createdAt: 1, running: false } }
       })
-      expect(api.calls.at(-1)).toEqual({ repo: '/tmp/r', mode: 'agent' })
+      expect(api.calls.at(-1)).toEqual({ repo: '/tmp/r', mode: 'agent', sandbox: 'workspace-write' })
 
       ws.send(JSON.stringify({ kind: 'request', id: 2, method: 'submit', input: { sessionId: 's1', op: { type: 'nope' } } }))
       const bad = await nextFrame(ws)

@@ -9,6 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { SandboxPolicy } from '../../shared/sandbox'
+import { LABEL_OWNER, ownerTag } from './owner'
 
 /** Label keys on every container this app creates. */
 export const LABEL_MANAGED = 'dev.cortex.managed'
@@ -18,6 +19,12 @@ export const LABEL_REPO = 'dev.cortex.repo'
 export const LABEL_SANDBOX = 'dev.cortex.sandbox'
 /** Where the agent bundle is mounted inside the guest. */
 export const AGENT_IN_GUEST = '/opt/cortex/agent.cjs'
+
+/** Marker the main script prints on stderr when the first agent exits: `cortex-agent-exit:<code>`. */
+export const AGENT_EXIT_MARKER = 'cortex-agent-exit:'
+
+/** Main process: run the agent on the attached stdio, report its exit code, then idle. */
+const MAIN_AGENT_SCRIPT = `node ${AGENT_IN_GUEST}; echo "${AGENT_EXIT_MARKER}$?" >&2; exec sleep infinity </dev/null >/dev/null 2>&1`
 /** HOME inside the guest (a tmpfs owned by the guest user). */
 export const GUEST_HOME = '/home/cortex'
 /** Name of the user-defined network created for the `network` policy when Docker has no `bridge`. */
@@ -42,6 +49,12 @@ export interface GuestContainerSpec {
   name: string
   Image: string
   Cmd: string[]
+  OpenStdin: boolean
+  StdinOnce: boolean
+  AttachStdin: boolean
+  AttachStdout: boolean
+  AttachStderr: boolean
+  Tty: boolean
   User: string
   WorkingDir: string
   Env: string[]
@@ -49,6 +62,7 @@ export interface GuestContainerSpec {
   HostConfig: {
     NetworkMode: string
     Init: boolean
+    LogConfig: { Type: string; Config: Record<string, string> }
     ReadonlyRootfs: boolean
     CapDrop: string[]
     SecurityOpt: string[]
@@ -109,14 +123,24 @@ export function guestContainerSpec(i: GuestSpecInput): GuestContainerSpec {
   return {
     name,
     Image: i.image,
-    Cmd: ['sleep', 'infinity'],
+    // The first agent is the main process, attached before start (saves an exec round trip on the
+    // critical path); when it exits the container lives on (`sleep`) so an exec can restart it.
+    Cmd: ['sh', '-c', MAIN_AGENT_SCRIPT],
+    OpenStdin: true,
+    StdinOnce: false,
+    AttachStdin: true,
+    AttachStdout: true,
+    AttachStderr: true,
+    Tty: false,
     User: `${i.uid}:${i.gid}`,
     WorkingDir: i.repo,
     Env: [`HOME=${GUEST_HOME}`, `USER=${user}`, `LOGNAME=${user}`, 'LANG=C.UTF-8', 'TMPDIR=/tmp', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'],
-    Labels: { ...i.labels, [LABEL_MANAGED]: '1', [LABEL_SESSION]: i.sessionId, [LABEL_REPO]: i.repo, [LABEL_SANDBOX]: i.policy },
+    Labels: { ...i.labels, [LABEL_MANAGED]: '1', [LABEL_SESSION]: i.sessionId, [LABEL_REPO]: i.repo, [LABEL_SANDBOX]: i.policy, [LABEL_OWNER]: ownerTag() },
     HostConfig: {
       NetworkMode: i.policy === 'network' ? (i.network ?? 'bridge') : 'none',
       Init: true,
+      // the agent's protocol traffic flows through stdout: keep only a small local log for diagnostics
+      LogConfig: { Type: 'local', Config: { 'max-size': '1m', 'max-file': '1', compress: 'false' } },
       ReadonlyRootfs: true,
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges'],

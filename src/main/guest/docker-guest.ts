@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs'
 import { promises as fsp } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
-import { PassThrough } from 'node:stream'
+import { PassThrough, type Duplex } from 'node:stream'
 import Dockerode from 'dockerode'
 import { CortexError } from '../../shared/errors'
 import { AGENT_PROTOCOL_VERSION } from '../../shared/guest-protocol'
@@ -16,13 +16,14 @@ import type { PingResult, SpawnResult } from '../../shared/guest-protocol'
 import { DEFAULT_SANDBOX_POLICY } from '../../shared/sandbox'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import { AgentClient, abortError } from './agent-client'
-import { AGENT_IN_GUEST, GUEST_NETWORK, LABEL_MANAGED, LABEL_SESSION, guestContainerSpec, passwdFiles } from './container-spec'
+import { AGENT_EXIT_MARKER, AGENT_IN_GUEST, GUEST_NETWORK, LABEL_MANAGED, LABEL_SESSION, guestContainerSpec, passwdFiles } from './container-spec'
 import type { GuestLimits } from './container-spec'
 import type { Guest, GuestProgress, GuestProvider, GuestStartOptions } from './guest'
 import { ensureGuestImage, guestImageTag } from './image'
 import { ManagedGuest } from './managed-guest'
 import type { GuestBackend } from './managed-guest'
 import { defaultAgentPath } from './paths'
+import { LABEL_OWNER, ownerAlive, ownerTag } from './owner'
 
 export { AGENT_IN_GUEST, GUEST_HOME, LABEL_MANAGED, LABEL_REPO, LABEL_SANDBOX, LABEL_SESSION } from './container-spec'
 export type { GuestLimits } from './container-spec'
@@ -111,36 +112,74 @@ class DockerBackend implements GuestBackend {
     private readonly log?: (msg: string) => void
   ) {}
 
-  /** Start an agent exec and wait for `ready` (see {@link GuestBackend.attachAgent}). */
+  /** Start an agent exec and wait for `ready` (see {@link GuestBackend.attachAgent}); used to restart the agent. */
   async attachAgent(signal?: AbortSignal): Promise<AgentClient> {
     const exec = await this.container.exec({ Cmd: ['node', AGENT_IN_GUEST], AttachStdin: true, AttachStdout: true, AttachStderr: true, Tty: false })
     const duplex = await exec.start({ hijack: true, stdin: true })
+    const exitCode = async (): Promise<number | null> => {
+      for (let i = 0; i < 10; i++) {
+        const info = await exec.inspect().catch(() => undefined)
+        if (!info || !info.Running) return info?.ExitCode ?? null
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      return null
+    }
+    return this.connect(duplex, exitCode, signal)
+  }
+
+  /**
+   * Attach to the container's main process, which runs the first agent. Call BEFORE start so no
+   * output is missed; then {@link connectMain} once started.
+   */
+  async attachMain(): Promise<NodeJS.ReadWriteStream> {
+    return (await this.container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as NodeJS.ReadWriteStream
+  }
+
+  /** Speak the protocol over the main process's attached stream and wait for `ready`. */
+  async connectMain(duplex: NodeJS.ReadWriteStream, signal?: AbortSignal): Promise<AgentClient> {
+    let errTail = ''
+    const exitCode = async (): Promise<number | null> => {
+      for (let i = 0; i < 10; i++) {
+        const m = new RegExp(`${AGENT_EXIT_MARKER}(\\d+)`).exec(errTail)
+        if (m) return Number(m[1])
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      return null
+    }
+    // tini keeps the container's stdio open after the agent exits, so the stream never ends by
+    // itself: the exit marker the main script prints is what tells us the agent is gone
+    return this.connect(duplex, exitCode, signal, (d) => {
+      errTail = (errTail + d).slice(-2000)
+      return errTail.includes(AGENT_EXIT_MARKER)
+    })
+  }
+
+  /** Wire an agent's stdio stream into an AgentClient and wait for `ready` with a protocol check. */
+  private async connect(
+    duplex: NodeJS.ReadWriteStream,
+    exitCode: () => Promise<number | null>,
+    signal?: AbortSignal,
+    onStderr?: (d: string) => boolean
+  ): Promise<AgentClient> {
     const stdout = new PassThrough()
     const stderr = new PassThrough()
     this.docker.modem.demuxStream(duplex, stdout, stderr)
     let errTail = ''
     stderr.setEncoding('utf8')
-    stderr.on('data', (d: string) => {
-      errTail = (errTail + d).slice(-2000)
-    })
     const endOut = (): void => {
       stdout.end()
     }
+    stderr.on('data', (d: string) => {
+      errTail = (errTail + d).slice(-2000)
+      if (onStderr?.(d)) endOut()
+    })
     duplex.on('end', endOut)
     duplex.on('close', endOut)
     duplex.on('error', endOut)
-    const client = new AgentClient(duplex, stdout, this.log)
+    const client = new AgentClient(duplex as unknown as Duplex, stdout, this.log)
     client.describeExit = async () => {
-      let code: number | null = null
-      for (let i = 0; i < 10; i++) {
-        const info = await exec.inspect().catch(() => undefined)
-        if (!info || !info.Running) {
-          code = info?.ExitCode ?? null
-          break
-        }
-        await new Promise((r) => setTimeout(r, 50))
-      }
-      const lines = errTail.split('\n').filter((l) => l.trim() !== '' && !/^\s+at /.test(l))
+      const code = await exitCode()
+      const lines = errTail.split('\n').filter((l) => l.trim() !== '' && !/^\s+at /.test(l) && !l.startsWith(AGENT_EXIT_MARKER))
       // A killed container takes a moment to be reported stopped after its execs end.
       let st = await this.state().catch(() => undefined)
       for (let i = 0; i < 6 && st?.running && (code === null || code === 137); i++) {
@@ -166,8 +205,8 @@ class DockerBackend implements GuestBackend {
     } catch (err) {
       if (signal?.aborted) throw abortError()
       client.close('guest failed to start')
-      const code = (await exec.inspect().catch(() => undefined))?.ExitCode
-      if (code === 126 || code === 127) throw new CortexError('image_unavailable', `the guest image has no runnable \`node\` (the guest agent needs Node >= 18): exec exited ${code}`)
+      const code = await Promise.race([exitCode(), new Promise<null>((r) => setTimeout(() => r(null), 600))])
+      if (code === 126 || code === 127) throw new CortexError('image_unavailable', `the guest image has no runnable \`node\` (the guest agent needs Node >= 18): it exited ${code}`)
       throw err
     } finally {
       signal?.removeEventListener('abort', onAbort)
@@ -263,11 +302,12 @@ export class DockerGuestProvider implements GuestProvider {
       const container = await this.docker.createContainer(spec)
       backend = new DockerBackend(this.docker, container, etc.dir, this.opts.readyTimeoutMs ?? 30_000, this.opts.log)
       check()
+      const main = await backend.attachMain()
       await container.start()
       check()
       let client: AgentClient
       try {
-        client = await backend.attachAgent(signal)
+        client = await backend.connectMain(main, signal)
       } catch (err) {
         if ((err as Error).name === 'AbortError' || err instanceof CortexError) throw err
         const st2 = await backend.state().catch(() => undefined)
@@ -339,14 +379,16 @@ export class DockerGuestProvider implements GuestProvider {
 
 /**
  * Remove containers labelled {@link LABEL_MANAGED}=1 whose {@link LABEL_SESSION} is not in
- * `liveSessionIds` (running or not). `opts.labels` narrows the sweep to containers also carrying
+ * `liveSessionIds` (running or not) and whose owner process ({@link LABEL_OWNER}) is this one or
+ * is gone from this machine: guests of other live Cortex processes are never removed. `opts.labels` narrows the sweep to containers also carrying
  * those labels (e.g. one test run's); `opts.keep` names container ids never to remove (e.g. a warm
- * pool's). Never touches unlabelled containers. Resolves with the removed container ids. Rejects
+ * pool's); `opts.othersOnly` spares every guest of this process (a sweep that runs while this
+ * process starts guests). Never touches unlabelled containers. Resolves with the removed container ids. Rejects
  * with CortexError `docker_unavailable` when the engine does not answer.
  */
 export async function reapOrphanGuests(
   liveSessionIds: Iterable<string>,
-  opts: { docker?: Dockerode; labels?: Record<string, string>; keep?: Iterable<string> } = {}
+  opts: { docker?: Dockerode; labels?: Record<string, string>; keep?: Iterable<string>; othersOnly?: boolean } = {}
 ): Promise<string[]> {
   const docker = opts.docker ?? new Dockerode()
   const live = new Set(liveSessionIds)
@@ -363,6 +405,10 @@ export async function reapOrphanGuests(
     if (c.Labels?.[LABEL_MANAGED] !== '1' || keep.has(c.Id)) continue
     const session = c.Labels[LABEL_SESSION]
     if (session !== undefined && live.has(session)) continue
+    // a guest of another live Cortex process (a second CLI, the desktop app) is not an orphan
+    const owner = c.Labels[LABEL_OWNER]
+    if (owner !== undefined && owner !== ownerTag() && ownerAlive(owner)) continue
+    if (opts.othersOnly && owner === ownerTag()) continue
     try {
       await docker.getContainer(c.Id).remove({ force: true })
       removed.push(c.Id)

@@ -83,6 +83,8 @@ export interface GuestProvider {
    * Rejects with a CortexError (`docker_unavailable`, `image_unavailable`, `guest_failed`).
    */
   start(opts: GuestStartOptions): Promise<Guest>
+  /** Release what the provider holds (e.g. a warm pool's guests). Optional; idempotent. */
+  close?(): Promise<void>
 }
 
 /** Arguments of {@link GuestProvider.start}. */

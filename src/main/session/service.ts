@@ -155,6 +155,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       const all = [...sessions.values()]
       sessions.clear()
       await Promise.all(all.map((s) => s.close()))
+      await options.guests.close?.()
     }
   }
 }
