@@ -151,6 +151,16 @@ export class Session {
       })
       .then((g) => {
         this.emit({ type: 'guest_status', state: 'ready', detail: `${g.id.slice(0, 12)} · ${this.sandbox}` })
+        // a guest that died (container killed, daemon restarted) is replaced at the next tool call
+        g.onDead?.((err) => {
+          if (this.closed) return
+          void this.guest?.then((current) => {
+            if (current !== g) return
+            this.guest = null
+            void g.close().catch(() => undefined)
+            this.emit({ type: 'guest_status', state: 'error', detail: `${err.message}; a new guest starts at the next tool call` })
+          })
+        })
         return g
       })
   }
