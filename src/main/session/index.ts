@@ -16,11 +16,14 @@ export { reapOrphanGuests }
 
 /** Env var: guests kept warm for the repository opened last (0 disables the pool). */
 export const WARM_POOL_ENV = 'CORTEX_WARM_POOL'
+/** Env var: a user-named guest image instead of the built-in one (checked at attach for node ≥ 18, bash, rg, git). */
+export const GUEST_IMAGE_ENV = 'CORTEX_GUEST_IMAGE'
 
 /**
  * The production guest provider: Docker guests through the daemon named by DOCKER_HOST (default
  * the local socket), the guest image built on first use when missing, behind a warm pool of
- * `warmPool` guests (default: `CORTEX_WARM_POOL`, else 1; 0 disables it). Call `close()` at exit:
+ * `warmPool` guests (default: `CORTEX_WARM_POOL`, else 1; 0 disables it), from the image named by
+ * `CORTEX_GUEST_IMAGE` when set. Call `close()` at exit:
  * it removes the pool's guests.
  * @throws CortexError('invalid_input') when CORTEX_WARM_POOL is not a whole number from 0 to 8
  */
@@ -30,7 +33,8 @@ export function createDefaultGuestProvider(opts: { warmPool?: number } = {}): Gu
   if (!Number.isInteger(size) || size < 0 || size > 8) {
     throw new CortexError('invalid_input', `${WARM_POOL_ENV}="${raw}" must be a whole number from 0 to 8`)
   }
-  return new WarmGuestPool(new DockerGuestProvider(), { size })
+  const image = process.env[GUEST_IMAGE_ENV]?.trim() || undefined
+  return new WarmGuestPool(new DockerGuestProvider(image ? { image } : {}), { size })
 }
 
 /**
