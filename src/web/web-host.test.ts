@@ -5,6 +5,7 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
+import { connect as tcpConnect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -165,6 +166,25 @@ describe('web host', () => {
     } finally {
       ws.close()
     }
+  })
+
+  it('answers an upgrade whose request target is not a valid URL with 400 and keeps serving', async () => {
+    const raw = (target: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const sock = tcpConnect(host.port, '127.0.0.1')
+        let out = ''
+        sock.setEncoding('utf8')
+        sock.setTimeout(3_000, () => sock.destroy())
+        sock.on('data', (d: string) => (out += d))
+        sock.on('close', () => resolve(out))
+        sock.on('error', reject)
+        sock.write(
+          `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nOrigin: ${host.origin}\r\nUpgrade: websocket\r\n` +
+            'Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n'
+        )
+      })
+    expect((await raw('http://[/ws')).split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request')
+    expect((await httpGet(host.url)).status).toBe(200)
   })
 
   it('closes a client that sends a malformed frame', async () => {

@@ -93,7 +93,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
-    const url = new URL(req.url ?? '/', origin)
+    // An absolute-form target such as `http://[/ws` makes URL throw: refuse it, never crash the host.
+    let url: URL
+    try {
+      url = new URL(req.url ?? '/', origin)
+    } catch {
+      return refuseUpgrade(socket, 400, 'Bad Request')
+    }
     if (url.pathname !== WS_PATH) return refuseUpgrade(socket, 404, 'Not Found')
     if (!tokenMatches(url.searchParams.get('token'), token)) return refuseUpgrade(socket, 401, 'Unauthorized')
     if (req.headers.origin !== origin || !hostOk(req)) return refuseUpgrade(socket, 403, 'Forbidden')
