@@ -4,6 +4,7 @@
  * this and prints every envelope as one JSON line.
  */
 import { styleText } from 'node:util'
+import stripAnsi from 'strip-ansi'
 import type { EventEnvelope } from '../shared/events'
 
 /** Where rendered output goes; `color` enables ANSI styling (TTY only). */
@@ -18,6 +19,17 @@ const ARGS_MAX = 160
 /** Result lines printed under a tool row. */
 const RESULT_LINES = 4
 
+/**
+ * Text from the model, the guest or the repository made safe for a terminal: ANSI/OSC sequences
+ * removed, carriage returns dropped (CRLF reads as LF; a lone CR cannot overwrite a line), and every
+ * other control character (C0 except tab and LF, DEL, C1 — ESC, BEL, 8-bit CSI) shown as U+FFFD, so a file or a model reply cannot retitle,
+ * clear or rewrite the user's terminal, or set its clipboard (OSC 52).
+ */
+export function terminalSafe(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return stripAnsi(text).replace(/\r/g, '').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '\ufffd')
+}
+
 /** One-line summary of tool arguments, e.g. `pattern: "**\/*.js", path: "src"`. */
 export function summarizeArgs(args: unknown): string {
   let text: string
@@ -28,7 +40,7 @@ export function summarizeArgs(args: unknown): string {
   } else {
     text = JSON.stringify(args) ?? ''
   }
-  text = text.replace(/\s+/g, ' ')
+  text = terminalSafe(text).replace(/\s+/g, ' ')
   return text.length > ARGS_MAX ? `${text.slice(0, ARGS_MAX - 1)}…` : text
 }
 
@@ -40,18 +52,21 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
     if (midLine) target.out.write('\n')
     midLine = false
   }
+  const safe = terminalSafe
   return ({ event }) => {
     switch (event.type) {
-      case 'text_delta':
-        target.out.write(event.text)
-        midLine = !event.text.endsWith('\n')
+      case 'text_delta': {
+        const text = safe(event.text)
+        target.out.write(text)
+        if (text !== '') midLine = !text.endsWith('\n')
         break
+      }
       case 'tool_call_started':
         newline()
-        target.out.write(`${paint('cyan', '⏺')} ${paint('bold', event.name)}(${summarizeArgs(event.args)})\n`)
+        target.out.write(`${paint('cyan', '⏺')} ${paint('bold', safe(event.name))}(${summarizeArgs(event.args)})\n`)
         break
       case 'tool_call_finished': {
-        const lines = event.result.split('\n')
+        const lines = safe(event.result).split('\n')
         const shown = lines.slice(0, RESULT_LINES).map((l) => (l.length > 200 ? `${l.slice(0, 199)}…` : l))
         const more = lines.length > RESULT_LINES ? paint('dim', ` … +${lines.length - RESULT_LINES} lines`) : ''
         const body = shown.join('\n    ')
@@ -59,25 +74,25 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
         break
       }
       case 'session_opened':
-        target.err.write(paint('dim', `session on ${event.repo} · mode ${event.mode} · sandbox ${event.sandbox ?? 'workspace-write'}\n`))
+        target.err.write(paint('dim', `session on ${safe(event.repo)} · mode ${event.mode} · sandbox ${event.sandbox ?? 'workspace-write'}\n`))
         break
       case 'sandbox_changed':
         target.err.write(paint('dim', `sandbox: ${event.policy} (restarting the guest)\n`))
         break
       case 'guest_status':
-        target.err.write(paint('dim', `guest: ${event.state}${event.detail ? ` (${event.detail})` : ''}\n`))
+        target.err.write(paint('dim', `guest: ${event.state}${event.detail ? ` (${safe(event.detail)})` : ''}\n`))
         break
       case 'plan_updated':
         newline()
-        target.out.write(`${paint('magenta', 'Plan:')} ${event.plan.title}\n${event.plan.steps.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}\n`)
+        target.out.write(`${paint('magenta', 'Plan:')} ${safe(event.plan.title)}\n${event.plan.steps.map((s, i) => `  ${i + 1}. ${safe(s)}`).join('\n')}\n`)
         break
       case 'todos_updated':
         newline()
-        target.out.write(event.todos.map((t) => `  [${t.status === 'completed' ? 'x' : t.status === 'in_progress' ? '~' : ' '}] ${t.content}`).join('\n') + '\n')
+        target.out.write(event.todos.map((t) => `  [${t.status === 'completed' ? 'x' : t.status === 'in_progress' ? '~' : ' '}] ${safe(t.content)}`).join('\n') + '\n')
         break
       case 'error':
         newline()
-        target.err.write(`${paint('red', 'error:')} ${event.message}\n`)
+        target.err.write(`${paint('red', 'error:')} ${safe(event.message)}\n`)
         break
       case 'turn_ended':
         newline()
