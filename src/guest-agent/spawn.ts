@@ -140,9 +140,12 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
       settled = true
       if (termTimer) clearTimeout(termTimer)
       running.delete(id)
-      // After a timeout or kill the call is over once the leader is gone: KILL what is left of the
-      // group now (one killpg is atomic against forks, so this also ends a fork bomb).
-      if ((timedOut || killed) && child.pid !== undefined) killGroup(child.pid, 'SIGKILL')
+      // The call is over once the leader is gone: KILL what is left of its group now (one killpg is
+      // atomic against forks, so this also ends a fork bomb). Not only after a timeout or kill: a
+      // command that replaced the bash tool's EXIT trap, `exec`ed, or left a child that ignores
+      // SIGTERM must not leave processes behind. A process meant to outlive the call leaves the
+      // group first (setsid).
+      if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL')
       child.stdout.destroy()
       child.stderr.destroy()
       const stdout = out.stdout.text()

@@ -155,6 +155,18 @@ describe.skipIf(skipWithoutDocker())('bash in a real guest', () => {
     expect(d.output).not.toMatch(/^cwd/m)
   })
 
+  it('stops background jobs even when the command removes the EXIT trap, execs, or ignores SIGTERM', async () => {
+    const commands = [
+      'trap - EXIT; sleep 971 & echo a',
+      "trap 'echo mine' EXIT; sleep 972 & echo b",
+      'sleep 973 & exec true',
+      "sh -c 'trap \"\" TERM; sleep 974' & sleep 0.2; echo c"
+    ]
+    for (const command of commands) expect((await runTool('bash', { command }, ctx)).output, command).toMatch(/^exit_code: 0$/m)
+    const r = await runTool('bash', { command: 'sleep 0.3; ps -eo args= | grep -c "^[s]leep 97[1-4]$" || true' }, ctx)
+    expect(r.output).toContain('stdout:\n0')
+  })
+
   it('lets a detached (setsid) process outlive the call', async () => {
     await runTool('bash', { command: 'setsid sleep 30 > /dev/null 2>&1 &' }, ctx)
     const r = await runTool('bash', { command: 'ps -eo args= | grep -c "^[s]leep 30$" || true' }, ctx)
