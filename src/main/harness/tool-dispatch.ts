@@ -54,13 +54,13 @@ export async function dispatchToolCall(
   invalidReason?: string
 ): Promise<DispatchResult> {
   if (!isToolAllowed(mode, call.name)) {
-    const known = call.name in catalog
+    const known = Object.hasOwn(catalog, call.name) // not `in`: "constructor" is no tool
     const offered = MODE_TOOLS[mode].join(', ')
     const why = known ? `is not available in ${mode} mode` : 'does not exist'
     return { isError: true, output: `Error: tool "${call.name}" ${why}; it was not run. Tools available now: ${offered}.` }
   }
   if (invalidReason) return { isError: true, output: `Error: ${invalidReason}; the call was not run.` }
-  const tool = catalog[call.name]
+  const tool = Object.hasOwn(catalog, call.name) ? catalog[call.name] : undefined
   if (!tool) return { isError: true, output: `Error: tool "${call.name}" does not exist.` }
   const parsed = tool.inputSchema.safeParse(call.args)
   if (!parsed.success) {
