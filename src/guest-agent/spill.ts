@@ -78,13 +78,12 @@ export class OutputSpill {
     const stream = this.stream
     const report = (): { spillPath?: string; spillError?: string } =>
       this.error !== undefined ? { spillError: this.error, ...(this.path ? { spillPath: this.path } : {}) } : this.path ? { spillPath: this.path } : {}
-    if (!stream) return Promise.resolve(report())
-    if (stream.destroyed) return Promise.resolve(report())
+    if (!stream || stream.closed) return Promise.resolve(report())
+    // A failed write destroys the stream at once but emits 'error' a tick later: wait for 'close',
+    // which always follows 'error', so the error is never missed.
     return new Promise((resolve) => {
-      const done = (): void => resolve(report())
-      stream.once('close', done)
-      stream.once('error', done)
-      stream.end()
+      stream.once('close', () => resolve(report()))
+      if (!stream.destroyed) stream.end()
     })
   }
 }
