@@ -9,7 +9,7 @@ const node = ['node:*', 'fs', 'path', 'child_process', 'os', 'crypto', 'net', 'h
 const ban = (groups, message) => ({ group: groups, message })
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'bin/**', '.ci/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'bin/**', 'scripts/**', '.ci/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

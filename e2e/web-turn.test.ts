@@ -136,6 +136,18 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
 
     mkdirSync(RESULTS_DIR, { recursive: true })
     await page.screenshot({ path: join(RESULTS_DIR, 'web-turn.png') })
+
+    // A reload shows the session again with its history (rows keep their height; nothing is squashed).
+    await page.reload()
+    await expect.poll(() => page.locator('[data-testid="tool-row"]').count(), { timeout: 10_000 }).toBe(3)
+    expect(await page.locator('[data-testid="tool-row"][data-tool-name="read_file"]').getByTestId('tool-result').textContent()).toContain(
+      'Hello from the Cortex e2e repository.'
+    )
+    for (const row of await page.locator('[data-testid="tool-row"]').all()) {
+      const box = await row.evaluate((el) => ({ client: el.clientHeight, scroll: el.scrollHeight }))
+      expect(box.client).toBeGreaterThanOrEqual(box.scroll)
+    }
+    await page.screenshot({ path: join(RESULTS_DIR, 'web-turn-reloaded.png') })
     expect(pageErrors).toEqual([])
     await page.close()
   })

@@ -36,6 +36,7 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; inputs: unknown[
     submit: async () => {
       throw new CortexError('busy', 'a turn is already running')
     },
+    sessionEvents: async () => [],
     resumeSession: async () => {
       throw new CortexError('session_not_found', 'no stored session')
     },

@@ -7,6 +7,7 @@ import { ModeSchema, type Mode } from '../shared/modes'
 import { ProviderNameSchema, type ProviderName } from '../shared/contract'
 import { SandboxPolicySchema, type SandboxPolicy } from '../shared/sandbox'
 import { runCommand, sessionsCommand } from './run-command'
+import { CORTEX_VERSION } from '../shared/version'
 import { serveCommand } from './serve-command'
 import { guestBuildCommand } from './guest-command'
 
@@ -41,7 +42,7 @@ function withModelFlags(cmd: Command): Command {
 
 /** Build the `cortex` program with its subcommands (commander). */
 export function buildProgram(): Command {
-  const program = new Command('cortex').description('Cortex Code: a coding agent that works on your repository inside an isolated Docker guest')
+  const program = new Command('cortex').version(CORTEX_VERSION, '-V, --version').description('Cortex Code: a coding agent that works on your repository inside an isolated Docker guest')
   withModelFlags(
     program
       .command('run')

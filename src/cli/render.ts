@@ -48,6 +48,7 @@ export function summarizeArgs(args: unknown): string {
 export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) => void {
   const paint = (style: Parameters<typeof styleText>[0], s: string) => (target.color ? styleText(style, s) : s)
   let midLine = false
+  let liveMid = false
   const newline = () => {
     if (midLine) target.out.write('\n')
     midLine = false
@@ -66,10 +67,12 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
         target.out.write(`${paint('cyan', '⏺')} ${paint('bold', safe(event.name))}(${summarizeArgs(event.args)})\n`)
         break
       case 'tool_call_finished': {
+        if (liveMid) target.out.write('\n')
+        liveMid = false
         const lines = safe(event.result).split('\n')
         const shown = lines.slice(0, RESULT_LINES).map((l) => (l.length > 200 ? `${l.slice(0, 199)}…` : l))
         const more = lines.length > RESULT_LINES ? paint('dim', ` … +${lines.length - RESULT_LINES} lines`) : ''
-        const body = shown.join('\n    ')
+        const body = shown.map((l, i) => (i === 0 || l === '' ? l : `    ${l}`)).join('\n')
         target.out.write(`  ⎿ ${event.isError ? paint('red', body) : paint('dim', body)}${more}\n`)
         break
       }
@@ -98,6 +101,15 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
         newline()
         if (event.reason === 'stopped') target.err.write(paint('yellow', 'stopped\n'))
         break
+      case 'tool_output': {
+        // live output of a running command, dimmed and indented; the result row follows when it ends
+        const lines = safe(event.chunk).split('\n')
+        const text = lines.map((l, i) => (i === 0 && liveMid ? l : `  │ ${l}`)).join('\n')
+        const endsLine = event.chunk.endsWith('\n')
+        target.out.write(paint('dim', endsLine ? text.slice(0, text.length - '  │ '.length) : text))
+        liveMid = !endsLine
+        break
+      }
       default:
         break
     }

@@ -36,6 +36,17 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
     else io.err.write(`error: ${e.message}\n`)
   }
   let service: Awaited<ReturnType<typeof createSessionService>> | undefined
+  // Ctrl-C is ours from the first moment: before the session exists it only marks the run as
+  // interrupted, so a guest being started is still closed (never left running) before exit
+  let interrupts = 0
+  let sessionId = ''
+  const onSigint = (): void => {
+    interrupts++
+    if (interrupts > 1) process.exit(130)
+    if (!opts.json) io.err.write('\nstopping… (Ctrl-C again to quit at once)\n')
+    if (sessionId) void service?.submit({ sessionId, op: { type: 'stop' } }).catch(() => undefined)
+  }
+  process.on('SIGINT', onSigint)
   try {
     sweepOrphanGuests()
     const modelSettings = resolveModelSettings({ provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl }, process.env)
@@ -43,7 +54,6 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
     const render = opts.json
       ? (e: EventEnvelope) => io.out.write(JSON.stringify(e) + '\n')
       : createRenderer({ out: io.out, err: io.err, color: Boolean((io.out as NodeJS.WriteStream).isTTY) })
-    let sessionId = ''
     const early: EventEnvelope[] = []
     let ended: 'completed' | 'stopped' | 'error' | null = null
     let resolveEnd: () => void = () => undefined
@@ -64,19 +74,9 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
     sessionId = info.id
     for (const e of early.filter((x) => x.sessionId === sessionId)) render(e)
 
-    let interrupts = 0
-    const onSigint = (): void => {
-      interrupts++
-      if (interrupts > 1) process.exit(130)
-      if (!opts.json) io.err.write('\nstopping… (Ctrl-C again to quit at once)\n')
-      void service?.submit({ sessionId, op: { type: 'stop' } }).catch(() => undefined)
-    }
-    process.on('SIGINT', onSigint)
-    try {
+    if (interrupts === 0) {
       await service.submit({ sessionId, op: { type: 'user_message', text: prompt } })
       await endPromise
-    } finally {
-      process.off('SIGINT', onSigint)
     }
     await service.closeSession({ sessionId })
     if (interrupts > 0 || ended === 'stopped') return 130
@@ -86,12 +86,15 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
     return 1
   } finally {
     await service?.shutdown().catch(() => undefined)
+    process.off('SIGINT', onSigint)
   }
 }
 
-/** `cortex sessions`: print one line per stored session (id, created, mode, repository); returns 0. */
+/** `cortex sessions`: print one line per stored session (id, created, mode, repository), or say there are none and where it looked; returns 0. */
 export function sessionsCommand(out: NodeJS.WritableStream = process.stdout): number {
-  for (const m of listStoredSessions(dataDir())) {
+  const all = listStoredSessions(dataDir())
+  if (all.length === 0) out.write(`no stored sessions in ${dataDir()}\n`)
+  for (const m of all) {
     out.write(`${m.id}  ${new Date(m.createdAt).toISOString().slice(0, 16).replace('T', ' ')}  ${m.mode.padEnd(5)}  ${m.repo}\n`)
   }
   return 0

@@ -50,6 +50,8 @@ export const contract = {
     submit: { input: z.object({ sessionId: z.string(), op: OperationSchema }), output: Ok },
     /** Close a session: stops any turn and removes its guest. */
     closeSession: { input: z.object({ sessionId: z.string() }), output: Ok },
+    /** The persisted events of an open session, in order (no streamed deltas): for a UI that (re)connects. */
+    sessionEvents: { input: z.object({ sessionId: z.string() }), output: z.array(EventEnvelopeSchema) },
     /** List the sessions of this process. */
     listSessions: { input: z.object({}), output: z.array(SessionInfoSchema) }
   },

@@ -30,6 +30,9 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; calls: unknown[]
       calls.push(input)
       return { ok: true }
     },
+    async sessionEvents() {
+      return []
+    },
     async resumeSession() {
       throw new CortexError('session_not_found', 'no stored session')
     },

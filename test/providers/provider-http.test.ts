@@ -15,6 +15,9 @@ import {
   offeredToolNames, sentToolCalls, sentToolResults, startScriptedModelServer, type ScriptStep, type ScriptedModelServer
 } from '../support/scripted-model-server'
 
+/** Errors are asserted from the stream's `error` parts; the SDK's default handler would print them. */
+const quiet = (): void => undefined
+
 const PROVIDERS: Array<{ provider: ProviderName; path: string; authHeader: string; authValue: string; keyEnv: string; unauthorized: unknown }> = [
   {
     provider: 'anthropic', path: '/v1/messages', authHeader: 'x-api-key', authValue: 'sk-test-key', keyEnv: 'ANTHROPIC_API_KEY',
@@ -43,6 +46,7 @@ const serverMessageOf = (body: unknown): string => (body as { error: { message: 
 /** Run one streamText step and collect every fullStream part (and anything thrown). */
 async function runStep(settings: ModelSettings, messages: ModelMessage[], signal?: AbortSignal): Promise<{ parts: Part[]; thrown?: unknown }> {
   const result = streamText({
+    onError: quiet,
     model: createLanguageModel(settings),
     system: 'You are a test.',
     messages,
@@ -132,7 +136,7 @@ describe.each(PROVIDERS)('$provider over HTTP', ({ provider, path, authHeader, a
     const settings = await start([{ text: 'a b' }, { text: 'c d' }])
     const only = declareTools([{ name: 'glob', description: 'Find files.', inputSchema: z.object({ pattern: z.string() }) }])
     for (const tools of [only, undefined]) {
-      const r = streamText({ model: createLanguageModel(settings), prompt: 'hi', maxRetries: 0, maxOutputTokens: 64, ...(tools ? { tools } : {}) })
+      const r = streamText({ model: createLanguageModel(settings), prompt: 'hi', maxRetries: 0, maxOutputTokens: 64, onError: quiet, ...(tools ? { tools } : {}) })
       await r.consumeStream()
     }
     expect(offeredToolNames(server!.requests[0]!)).toEqual(['glob'])
@@ -144,6 +148,7 @@ describe.each(PROVIDERS)('$provider over HTTP', ({ provider, path, authHeader, a
     const controller = new AbortController()
     let abortedAt = 0
     const result = streamText({
+      onError: quiet,
       model: createLanguageModel(settings), prompt: 'go', tools: TOOLS, maxRetries: 0, maxOutputTokens: 64, abortSignal: controller.signal
     })
     const parts: Part[] = []
@@ -206,7 +211,7 @@ describe.each(PROVIDERS)('$provider over HTTP', ({ provider, path, authHeader, a
       { httpError: { status: 503, body, headers: { 'retry-after-ms': '5' } } },
       { httpError: { status: 503, body, headers: { 'retry-after-ms': '5' } } }
     ])
-    const result = streamText({ model: createLanguageModel(settings), prompt: 'hi', maxRetries: 1, maxOutputTokens: 64 })
+    const result = streamText({ model: createLanguageModel(settings), prompt: 'hi', maxRetries: 1, maxOutputTokens: 64, onError: quiet })
     const parts: Part[] = []
     for await (const part of result.fullStream) parts.push(part)
     const err = ofType(parts, 'error')[0]?.error

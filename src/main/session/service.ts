@@ -141,6 +141,10 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       await s.close()
       return { ok: true as const }
     },
+    async sessionEvents(input) {
+      const { sessionId } = parse('sessionEvents', input)
+      return get(sessionId).envelopes()
+    },
     async listSessions() {
       return [...sessions.values()].map(info)
     },

@@ -45,6 +45,7 @@ export class Session {
   private sandbox: SandboxPolicy
   private seq = 0
   private readonly history: SessionEvent[] = []
+  private readonly persisted: EventEnvelope[] = []
   private todos: Todo[] = []
   private turn: { id: string; controller: AbortController; done: Promise<void> } | null = null
   private guest: Promise<Guest> | null = null
@@ -57,11 +58,18 @@ export class Session {
     this.mode = deps.mode
     this.sandbox = deps.sandbox
     this.createdAt = deps.createdAt
-    for (const { seq, event } of deps.resumed ?? []) {
+    for (const envelope of deps.resumed ?? []) {
+      const { seq, event } = envelope
       this.seq = Math.max(this.seq, seq)
       this.history.push(event)
+      this.persisted.push(envelope)
       if (event.type === 'todos_updated') this.todos = event.todos
     }
+  }
+
+  /** Persisted envelopes so far, in order (a copy). */
+  envelopes(): EventEnvelope[] {
+    return this.persisted.slice()
   }
 
   /** Current sandbox policy. */
@@ -84,6 +92,7 @@ export class Session {
     const envelope: EventEnvelope = { sessionId: this.id, seq: ++this.seq, time: Date.now(), event }
     if (!EPHEMERAL_EVENTS.has(event.type)) {
       this.history.push(event)
+      this.persisted.push(envelope)
       if (!this.closed) this.deps.log.append(envelope)
     }
     this.deps.publish(envelope)
@@ -147,7 +156,10 @@ export class Session {
         sessionId: this.id,
         repo: this.repo,
         sandbox: this.sandbox,
-        onProgress: (state, detail) => this.emit({ type: 'guest_status', state, ...(detail ? { detail } : {}) })
+        // the session reports `ready` itself, with the container id and policy
+        onProgress: (state, detail) => {
+          if (state !== 'ready') this.emit({ type: 'guest_status', state, ...(detail ? { detail } : {}) })
+        }
       })
       .then((g) => {
         this.emit({ type: 'guest_status', state: 'ready', detail: `${g.id.slice(0, 12)} · ${this.sandbox}` })

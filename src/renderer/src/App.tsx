@@ -36,6 +36,7 @@ function GuestBadge(): React.JSX.Element | null {
 /** The root component. */
 export function App(): React.JSX.Element {
   const connection = useAppStore((s) => s.connection)
+  const CONNECTION_LABELS: Record<string, string> = { open: 'connected', connecting: 'connecting…', closed: 'disconnected' }
   const transport = useAppStore((s) => s.handle.transport)
   const error = useAppStore((s) => s.requestError)
   const clearError = useAppStore((s) => s.clearError)
@@ -60,7 +61,7 @@ export function App(): React.JSX.Element {
           </span>
         )}
         <span className={`badge conn-${connection}`} data-testid="connection" data-state={connection}>
-          {connection}
+          {CONNECTION_LABELS[connection] ?? connection}
         </span>
       </header>
       {error && (

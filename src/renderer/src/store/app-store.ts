@@ -34,6 +34,8 @@ export interface AppState {
   ingest(envelope: EventEnvelope): void
   openRepo(repo: string): Promise<void>
   selectSession(id: string): void
+  /** Fetch a session's persisted events and reduce them into its view (after a reload or a switch). */
+  loadHistory(id: string): Promise<void>
   refreshSessions(): Promise<void>
   closeCurrent(): Promise<void>
   send(text: string): Promise<boolean>
@@ -80,9 +82,28 @@ export function createAppStore(handle: ApiHandle) {
           }))
         })
       },
-      selectSession: (id) => set({ currentId: id }),
+      selectSession: (id) => {
+        set({ currentId: id })
+        void get().loadHistory(id)
+      },
+      loadHistory: async (id) => {
+        await guard(async () => {
+          const envelopes = await handle.api.sessionEvents({ sessionId: id })
+          // Rebuild the view from the history; streamed deltas seen before it arrived are dropped
+          // (they are not persisted), and live events after it apply on top as usual.
+          const fresh = envelopes.reduce(reduceEnvelope, { [id]: emptyView(id) } as Record<string, SessionView>)[id]
+          if (fresh) set((s) => ({ views: { ...s.views, [id]: fresh } }))
+        })
+      },
       refreshSessions: async () => {
-        await guard(async () => set({ sessions: await handle.api.listSessions({}) }))
+        await guard(async () => {
+          const sessions = await handle.api.listSessions({})
+          set({ sessions })
+          // after a reload or a reconnect, show the newest open session with its history
+          const current = get().currentId
+          const pick = current && sessions.some((x) => x.id === current) ? current : sessions.at(-1)?.id
+          if (pick) get().selectSession(pick)
+        })
       },
       closeCurrent: async () => {
         const id = get().currentId
