@@ -24,6 +24,9 @@ import { ManagedGuest } from './managed-guest'
 import type { GuestBackend } from './managed-guest'
 import { defaultAgentPath } from './paths'
 import { LABEL_OWNER, ownerAlive, ownerTag } from './owner'
+import { demuxLogs, dockerWhere, statusOf, throttleBuildProgress, withTimeout } from './docker-util'
+
+export { throttleBuildProgress }
 
 export { AGENT_IN_GUEST, GUEST_HOME, LABEL_MANAGED, LABEL_REPO, LABEL_SANDBOX, LABEL_SESSION } from './container-spec'
 export type { GuestLimits } from './container-spec'
@@ -56,50 +59,6 @@ export interface DockerGuestProviderOptions {
   readyTimeoutMs?: number
   /** Optional diagnostics. */
   log?: (msg: string) => void
-}
-
-function dockerWhere(): string {
-  return process.env.DOCKER_HOST ? `DOCKER_HOST=${process.env.DOCKER_HOST}` : 'the default socket (DOCKER_HOST is not set)'
-}
-
-function statusOf(err: unknown): number | undefined {
-  return (err as { statusCode?: number } | null)?.statusCode
-}
-
-/** Split Docker's multiplexed (non-TTY) log buffer into text; falls back to raw UTF-8. */
-function demuxLogs(buf: Buffer): string {
-  const parts: Buffer[] = []
-  let i = 0
-  while (i + 8 <= buf.length && (buf[i] === 1 || buf[i] === 2) && buf[i + 1] === 0) {
-    const len = buf.readUInt32BE(i + 4)
-    parts.push(buf.subarray(i + 8, i + 8 + len))
-    i += 8 + len
-  }
-  return (i === 0 ? buf : Buffer.concat(parts)).toString('utf8')
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  return Promise.race([
-    p,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(message)), ms)
-    })
-  ]).finally(() => clearTimeout(timer))
-}
-
-/**
- * Throttle image-build output for `progress('building_image', line)`: `==>` step lines always
- * pass, other lines at most one per 500 ms (`now` is injectable for tests, ms).
- */
-export function throttleBuildProgress(progress: GuestProgress, now: () => number = Date.now): (line: string) => void {
-  let last = -Infinity
-  return (line) => {
-    const t = now()
-    if (!line.startsWith('==>') && t - last < 500) return
-    last = t
-    progress('building_image', line)
-  }
 }
 
 /** The Docker side of one guest: agent execs, state and removal. */
