@@ -4,8 +4,11 @@
  * opens a temp repository, sends a prompt in Agent mode, and sees the streamed text, one row per
  * tool call (glob, read_file, bash) with its arguments and result, and the bash output in the
  * terminal; a Plan-mode turn whose plan diagram renders with mermaid; Esc stopping a running turn;
- * and the browser's WebSocket refused with a wrong token or from a foreign origin.
- * Screenshots: test-results/web-turn.png, test-results/web-plan.png.
+ * Markdown rendered safely (raw HTML inert, javascript: links dead), an edit_file diff, a long result
+ * with "show more", the layout at 900×700; and the browser's WebSocket refused with a wrong token or
+ * from a foreign origin.
+ * Screenshots: test-results/web-turn.png, web-turn-reloaded.png, web-plan.png, web-markdown.png,
+ * web-narrow.png (900×700).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,6 +25,15 @@ import { startScriptedModelServer, type ScriptedModelServer } from '../test/supp
 import { ensureRendererBuild, launchChromium, RENDERER_DIR, RESULTS_DIR, type TestBrowser } from './support/browser'
 
 const README = '# Demo\n\nHello from the Cortex e2e repository.\n'
+const MARKDOWN_TEXT = [
+  'Here is **bold** text and `inline code`:',
+  '',
+  '- first item',
+  '- second item',
+  '',
+  'Raw HTML <img src=x onerror="window.__pwned=1"> stays text; [a bad link](javascript:window.__pwned=2) is dead;',
+  '[the docs](https://example.com/docs) open outside.'
+].join('\n')
 
 describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code turn in the browser', () => {
   let model: ScriptedModelServer
@@ -63,7 +75,17 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
       },
       { text: 'The plan is ready for review.' },
       // Stop: text streams, then the response hangs until the client aborts (Esc).
-      { text: 'Starting a long job', hangAfterText: true }
+      { text: 'Starting a long job', hangAfterText: true },
+      // Markdown, hostile HTML and links in model text; an edit_file diff and a long bash result.
+      {
+        text: MARKDOWN_TEXT,
+        toolCalls: [
+          { name: 'edit_file', args: { path: 'src/index.ts', old_string: 'export {}', new_string: 'export const answer = 42' } },
+          { name: 'bash', args: { command: 'seq 1 40' } }
+        ],
+        chunkDelayMs: 2
+      },
+      { text: 'Done: the **answer** is set.' }
     ])
     dataDir = mkdtempSync(join(tmpdir(), 'cortex-e2e-home-'))
     service = await createSessionService({
@@ -97,9 +119,15 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
 
   it('streams text and shows glob, read_file and bash rows with results', async () => {
     const page = await openApp()
+    // No session yet: the composer and Send are disabled, the terminal pane says why it is empty.
+    expect(await page.getByTestId('composer-input').isDisabled()).toBe(true)
+    expect(await page.getByTestId('send-button').isDisabled()).toBe(true)
+    expect(await page.getByTestId('terminal-empty').isVisible()).toBe(true)
     await page.getByTestId('repo-input').fill(repo)
     await page.getByTestId('repo-open').click()
     await expect.poll(() => page.getByTestId('session-info').textContent()).toBe(repo)
+    // The path shows once: the field is cleared for the next repository.
+    expect(await page.getByTestId('repo-input').inputValue()).toBe('')
     await page.getByTestId('mode-select').selectOption('agent')
     await page.getByTestId('composer-input').fill('What does the README say?')
     await page.getByTestId('send-button').click()
@@ -117,7 +145,8 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
     const read = page.locator('[data-testid="tool-row"][data-tool-name="read_file"]')
     const bash = page.locator('[data-testid="tool-row"][data-tool-name="bash"]')
     for (const row of [glob, read, bash]) expect(await row.getAttribute('data-status')).toBe('ok')
-    expect(await glob.getByTestId('tool-args').textContent()).toContain('**/*.md')
+    expect(await glob.getByTestId('tool-args').textContent()).toBe('pattern: **/*.md')
+    expect(await bash.getByTestId('tool-args').textContent()).toBe('$ echo guest-says-$((6*7))')
     const globResult = await glob.getByTestId('tool-result').textContent()
     expect(globResult).toContain('README.md')
     expect(globResult).toContain('docs/guide.md')
@@ -128,6 +157,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
     // The bash output streamed into the xterm pane.
     await page.getByTestId('tab-terminal').click()
     await expect.poll(() => page.getByTestId('terminal').innerText(), { timeout: 10_000 }).toContain('guest-says-42')
+    expect(await page.getByTestId('terminal-empty').count()).toBe(0)
     expect(await page.getByTestId('guest-status').getAttribute('data-state')).toBe('ready')
 
     // The model saw the tool results: a second request carried them.
@@ -193,6 +223,80 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
     expect(await page.getByTestId('turn-end').getAttribute('data-reason')).toBe('stopped')
     await expect.poll(() => model.requests.at(-1)?.closedByClient).toBe(true)
     await page.getByTestId('send-button').waitFor()
+    expect(pageErrors).toEqual([])
+    await page.close()
+  })
+
+  it('renders Markdown safely, an edit_file diff, a foldable long result, and fits 900 px', async () => {
+    const page = await openApp()
+    await page.getByTestId('repo-input').fill(repo)
+    await page.getByTestId('repo-open').click()
+    await expect.poll(() => page.getByTestId('session-info').textContent()).toBe(repo)
+    await page.getByTestId('composer-input').fill('Show me some Markdown and edit a file.')
+    await page.getByTestId('send-button').click()
+    await page.getByTestId('turn-end').waitFor({ timeout: 120_000 })
+    expect(await page.getByTestId('turn-end').getAttribute('data-reason')).toBe('completed')
+
+    // Markdown: **bold** is <strong>, lists and code render; the raw <img> is text, nothing ran.
+    const first = page.getByTestId('assistant-text').first()
+    expect(await first.locator('strong').first().textContent()).toBe('bold')
+    expect(await first.locator('code').first().textContent()).toBe('inline code')
+    expect(await first.locator('li').allTextContents()).toEqual(['first item', 'second item'])
+    expect(await page.getByTestId('timeline').locator('img, script').count()).toBe(0)
+    expect(await first.textContent()).toContain('<img src=x onerror="window.__pwned=1">')
+    expect(await page.getByTestId('assistant-text').nth(1).locator('strong').textContent()).toBe('answer')
+    // The javascript: link has no href; clicking it neither runs code nor navigates.
+    const bad = first.getByText('a bad link')
+    expect(await bad.getAttribute('href')).toBeNull()
+    const url = page.url()
+    await bad.click()
+    // The https link opens outside the app.
+    const docs = first.getByText('the docs')
+    expect(await docs.getAttribute('href')).toBe('https://example.com/docs')
+    expect(await docs.getAttribute('target')).toBe('_blank')
+    expect(await docs.getAttribute('rel')).toBe('noopener noreferrer')
+    expect(page.url()).toBe(url)
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined()
+
+    // edit_file shows a colored unified diff of old_string → new_string.
+    const edit = page.locator('[data-testid="tool-row"][data-tool-name="edit_file"]')
+    expect(await edit.getAttribute('data-status')).toBe('ok')
+    expect(await edit.getByTestId('tool-args').textContent()).toBe('path: src/index.ts')
+    expect(await edit.locator('[data-kind="del"]').allTextContents()).toEqual(['- export {}'])
+    expect(await edit.locator('[data-kind="add"]').allTextContents()).toEqual(['+ export const answer = 42'])
+
+    // A long result is clipped with "show more"; the header's chevron folds the row.
+    const bash = page.locator('[data-testid="tool-row"][data-tool-name="bash"]')
+    const more = bash.getByTestId('tool-more')
+    expect(await more.textContent()).toContain('show more')
+    const clipped = await bash.getByTestId('tool-result').evaluate((el) => el.scrollHeight > el.clientHeight)
+    expect(clipped).toBe(true)
+    await more.click()
+    expect(await more.textContent()).toContain('show less')
+    expect(await bash.getByTestId('tool-result').evaluate((el) => el.clientHeight)).toBeGreaterThan(300)
+    const head = bash.locator('.tool-head')
+    expect(await head.getAttribute('aria-expanded')).toBe('true')
+    await head.click()
+    expect(await head.getAttribute('aria-expanded')).toBe('false')
+    expect(await bash.getByTestId('tool-result').count()).toBe(0)
+    await head.click()
+    await more.click()
+    mkdirSync(RESULTS_DIR, { recursive: true })
+    await page.screenshot({ path: join(RESULTS_DIR, 'web-markdown.png') })
+
+    // 900×700: the header fits, the badges are whole and inside the window.
+    await page.setViewportSize({ width: 900, height: 700 })
+    for (const id of ['connection', 'guest-status']) {
+      const badge = page.getByTestId(id)
+      const fits = await badge.evaluate((el) => {
+        const r = el.getBoundingClientRect()
+        return el.scrollWidth <= el.clientWidth && r.left >= 0 && r.right <= el.ownerDocument.documentElement.clientWidth
+      })
+      expect(fits, id).toBe(true)
+    }
+    expect(await page.getByTestId('connection').textContent()).toBe('connected')
+    expect(await page.locator('.header').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+    await page.screenshot({ path: join(RESULTS_DIR, 'web-narrow.png') })
     expect(pageErrors).toEqual([])
     await page.close()
   })

@@ -1,7 +1,8 @@
 /**
  * The app shell: a header (repository picker, guest status, connection), the timeline with the
  * composer beneath it, and a side panel with tabs for the plan, the todos, the terminal and the
- * file viewer. Request errors show in a dismissible banner.
+ * file viewer (until the user picks a tab it shows the plan, else the todos, else the terminal).
+ * Request errors show in a dismissible banner.
  */
 import { lazy, Suspense, useEffect, useState } from 'react'
 import { Composer } from './features/composer/Composer'
@@ -16,6 +17,19 @@ import { useAppStore, useCurrentView } from './store/app-store'
 const FileView = lazy(() => import('./features/files/FileView'))
 
 type Tab = 'plan' | 'todos' | 'terminal' | 'file'
+const CONNECTION_LABELS: Record<string, string> = { open: 'connected', connecting: 'connecting…', closed: 'disconnected' }
+const CONNECTION_TITLES: Record<string, string> = {
+  open: 'Connected to the Cortex session service',
+  connecting: 'Connecting to the Cortex session service…',
+  closed: 'Not connected to the Cortex session service; retrying'
+}
+const GUEST_LABELS: Record<string, string> = {
+  building_image: 'guest: building image…',
+  starting: 'guest: starting…',
+  ready: 'guest ready',
+  stopped: 'guest stopped',
+  error: 'guest error'
+}
 const TABS: { id: Tab; label: string }[] = [
   { id: 'plan', label: 'Plan' },
   { id: 'todos', label: 'Todos' },
@@ -28,7 +42,7 @@ function GuestBadge(): React.JSX.Element | null {
   if (!guest) return null
   return (
     <span className={`badge guest-${guest.state}`} data-testid="guest-status" data-state={guest.state} title={guest.detail}>
-      guest: {guest.state}
+      {GUEST_LABELS[guest.state] ?? `guest: ${guest.state}`}
     </span>
   )
 }
@@ -36,13 +50,15 @@ function GuestBadge(): React.JSX.Element | null {
 /** The root component. */
 export function App(): React.JSX.Element {
   const connection = useAppStore((s) => s.connection)
-  const CONNECTION_LABELS: Record<string, string> = { open: 'connected', connecting: 'connecting…', closed: 'disconnected' }
   const transport = useAppStore((s) => s.handle.transport)
   const error = useAppStore((s) => s.requestError)
   const clearError = useAppStore((s) => s.clearError)
   const openedFile = useAppStore((s) => s.openedFile)
-  const running = useCurrentView()?.running ?? false
-  const [tab, setTab] = useState<Tab>('terminal')
+  const view = useCurrentView()
+  const running = view?.running ?? false
+  // Until the user picks a tab, show the one with content: the plan, else the todos, else the terminal.
+  const [picked, setTab] = useState<Tab | null>(null)
+  const tab: Tab = picked ?? (view?.plan ? 'plan' : view?.todos.length ? 'todos' : 'terminal')
 
   useEffect(() => {
     if (openedFile) setTab('file')
@@ -60,7 +76,7 @@ export function App(): React.JSX.Element {
             running
           </span>
         )}
-        <span className={`badge conn-${connection}`} data-testid="connection" data-state={connection}>
+        <span className={`badge conn-${connection}`} data-testid="connection" data-state={connection} title={CONNECTION_TITLES[connection]}>
           {CONNECTION_LABELS[connection] ?? connection}
         </span>
       </header>

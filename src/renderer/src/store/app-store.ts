@@ -32,7 +32,8 @@ export interface AppState {
   requestError: string | null
   openedFile: OpenedFile | null
   ingest(envelope: EventEnvelope): void
-  openRepo(repo: string): Promise<void>
+  /** Open a session on `repo`; true when it opened. */
+  openRepo(repo: string): Promise<boolean>
   selectSession(id: string): void
   /** Fetch a session's persisted events and reduce them into its view (after a reload or a switch). */
   loadHistory(id: string): Promise<void>
@@ -72,16 +73,15 @@ export function createAppStore(handle: ApiHandle) {
       requestError: null,
       openedFile: null,
       ingest: (envelope) => set((s) => ({ views: reduceEnvelope(s.views, envelope) })),
-      openRepo: async (repo) => {
-        await guard(async () => {
+      openRepo: async (repo) =>
+        guard(async () => {
           const info = await handle.api.openSession({ repo, mode: get().pendingMode, sandbox: get().pendingSandbox })
           set((s) => ({
             currentId: info.id,
             views: s.views[info.id] ? s.views : { ...s.views, [info.id]: emptyView(info.id, info.repo, info.mode, info.sandbox) },
             sessions: [...s.sessions.filter((x) => x.id !== info.id), info]
           }))
-        })
-      },
+        }),
       selectSession: (id) => {
         set({ currentId: id })
         void get().loadHistory(id)

@@ -17,7 +17,8 @@ export function RepoPicker(): React.JSX.Element {
   const open = async (path: string): Promise<void> => {
     if (!path.trim()) return
     setBusy(true)
-    await openRepo(path.trim())
+    // The opened path shows once, in the session summary; the field is free for the next one.
+    if (await openRepo(path.trim())) setRepo('')
     setBusy(false)
   }
   const onSubmit = (e: FormEvent): void => {
@@ -51,7 +52,14 @@ export function RepoPicker(): React.JSX.Element {
       <input
         data-testid="repo-input"
         className="repo-input"
-        placeholder={getPath ? 'Repository folder (type a path or drop a folder here)' : 'Absolute path of a repository folder'}
+        aria-label="Repository folder"
+        placeholder={
+          view
+            ? 'Open another repository…'
+            : getPath
+              ? 'Repository folder (type a path or drop a folder here)'
+              : 'Absolute path of a repository folder'
+        }
         value={repo}
         onChange={(e) => setRepo(e.target.value)}
         spellCheck={false}
@@ -60,7 +68,7 @@ export function RepoPicker(): React.JSX.Element {
         {busy ? 'Opening…' : 'Open'}
       </button>
       {view && (
-        <span className="session-info" data-testid="session-info" title={view.sessionId}>
+        <span className="session-info" data-testid="session-info" title={`${view.repo || view.sessionId}\nsession ${view.sessionId}`}>
           {view.repo || view.sessionId}
         </span>
       )}

@@ -1,6 +1,7 @@
 /**
  * An xterm.js pane replaying the session's bash transcript: each bash command as it starts, then
- * its stdout (and stderr in red) as tool_output chunks stream in. Read-only; resizes with its box.
+ * its stdout (and stderr in red) as tool_output chunks stream in. Read-only; resizes with its box;
+ * a short note stands in while there is nothing to show.
  */
 import { useEffect, useRef } from 'react'
 import { Terminal } from '@xterm/xterm'
@@ -59,5 +60,14 @@ export function TerminalPane(): React.JSX.Element {
     written.current.count = list.length
   }, [chunks, sessionId])
 
-  return <div className="terminal" data-testid="terminal" ref={box} />
+  return (
+    <>
+      <div className="terminal" data-testid="terminal" ref={box} />
+      {(chunks?.length ?? 0) === 0 && (
+        <div className="terminal-empty" data-testid="terminal-empty">
+          No commands yet. Shell commands the agent runs, and their output, show here.
+        </div>
+      )}
+    </>
+  )
 }

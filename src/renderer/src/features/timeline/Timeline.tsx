@@ -3,12 +3,14 @@
  * mode switches, errors and turn ends, in event order. Sticks to the bottom while new rows arrive
  * unless the user scrolled up.
  */
-import { useEffect, useRef } from 'react'
+import { memo, useEffect, useRef } from 'react'
 import { useCurrentView } from '../../store/app-store'
 import type { TimelineItem } from '../../store/reduce-event'
+import { AssistantText } from './AssistantText'
 import { ToolRow } from './ToolRow'
 
-function Row({ item }: { item: TimelineItem }): React.JSX.Element {
+/** One row; memoized so a streaming delta re-renders only the row whose item changed. */
+const Row = memo(function Row({ item }: { item: TimelineItem }): React.JSX.Element {
   switch (item.kind) {
     case 'user':
       return (
@@ -17,11 +19,7 @@ function Row({ item }: { item: TimelineItem }): React.JSX.Element {
         </div>
       )
     case 'assistant':
-      return (
-        <div className="row assistant" data-testid="assistant-text">
-          {item.text}
-        </div>
-      )
+      return <AssistantText text={item.text} />
     case 'tool':
       return <ToolRow item={item} />
     case 'guest':
@@ -56,7 +54,7 @@ function Row({ item }: { item: TimelineItem }): React.JSX.Element {
         </div>
       )
   }
-}
+})
 
 /** The scrolling list of the current session's rows. */
 export function Timeline(): React.JSX.Element {

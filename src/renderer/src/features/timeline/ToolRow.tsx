@@ -1,23 +1,17 @@
 /**
- * One tool call in the timeline: its name, its arguments (one line, expandable), its status, the
- * streamed output while it runs and the result sent back to the model once it finishes.
+ * One tool call in the timeline: a clickable header (chevron, status, name, readable arguments with
+ * the full values in a tooltip) that folds the row's body; the body holds edit_file's diff and the
+ * streamed output or final result, clipped to a few lines with a "show more / show less" toggle
+ * when it overflows.
  */
-import { useState } from 'react'
+import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { TimelineItem } from '../../store/reduce-event'
 import { useAppStore } from '../../store/app-store'
 import { fileTextFromReadResult } from '../files/file-text'
+import { DiffView } from './DiffView'
+import { describeArgs } from './tool-args'
 
 type ToolItem = Extract<TimelineItem, { kind: 'tool' }>
-
-function summarize(args: unknown): string {
-  if (args === undefined || args === null) return ''
-  if (typeof args === 'string') return args
-  try {
-    return JSON.stringify(args)
-  } catch {
-    return String(args)
-  }
-}
 
 function pathOf(args: unknown): string | undefined {
   if (args && typeof args === 'object' && 'path' in args) {
@@ -27,24 +21,66 @@ function pathOf(args: unknown): string | undefined {
   return undefined
 }
 
-/** A collapsible row for one tool call. */
-export function ToolRow({ item }: { item: ToolItem }): React.JSX.Element {
-  const [open, setOpen] = useState(false)
+/** The result text, clipped with a toggle when it is taller than its box. */
+function ToolResult({ body }: { body: string }): React.JSX.Element {
+  const ref = useRef<HTMLPreElement>(null)
+  const [full, setFull] = useState(false)
+  const [overflows, setOverflows] = useState(false)
+  useLayoutEffect(() => {
+    const el = ref.current
+    if (!el || full) return
+    const measure = (): void => setOverflows(el.scrollHeight > el.clientHeight + 1)
+    measure()
+    const observer = new ResizeObserver(measure)
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [body, full])
+  return (
+    <>
+      <pre ref={ref} className={`tool-result${full ? ' full' : ''}`} data-testid="tool-result">
+        {body}
+      </pre>
+      {(overflows || full) && (
+        <button className="link tool-more" data-testid="tool-more" aria-expanded={full} onClick={() => setFull(!full)}>
+          {full ? 'show less ▴' : 'show more ▾'}
+        </button>
+      )}
+    </>
+  )
+}
+
+/** A foldable row for one tool call. */
+export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): React.JSX.Element {
+  const [folded, setFolded] = useState(false)
   const openFile = useAppStore((s) => s.openFile)
-  const args = summarize(item.args)
+  const args = useMemo(() => describeArgs(item.name, item.args), [item.name, item.args])
   const path = pathOf(item.args)
   const body = item.result ?? item.output
+  const isEdit = item.name === 'edit_file'
+  const hasBody = body.length > 0 || isEdit
   return (
     <div className={`tool-row status-${item.status}`} data-testid="tool-row" data-tool-name={item.name} data-status={item.status}>
-      <button className="tool-head" onClick={() => setOpen(!open)} aria-expanded={open}>
+      <button
+        className="tool-head"
+        onClick={() => hasBody && setFolded(!folded)}
+        aria-expanded={hasBody ? !folded : undefined}
+      >
+        <span className="tool-chevron" aria-hidden>
+          {hasBody ? (folded ? '▸' : '▾') : ''}
+        </span>
         <span className="tool-status" aria-label={item.status}>
           {item.status === 'running' ? '◌' : item.status === 'ok' ? '✓' : '✗'}
         </span>
         <span className="tool-name" data-testid="tool-name">
           {item.name}
         </span>
-        <span className="tool-args" data-testid="tool-args" title={args}>
-          {args}
+        <span className="tool-args" data-testid="tool-args" title={args.title}>
+          {args.command !== undefined && <code className="tool-command">$ {args.command}</code>}
+          {args.pairs.map((p) => (
+            <span key={p.key} className="tool-arg">
+              <span className="tool-arg-key">{p.key}:</span> {p.value}
+            </span>
+          ))}
         </span>
       </button>
       {item.name === 'read_file' && path && item.status === 'ok' && item.result !== undefined && (
@@ -52,11 +88,12 @@ export function ToolRow({ item }: { item: ToolItem }): React.JSX.Element {
           view
         </button>
       )}
-      {body.length > 0 && (
-        <pre className={`tool-result${open ? ' open' : ''}`} data-testid="tool-result">
-          {body}
-        </pre>
+      {!folded && (
+        <div className="tool-body">
+          {isEdit && <DiffView args={item.args} />}
+          {body.length > 0 && <ToolResult body={body} />}
+        </div>
       )}
     </div>
   )
-}
+})
