@@ -7,7 +7,8 @@ import { CortexError } from '../../shared/errors'
 import type { ToolCall } from '../../shared/events'
 import { MODE_TOOLS, isToolAllowed, type Mode } from '../../shared/modes'
 import { GuestCallError } from '../guest/guest'
-import { MAX_RESULT_CHARS } from '../tools/limits'
+import { isAbortError as isAbortInChain } from '../providers'
+import { MAX_RESULT_CHARS, capHeadTail } from '../tools/limits'
 import { ToolError, type ToolContext, type ToolDefinition } from '../tools/tool'
 
 /** Largest tool result stored in the session and sent to the model, in characters (~8k tokens); one constant shared with the tools. */
@@ -19,24 +20,14 @@ export interface DispatchResult {
   isError: boolean
 }
 
-/**
- * Cut `text` to at most `max` characters keeping head and tail, with a note of how much was cut.
- * Never splits a surrogate pair.
- */
+/** Bound a result text to {@link MAX_RESULT_CHARS} with the tools' own head+tail cut (tools/limits). */
 export function boundResult(text: string, max = MAX_RESULT_CHARS): string {
-  if (text.length <= max) return text
-  const keep = max - 200
-  let head = Math.floor(keep * 0.7)
-  let tail = keep - head
-  if (/[\uD800-\uDBFF]/.test(text.charAt(head - 1))) head--
-  if (/[\uDC00-\uDFFF]/.test(text.charAt(text.length - tail))) tail--
-  const dropped = text.length - head - tail
-  return `${text.slice(0, head)}\n\n[… ${dropped} characters omitted from the middle of this result …]\n\n${text.slice(text.length - tail)}`
+  return capHeadTail(text, max).text
 }
 
-/** Whether `err` is an abort (Stop) rather than a failure. */
+/** Whether `err` is an abort (Stop) rather than a failure: the turn's signal, or an abort anywhere in its cause chain. */
 export function isAbortError(err: unknown, signal: AbortSignal): boolean {
-  return signal.aborted || (err instanceof Error && err.name === 'AbortError')
+  return signal.aborted || isAbortInChain(err)
 }
 
 /**

@@ -3,12 +3,13 @@
  * loop runs the tool calls in order inside the guest, records the results, and asks again, until
  * the model stops calling tools or Stop aborts. There is no round budget.
  */
-import { streamText, tool, type LanguageModel, type ToolSet } from 'ai'
+import { streamText, type LanguageModel } from 'ai'
 import type { CortexError } from '../../shared/errors'
 import type { SessionEvent, ToolCall } from '../../shared/events'
 import { MODE_TOOLS, type Mode } from '../../shared/modes'
 import type { Guest } from '../guest/guest'
 import type { ToolDefinition, ToolSessionState } from '../tools/tool'
+import { declareTools } from '../providers'
 import { buildModelMessages } from './history'
 import { dispatchToolCall, isAbortError } from './tool-dispatch'
 
@@ -45,13 +46,6 @@ const GUEST_FREE_TOOLS: ReadonlySet<string> = new Set(['todo_read', 'todo_write'
 
 interface StepCall extends ToolCall {
   invalidReason?: string
-}
-
-/** Declare `tools` for the model request: description + input schema, no `execute`. */
-export function declareToolSet(tools: readonly ToolDefinition[]): ToolSet {
-  const set: ToolSet = {}
-  for (const t of tools) set[t.name] = tool({ description: t.description, inputSchema: t.inputSchema })
-  return set
 }
 
 /**
@@ -97,7 +91,7 @@ async function streamStep(
       model: deps.model,
       system: deps.systemPrompt(mode),
       messages: buildModelMessages(deps.events()),
-      tools: declareToolSet(offered),
+      tools: declareTools(offered),
       abortSignal: signal,
       maxRetries: deps.maxRetries ?? 1,
       ...(deps.maxOutputTokens ? { maxOutputTokens: deps.maxOutputTokens } : {}),
