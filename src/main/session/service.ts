@@ -8,12 +8,12 @@ import { isAbsolute } from 'node:path'
 import type { z } from 'zod'
 import { contract, type CortexApi, type SessionInfo } from '../../shared/contract'
 import { CortexError } from '../../shared/errors'
-import type { EventEnvelope } from '../../shared/events'
+import type { EventEnvelope, SessionEvent } from '../../shared/events'
 import type { GuestProvider } from '../guest/guest'
 import { classifyProviderError, createLanguageModel, type ModelSettings } from '../providers'
 import { SessionStore } from '../store/session-store'
 import { TOOL_CATALOG } from '../tools/catalog'
-import { Session } from './session'
+import { Session, type SessionDeps } from './session'
 
 /** Options of {@link createSessionService}. */
 export interface SessionServiceOptions {
@@ -57,6 +57,23 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       }
     }
   }
+  /** Build a live session with the service's shared parts, register it and start attaching its guest. */
+  const admit = (own: Pick<SessionDeps, 'id' | 'repo' | 'mode' | 'sandbox' | 'createdAt' | 'log' | 'resumed'>, opened?: SessionEvent): Session => {
+    const session = new Session({
+      ...own,
+      model,
+      classifyError,
+      publish,
+      // the Anthropic SDK caps unknown model ids at 4096 output tokens otherwise
+      maxOutputTokens: options.modelSettings.provider === 'anthropic' ? 16_384 : undefined,
+      guests: options.guests,
+      catalog: TOOL_CATALOG
+    })
+    sessions.set(own.id, session)
+    if (opened) session.emit(opened)
+    if (options.eagerGuest ?? true) session.ensureGuest().catch(() => undefined)
+    return session
+  }
   const info = (s: Session): SessionInfo => ({
     id: s.id,
     repo: s.repo,
@@ -93,15 +110,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
         provider: options.modelSettings.provider,
         model: options.modelSettings.modelId
       })
-      const session = new Session({
-        id, repo: root, mode, sandbox, createdAt, log, model, classifyError, publish,
-        maxOutputTokens: options.modelSettings.provider === 'anthropic' ? 16_384 : undefined,
-        guests: options.guests,
-        catalog: TOOL_CATALOG
-      })
-      sessions.set(id, session)
-      session.emit({ type: 'session_opened', repo: root, mode, sandbox })
-      if (options.eagerGuest ?? true) session.ensureGuest().catch(() => undefined)
+      const session = admit({ id, repo: root, mode, sandbox, createdAt, log }, { type: 'session_opened', repo: root, mode, sandbox })
       return info(session)
     },
     async resumeSession(input) {
@@ -118,15 +127,10 @@ export async function createSessionService(options: SessionServiceOptions): Prom
         if (!wanted && event.type === 'sandbox_changed') sandbox = event.policy
         if (!wanted && event.type === 'session_opened' && event.sandbox) sandbox = event.sandbox
       }
-      const session = new Session({
+      const session = admit({
         id: sessionId, repo: root, mode, sandbox: sandbox ?? 'workspace-write', createdAt: meta.createdAt,
-        log: store.openLog(sessionId), model, classifyError, publish, resumed: envelopes,
-        maxOutputTokens: options.modelSettings.provider === 'anthropic' ? 16_384 : undefined,
-        guests: options.guests,
-        catalog: TOOL_CATALOG
+        log: store.openLog(sessionId), resumed: envelopes
       })
-      sessions.set(sessionId, session)
-      if (options.eagerGuest ?? true) session.ensureGuest().catch(() => undefined)
       return info(session)
     },
     async submit(input) {
