@@ -47,6 +47,7 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
     if (sessionId) void service?.submit({ sessionId, op: { type: 'stop' } }).catch(() => undefined)
   }
   process.on('SIGINT', onSigint)
+  process.on('SIGTERM', onSigint) // e.g. `timeout`: stop the turn and remove the guest, as for Ctrl-C
   try {
     sweepOrphanGuests()
     const modelSettings = resolveModelSettings({ provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl }, process.env)
@@ -87,6 +88,7 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
   } finally {
     await service?.shutdown().catch(() => undefined)
     process.off('SIGINT', onSigint)
+    process.off('SIGTERM', onSigint)
   }
 }
 

@@ -23,10 +23,10 @@ import { DockerGuestProvider } from '../../src/main/guest/docker-guest'
 import type { Guest } from '../../src/main/guest/guest'
 import { ensureGuestImage } from '../../src/main/guest/image'
 import { defaultAgentPath, packageRoot } from '../../src/main/guest/paths'
+import { TEST_REPO_GID, TEST_REPO_UID } from './repo-owner'
 
 /** Default owner of test repositories (non-root, so ownership checks can fail). */
-export const TEST_REPO_UID = 4242
-export const TEST_REPO_GID = 4242
+export { TEST_REPO_GID, TEST_REPO_UID }
 
 const guests: Guest[] = []
 const repos: string[] = []

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process'
 import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { TEST_REPO_GID, TEST_REPO_UID } from './guest'
+import { TEST_REPO_GID, TEST_REPO_UID } from './repo-owner'
 
 /** uid:gid that owns test repositories when the tests run as root (the same owner as makeTestRepo's). */
 export const TEST_REPO_OWNER = { uid: TEST_REPO_UID, gid: TEST_REPO_GID }
