@@ -20,6 +20,18 @@ export default tseslint.config(
     }
   },
   {
+    // Type-aware rules: unhandled promises, promise-returning callbacks where void is expected,
+    // switches that miss a union member, and assertions the type checker already proves.
+    files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error'
+    }
+  },
+  {
     files: ['src/shared/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [

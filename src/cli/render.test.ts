@@ -2,7 +2,7 @@
 // arguments, todos, plans or errors to the user's terminal.
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import type { EventEnvelope, SessionEvent } from '../shared/events'
+import type { SessionEvent } from '../shared/events'
 import { createRenderer, summarizeArgs, terminalSafe } from './render'
 
 const OSC52 = '\u001b]52;c;cHduZWQ=\u0007'
@@ -12,7 +12,7 @@ function render(events: SessionEvent[], color = false): { out: string; err: stri
   const out = new PassThrough()
   const err = new PassThrough()
   const r = createRenderer({ out, err, color })
-  events.forEach((event, i) => r({ sessionId: 's', seq: i + 1, time: 0, event } as EventEnvelope))
+  events.forEach((event, i) => r({ sessionId: 's', seq: i + 1, time: 0, event }))
   return { out: String(out.read() ?? ''), err: String(err.read() ?? '') }
 }
 
@@ -29,7 +29,7 @@ describe('CLI renderer', () => {
 
   it('prints no control character from any event text, with or without colour', () => {
     const events: SessionEvent[] = [
-      { type: 'session_opened', repo: `/r${OSC52}`, mode: 'agent', sandbox: 'workspace-write' } as SessionEvent,
+      { type: 'session_opened', repo: `/r${OSC52}`, mode: 'agent', sandbox: 'workspace-write' },
       { type: 'text_delta', turnId: 't', text: `hello ${HOSTILE}` },
       { type: 'text_delta', turnId: 't', text: '\u001b' },
       { type: 'text_delta', turnId: 't', text: ']52;c;eA==\u0007\n' },
@@ -37,8 +37,8 @@ describe('CLI renderer', () => {
       { type: 'tool_call_finished', turnId: 't', callId: 'c', name: 'read_file', isError: false, result: `     1\t${HOSTILE}\n` },
       { type: 'todos_updated', todos: [{ content: HOSTILE, status: 'pending' }] },
       { type: 'plan_updated', plan: { title: HOSTILE, summary: '', steps: [HOSTILE], mermaid: 'flowchart TD\n A' } },
-      { type: 'guest_status', state: 'ready', detail: HOSTILE } as SessionEvent,
-      { type: 'error', code: 'internal', message: HOSTILE } as SessionEvent
+      { type: 'guest_status', state: 'ready', detail: HOSTILE },
+      { type: 'error', code: 'internal', message: HOSTILE }
     ]
     for (const color of [false, true]) {
       const { out, err } = render(events, color)

@@ -91,7 +91,7 @@ class DockerBackend implements GuestBackend {
    * output is missed; then {@link connectMain} once started.
    */
   async attachMain(): Promise<NodeJS.ReadWriteStream> {
-    return (await this.container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as NodeJS.ReadWriteStream
+    return await this.container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })
   }
 
   /** Speak the protocol over the main process's attached stream and wait for `ready`. */
@@ -185,7 +185,7 @@ class DockerBackend implements GuestBackend {
     if (info.State.Running) return { running: true, description: 'running' }
     let logs = ''
     try {
-      logs = demuxLogs((await this.container.logs({ stdout: true, stderr: true, tail: 20, follow: false })) as unknown as Buffer).trim()
+      logs = demuxLogs(await this.container.logs({ stdout: true, stderr: true, tail: 20, follow: false })).trim()
     } catch {
       // Logs are best-effort context.
     }

@@ -83,7 +83,7 @@ describe.skipIf(skipWithoutDocker())('edit_file and encodings in a real guest', 
   it('read_file keeps real tabs and gives images a type-and-size notice', async () => {
     expect((await runTool('read_file', { path: 'tabs.go' }, ctx)).output).toContain('     2\t\treturn\t1\n')
     const img = await runTool('read_file', { path: 'image.png' }, ctx)
-    expect(img).toEqual({ isError: false, output: expect.stringMatching(/binary file: PNG image, 16 bytes/) as unknown as string })
+    expect(img).toEqual({ isError: false, output: expect.stringMatching(/binary file: PNG image, 16 bytes/) })
   })
 
   it('no match shows the closest region with line numbers; a no-op edit is an error', async () => {

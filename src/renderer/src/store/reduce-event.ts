@@ -73,7 +73,7 @@ export function emptyView(sessionId: string, repo = '', mode: Mode = 'agent', sa
 }
 
 function commandOf(args: unknown): string {
-  if (args && typeof args === 'object' && 'command' in args) return String((args as { command: unknown }).command)
+  if (args && typeof args === 'object' && 'command' in args) return String(args.command)
   return typeof args === 'string' ? args : JSON.stringify(args)
 }
 

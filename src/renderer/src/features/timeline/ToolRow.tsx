@@ -15,7 +15,7 @@ type ToolItem = Extract<TimelineItem, { kind: 'tool' }>
 
 function pathOf(args: unknown): string | undefined {
   if (args && typeof args === 'object' && 'path' in args) {
-    const p = (args as { path: unknown }).path
+    const p = args.path
     return typeof p === 'string' ? p : undefined
   }
   return undefined
