@@ -3,14 +3,15 @@
  * loop runs the tool calls in order inside the guest, records the results, and asks again, until
  * the model stops calling tools or Stop aborts. There is no round budget.
  */
-import { streamText, type LanguageModel } from 'ai'
+import { randomUUID } from 'node:crypto'
+import { InvalidResponseDataError, streamText, type LanguageModel } from 'ai'
 import type { CortexError } from '../../shared/errors'
 import type { SessionEvent, ToolCall } from '../../shared/events'
 import { MODE_TOOLS, type Mode } from '../../shared/modes'
 import type { Guest } from '../guest/guest'
 import type { ToolDefinition, ToolSessionState } from '../tools/tool'
 import { declareTools } from '../providers'
-import { buildModelMessages } from './history'
+import { INVALID_TOOL_NAME, MAX_TOOL_ARGS_BYTES, VALID_TOOL_NAME, buildModelMessages, capToolArgs } from './history'
 import { dispatchToolCall, isAbortError } from './tool-dispatch'
 
 /** Everything a turn needs; supplied by the session. */
@@ -46,7 +47,15 @@ const GUEST_FREE_TOOLS: ReadonlySet<string> = new Set(['todo_read', 'todo_write'
 
 interface StepCall extends ToolCall {
   invalidReason?: string
+  /** A complete error result given without dispatching (over-cap arguments, invalid name). */
+  refusal?: string
 }
+
+/** How many characters of an invalid tool name are quoted back to the model. */
+const QUOTED_NAME_CHARS = 80
+
+/** Consecutive model steps with a malformed tool call the SDK cannot parse (e.g. an empty name) before the turn ends with an error. */
+export const MAX_MALFORMED_STEPS = 3
 
 /**
  * Run one turn to its end.
@@ -55,11 +64,14 @@ interface StepCall extends ToolCall {
  */
 export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   const { signal, turnId } = deps
+  let malformed = 0
   for (;;) {
     if (signal.aborted) return 'stopped'
     const mode = deps.getMode()
     const offered = MODE_TOOLS[mode].map((name) => deps.catalog[name]).filter((t): t is ToolDefinition => !!t)
     const step = await streamStep(deps, mode, offered)
+    malformed = step.malformed ? malformed + 1 : 0
+    if (step.malformed && malformed >= MAX_MALFORMED_STEPS) throw deps.classifyError(step.malformed)
     deps.emit({
       type: 'assistant_message',
       turnId,
@@ -81,7 +93,7 @@ async function streamStep(
   deps: TurnDeps,
   mode: Mode,
   offered: ToolDefinition[]
-): Promise<{ text: string; calls: StepCall[] }> {
+): Promise<{ text: string; calls: StepCall[]; malformed?: unknown }> {
   const { signal, turnId } = deps
   let text = ''
   const calls: StepCall[] = []
@@ -103,14 +115,7 @@ async function streamStep(
         text += part.text
         deps.emit({ type: 'text_delta', turnId, text: part.text })
       } else if (part.type === 'tool-call') {
-        const invalid = 'invalid' in part && part.invalid === true
-        calls.push({
-          callId: part.toolCallId,
-          name: part.toolName,
-          args: part.input,
-          // unknown tools are refused by name in dispatch; schema problems are re-checked there
-          invalidReason: invalid && isUnparseable(part.input) ? 'the arguments are not valid JSON' : undefined
-        })
+        calls.push(toStepCall(part, mode))
       } else if (part.type === 'finish-step') {
         finishReason = part.finishReason
       } else if (part.type === 'error') {
@@ -119,12 +124,53 @@ async function streamStep(
     }
   } catch (err) {
     if (isAbortError(err, signal)) return { text, calls: [] }
+    // a tool call the SDK cannot parse (openai-compatible: an empty or missing name) ends the stream;
+    // the model gets an error result for it and another try, instead of the turn ending
+    if (InvalidResponseDataError.isInstance(err)) return { text, calls: [...calls, malformedCall(err, mode)], malformed: err }
     throw deps.classifyError(err)
   }
   if (finishReason === 'length') {
     for (const c of calls) c.invalidReason = 'the arguments were cut off by the model output limit'
   }
   return { text, calls }
+}
+
+/**
+ * One streamed tool call as the loop keeps it: arguments over {@link MAX_TOOL_ARGS_BYTES} are
+ * replaced by their truncated form (so the log and every later request stay small) and refused;
+ * a name no provider would accept back (empty, `../x`, kilobytes of junk) is refused by a quoted cut.
+ */
+function toStepCall(part: { toolCallId: string; toolName: string; input: unknown; invalid?: boolean }, mode: Mode): StepCall {
+  const capped = capToolArgs(part.input)
+  const call: StepCall = { callId: part.toolCallId, name: part.toolName, args: capped.args }
+  if (!VALID_TOOL_NAME.test(part.toolName)) {
+    const quoted = JSON.stringify(part.toolName.slice(0, QUOTED_NAME_CHARS)) + (part.toolName.length > QUOTED_NAME_CHARS ? '…' : '')
+    call.name = part.toolName.slice(0, QUOTED_NAME_CHARS)
+    call.refusal =
+      `Error: tool ${quoted} does not exist: it is not a valid tool name (1-64 letters, digits, _ or -); it was not run. ` +
+      `Tools available now: ${MODE_TOOLS[mode].join(', ')}.`
+  } else if (capped.truncated) {
+    call.refusal =
+      `Error: the arguments of this ${part.toolName} call are ${capped.bytes} bytes, over the ${MAX_TOOL_ARGS_BYTES}-byte cap; ` +
+      'it was not run and its arguments were dropped. Split the work into smaller calls (for a large file, write it in parts ' +
+      'with several edit_file calls, or generate it with a bash command).'
+  } else if (part.invalid === true && isUnparseable(part.input)) {
+    // unknown tools are refused by name in dispatch; schema problems are re-checked there
+    call.invalidReason = 'the arguments are not valid JSON'
+  }
+  return call
+}
+
+/** The stand-in call recorded for a response the SDK rejected, with its error result. */
+function malformedCall(err: InvalidResponseDataError, mode: Mode): StepCall {
+  return {
+    callId: `malformed_${randomUUID()}`,
+    name: INVALID_TOOL_NAME,
+    args: {},
+    refusal:
+      `Error: your last response had a malformed tool call (${err.message.slice(0, 200)}); it was not run. ` +
+      `Call tools by their exact names. Tools available now: ${MODE_TOOLS[mode].join(', ')}.`
+  }
 }
 
 function isUnparseable(input: unknown): boolean {
@@ -140,6 +186,10 @@ function isUnparseable(input: unknown): boolean {
 async function runCall(deps: TurnDeps, call: StepCall): Promise<void> {
   const { turnId, signal } = deps
   deps.emit({ type: 'tool_call_started', turnId, callId: call.callId, name: call.name, args: call.args })
+  if (call.refusal) {
+    deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: call.refusal })
+    return
+  }
   let output: string
   let isError: boolean
   try {
