@@ -1,10 +1,10 @@
 /**
  * The Electron IPC adapter with `electron` mocked: one handler per contract request (derived from
- * the contract), sender-frame check, zod validation, WireResult answers, handler removal, and
+ * the contract), sender-frame check, validation errors of the API as WireResults, answers, handler removal, and
  * event forwarding to the window's webContents.
  */
 import { describe, expect, it, vi } from 'vitest'
-import { REQUEST_NAMES, type CortexApi } from '../src/shared/contract'
+import { parseRequest, REQUEST_NAMES, type CortexApi } from '../src/shared/contract'
 import { CortexError } from '../src/shared/errors'
 import type { EventEnvelope } from '../src/shared/events'
 
@@ -23,17 +23,20 @@ vi.mock('electron', () => ({
 
 const { forwardEvents, registerIpc } = await import('../src/main/ipc')
 
+/** An in-test CortexApi that validates its inputs like the session service (parseRequest). */
 function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; inputs: unknown[] } {
   const listeners = new Set<(e: EventEnvelope) => void>()
   const inputs: unknown[] = []
   return {
     inputs,
     emit: (e) => listeners.forEach((l) => l(e)),
-    openSession: async (input) => {
+    openSession: async (raw) => {
+      const input = parseRequest('openSession', raw)
       inputs.push(input)
       return { id: 's1', repo: input.repo, mode: input.mode ?? 'agent', sandbox: input.sandbox ?? 'workspace-write', createdAt: 0, running: false }
     },
-    submit: async () => {
+    submit: async (raw) => {
+      parseRequest('submit', raw)
       throw new CortexError('busy', 'a turn is already running')
     },
     sessionEvents: async () => [],

@@ -3,6 +3,7 @@
  * preload bridge, the web host and the renderer's client are all derived from this object.
  */
 import { z } from 'zod'
+import { CortexError } from './errors'
 import { EventEnvelopeSchema, OperationSchema } from './events'
 import { ModeSchema } from './modes'
 import { SandboxPolicySchema } from './sandbox'
@@ -26,7 +27,7 @@ export type SessionInfo = z.infer<typeof SessionInfoSchema>
 
 const Ok = z.object({ ok: z.literal(true) })
 
-/** Request/response pairs. Every input is validated with zod at the receiving side. */
+/** Request/response pairs. Every input is validated once, with {@link parseRequest}, by the session service. */
 export const contract = {
   requests: {
     /** Open a session on a repository folder (absolute host path). */
@@ -76,6 +77,38 @@ export type CortexApi = {
 
 /** The request names, as a runtime list derived from the contract. */
 export const REQUEST_NAMES = Object.keys(contract.requests) as RequestName[]
+
+/** Input type of request `K` after validation (defaults applied). */
+export type ParsedInput<K extends RequestName> = z.output<(typeof contract.requests)[K]['input']>
+
+/**
+ * Validate `input` (undefined reads as `{}`) against request `name`'s zod schema: the ONE place a
+ * request is validated, called by the session service, which every adapter (IPC, web host, CLI)
+ * reaches the core through.
+ * @returns the parsed input with defaults applied
+ * @throws CortexError('invalid_input') naming each failing field: `<name>: <path>: <message>; …`
+ */
+export function parseRequest<K extends RequestName>(name: K, input: unknown): ParsedInput<K> {
+  const schema = contract.requests[name].input as unknown as z.ZodType<ParsedInput<K>>
+  const parsed = schema.safeParse(input ?? {})
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')
+    throw new CortexError('invalid_input', `${name}: ${detail}`)
+  }
+  return parsed.data
+}
+
+/**
+ * Build a CortexApi whose request methods all go through `call(name, input)`: the one place the
+ * contract's request names become methods (the preload bridge, the WebSocket client, the
+ * renderer's and the app's refusing stand-ins use it).
+ * @param call performs request `name`; its promise is the method's
+ * @param onEvent the event subscription of the result
+ */
+export function createApiStub(call: (name: RequestName, input: unknown) => Promise<unknown>, onEvent: CortexApi['onEvent']): CortexApi {
+  const methods = Object.fromEntries(REQUEST_NAMES.map((name) => [name, (input: unknown) => call(name, input)]))
+  return { ...methods, onEvent } as unknown as CortexApi
+}
 
 /** Serialized error crossing an adapter boundary. */
 export const WireErrorSchema = z.object({ code: z.string(), message: z.string() })

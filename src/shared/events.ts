@@ -72,6 +72,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     type: z.literal('tool_output'),
+    /** The turn whose tool call streams this output. */
+    turnId: z.string(),
     callId: z.string(),
     stream: z.enum(['stdout', 'stderr']),
     chunk: z.string()

@@ -1,8 +1,8 @@
 /**
  * Wire framing shared by the transport adapters of the contract: the Electron IPC channel names,
  * the `{ ok, value } | { ok: false, error }` result every request returns across a process
- * boundary, the WebSocket frames of the web host, and one generic dispatcher that validates a
- * request against the contract and calls the session API. Pure TS + zod.
+ * boundary, the WebSocket frames of the web host, and one generic dispatcher that routes a request
+ * by name to the session API (which validates its input: see parseRequest). Pure TS + zod.
  */
 import { z } from 'zod'
 import { contract, type CortexApi, type RequestName, WireErrorSchema } from './contract'
@@ -32,7 +32,8 @@ export function isRequestName(name: unknown): name is RequestName {
 }
 
 /**
- * Validate `input` against request `name`'s zod schema and call `api[name]`.
+ * Call `api[name]` with `input` as received. The input is not parsed here: the session service
+ * validates every request once (parseRequest), whichever adapter it came through.
  * @returns `{ ok: true, value }` with the method's result, or `{ ok: false, error }` where error.code
  *   is `invalid_input` for an unknown name or a schema failure, the thrown CortexError's code, or
  *   `internal` for anything else thrown. Never rejects.
@@ -41,14 +42,9 @@ export async function dispatchRequest(api: CortexApi, name: unknown, input: unkn
   if (!isRequestName(name)) {
     return { ok: false, error: { code: 'invalid_input', message: `unknown request: ${String(name)}` } }
   }
-  const parsed = contract.requests[name].input.safeParse(input ?? {})
-  if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')
-    return { ok: false, error: { code: 'invalid_input', message: `${name}: ${detail}` } }
-  }
   try {
     const method = api[name] as (input: unknown) => Promise<unknown>
-    const value = await method.call(api, parsed.data)
+    const value = await method.call(api, input ?? {})
     return { ok: true, value }
   } catch (err) {
     const e = toCortexError(err)

@@ -10,23 +10,26 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import type { CortexApi } from '../shared/contract'
+import { parseRequest, type CortexApi } from '../shared/contract'
 import { CortexError } from '../shared/errors'
 import type { EventEnvelope } from '../shared/events'
 import { startWebHost, type WebHost } from './web-host'
 
+/** An in-test CortexApi that validates its inputs like the session service (parseRequest). */
 function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; calls: unknown[] } {
   const listeners = new Set<(e: EventEnvelope) => void>()
   const calls: unknown[] = []
   return {
     calls,
     emit: (e) => listeners.forEach((l) => l(e)),
-    async openSession(input) {
+    async openSession(raw) {
+      const input = parseRequest('openSession', raw)
       calls.push(input)
       if (input.repo === '/missing') throw new CortexError('repo_invalid', 'no such folder: /missing')
       return { id: 's1', repo: input.repo, mode: input.mode ?? 'agent', sandbox: input.sandbox ?? 'workspace-write', createdAt: 1, running: false }
     },
-    async submit(input) {
+    async submit(raw) {
+      const input = parseRequest('submit', raw)
       calls.push(input)
       return { ok: true }
     },

@@ -1,69 +1,23 @@
 /**
- * The desktop app's logger: one JSON line per record, appended to `<CORTEX_HOME>/logs/app.log`
- * and mirrored to stderr. Used by the composition root, the window and the IPC layer (never by the
- * core, which stays free of app concerns). No console.* anywhere in main.
+ * The desktop app's logger: the shared file logger (src/main/log) writing JSON lines to
+ * `<userData>/logs/app.log`, mirrored to stderr. `CORTEX_LOG` (or the older `CORTEX_LOG_LEVEL`)
+ * sets the least severe level logged (default `info`). The same Logger is passed to the core.
  */
-import { appendFileSync, mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { parseLogLevel, type Logger } from '../../shared/logger-types'
+import { createFileLogger, LOG_LEVEL_ENV } from '../log/file-logger'
 
-/** Severity of a record, lowest first. */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
+export { errorFields } from '../../shared/logger-types'
+export type { LogLevel } from '../../shared/logger-types'
 
-/** A structured logger: `msg` is one line; `fields` are JSON-serializable extras. */
-export interface AppLogger {
-  debug(msg: string, fields?: Record<string, unknown>): void
-  info(msg: string, fields?: Record<string, unknown>): void
-  warn(msg: string, fields?: Record<string, unknown>): void
-  error(msg: string, fields?: Record<string, unknown>): void
-}
-
-const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 }
+/** The app's logger (the shared {@link Logger} shape). */
+export type AppLogger = Logger
 
 /**
- * Create a logger.
+ * Create the app logger.
  * @param options.file absolute path of the log file (created with its folder); omit for stderr only
- * @param options.level records below this level are dropped (default `info`, or `CORTEX_LOG_LEVEL`)
- * @param options.stderr mirror records to stderr (default true)
  * Never throws: a failing file write falls back to stderr only.
  */
-export function createAppLogger(options: { file?: string; level?: LogLevel; stderr?: boolean } = {}): AppLogger {
-  const envLevel = process.env.CORTEX_LOG_LEVEL as LogLevel | undefined
-  const min = ORDER[options.level ?? (envLevel && envLevel in ORDER ? envLevel : 'info')]
-  const mirror = options.stderr ?? true
-  let file = options.file
-  if (file) {
-    try {
-      mkdirSync(dirname(file), { recursive: true })
-    } catch {
-      file = undefined
-    }
-  }
-  const write = (level: LogLevel, msg: string, fields?: Record<string, unknown>): void => {
-    if (ORDER[level] < min) return
-    let line: string
-    try {
-      line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })
-    } catch {
-      line = JSON.stringify({ time: new Date().toISOString(), level, msg })
-    }
-    if (file) {
-      try {
-        appendFileSync(file, line + '\n')
-      } catch {
-        file = undefined
-      }
-    }
-    if (mirror) process.stderr.write(line + '\n')
-  }
-  return {
-    debug: (m, f) => write('debug', m, f),
-    info: (m, f) => write('info', m, f),
-    warn: (m, f) => write('warn', m, f),
-    error: (m, f) => write('error', m, f)
-  }
-}
-
-/** Describe anything thrown as `{ error: message }` for a log record's fields. */
-export function errorFields(err: unknown): Record<string, unknown> {
-  return { error: err instanceof Error ? err.message : String(err) }
+export function createAppLogger(options: { file?: string } = {}): AppLogger {
+  const level = parseLogLevel(process.env[LOG_LEVEL_ENV]) ?? parseLogLevel(process.env.CORTEX_LOG_LEVEL) ?? 'info'
+  return createFileLogger({ file: options.file, level, stderr: level })
 }

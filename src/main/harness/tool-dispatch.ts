@@ -1,6 +1,7 @@
 /**
  * Runs one tool call: refuses tools the mode in force withholds, validates arguments with the
- * tool's zod schema, executes, and bounds the result. Model-fixable failures come back as error
+ * tool's zod schema, attaches the guest only for a tool that needs one, executes, and bounds the
+ * result (the one cap of tool results: MAX_RESULT_CHARS, head+tail). Model-fixable failures come back as error
  * results; infrastructure failures are rethrown as CortexError so the turn ends with a typed error.
  */
 import { CortexError } from '../../shared/errors'
@@ -9,9 +10,9 @@ import { MODE_TOOLS, isToolAllowed, type Mode } from '../../shared/modes'
 import { GuestCallError } from '../guest/guest'
 import { isAbortError as isAbortInChain } from '../providers'
 import { MAX_RESULT_CHARS, capHeadTail } from '../tools/limits'
-import { ToolError, type ToolContext, type ToolDefinition } from '../tools/tool'
+import { ToolError, type ToolContext, type ToolDefinition, type ToolRunContext } from '../tools/tool'
 
-/** Largest tool result stored in the session and sent to the model, in characters (~8k tokens); one constant shared with the tools. */
+/** Largest tool result stored in the session and sent to the model, in characters (~8k tokens); one constant shared with the tools (tools/limits). */
 export { MAX_RESULT_CHARS }
 
 /** Outcome of one call: the result text for the model and whether it is an error. */
@@ -20,7 +21,7 @@ export interface DispatchResult {
   isError: boolean
 }
 
-/** Bound a result text to {@link MAX_RESULT_CHARS} with the tools' own head+tail cut (tools/limits). */
+/** Bound a result text (or an error's message) to {@link MAX_RESULT_CHARS} with the tools' own head+tail cut (tools/limits): the only cap applied to every result. */
 export function boundResult(text: string, max = MAX_RESULT_CHARS): string {
   return capHeadTail(text, max).text
 }
@@ -33,15 +34,17 @@ export function isAbortError(err: unknown, signal: AbortSignal): boolean {
 /**
  * Execute `call` under `mode` (the mode in force NOW, not when the call was requested).
  * @param catalog every tool by name; a name absent from `MODE_TOOLS[mode]` is refused
+ * @param ctx the call's context; `ctx.getGuest` is awaited only for a valid call of a tool that
+ *   needs the guest ({@link ToolDefinition.needsGuest}), so a refused call never starts one
  * @param invalidReason set when the model's arguments could not be parsed or were cut off
  * @returns the result for the model; never throws for model-fixable problems
- * @throws CortexError for infrastructure failures (guest died, Docker gone); AbortError on Stop
+ * @throws CortexError for infrastructure failures (guest could not start or died, Docker gone); AbortError on Stop
  */
 export async function dispatchToolCall(
   call: ToolCall,
   mode: Mode,
   catalog: Readonly<Record<string, ToolDefinition>>,
-  ctx: ToolContext,
+  ctx: ToolRunContext,
   invalidReason?: string
 ): Promise<DispatchResult> {
   if (!isToolAllowed(mode, call.name)) {
@@ -58,8 +61,9 @@ export async function dispatchToolCall(
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')
     return { isError: true, output: `Error: invalid arguments for ${call.name}: ${issues}. The call was not run.` }
   }
+  const toolCtx = tool.needsGuest === false ? withoutGuest(ctx, call.name) : { ...ctx, guest: await ctx.getGuest() }
   try {
-    const result = await tool.execute(parsed.data, ctx)
+    const result = await tool.execute(parsed.data, toolCtx)
     return { output: boundResult(result.output), isError: result.isError ?? false }
   } catch (err) {
     if (isAbortError(err, ctx.signal)) throw err
@@ -68,5 +72,18 @@ export async function dispatchToolCall(
     if (err instanceof CortexError) throw err
     const message = err instanceof Error ? err.message : String(err)
     throw new CortexError('guest_failed', `tool ${call.name} failed in the guest: ${message}`, { cause: err })
+  }
+}
+
+/** The context of a tool that declared `needsGuest: false`: touching `guest` is a programming error. */
+function withoutGuest(ctx: ToolRunContext, name: string): ToolContext {
+  const { signal, session, emitOutput } = ctx
+  return {
+    signal,
+    session,
+    emitOutput,
+    get guest(): never {
+      throw new CortexError('internal', `tool ${name} declares needsGuest: false but used the guest`)
+    }
   }
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { InvalidResponseDataError, streamText, type LanguageModel } from 'ai'
 import type { CortexError } from '../../shared/errors'
+import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
 import type { SessionEvent, ToolCall } from '../../shared/events'
 import { MODE_TOOLS, type Mode } from '../../shared/modes'
 import type { Guest } from '../guest/guest'
@@ -37,13 +38,12 @@ export interface TurnDeps {
   maxRetries?: number
   /** Output cap per model step in tokens; unset leaves the provider's default. */
   maxOutputTokens?: number
+  /** Where the turn logs failed calls and model errors (default nowhere). */
+  logger?: Logger
 }
 
 /** How a turn ended (errors are thrown instead). */
 export type TurnOutcome = 'completed' | 'stopped'
-
-/** Tools that work on session state only and never need the guest. */
-const GUEST_FREE_TOOLS: ReadonlySet<string> = new Set(['todo_read', 'todo_write', 'plan'])
 
 interface StepCall extends ToolCall {
   invalidReason?: string
@@ -194,15 +194,13 @@ async function runCall(deps: TurnDeps, call: StepCall): Promise<void> {
   let isError: boolean
   try {
     const mode = deps.getMode()
-    const allowed = (MODE_TOOLS[mode] as readonly string[]).includes(call.name)
-    // attach before the first command: the guest is awaited only for a call that will run
-    const guest = allowed && !call.invalidReason && !GUEST_FREE_TOOLS.has(call.name) ? await deps.getGuest() : null
+    // the guest is attached (and awaited) by dispatch, only for a valid call of a tool that needs it
     const ctx = {
-      guest: guest as Guest,
+      getGuest: () => deps.getGuest(),
       signal,
       session: deps.session,
       emitOutput: (stream: 'stdout' | 'stderr', chunk: string) =>
-        deps.emit({ type: 'tool_output', callId: call.callId, stream, chunk })
+        deps.emit({ type: 'tool_output', turnId, callId: call.callId, stream, chunk })
     }
     ;({ output, isError } = await dispatchToolCall(call, mode, deps.catalog, ctx, call.invalidReason))
   } catch (err) {
@@ -214,6 +212,7 @@ async function runCall(deps: TurnDeps, call: StepCall): Promise<void> {
       return
     }
     const message = err instanceof Error ? err.message : String(err)
+    ;(deps.logger ?? NOOP_LOGGER).error('tool call failed; the turn ends', { turnId, callId: call.callId, tool: call.name, ...errorFields(err) })
     deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: `Error: ${message}` })
     throw err
   }

@@ -5,10 +5,11 @@
 import { randomUUID } from 'node:crypto'
 import { realpathSync, statSync } from 'node:fs'
 import { isAbsolute } from 'node:path'
-import type { z } from 'zod'
-import { contract, type CortexApi, type SessionInfo } from '../../shared/contract'
+import { parseRequest as parse, type CortexApi, type SessionInfo } from '../../shared/contract'
 import { CortexError } from '../../shared/errors'
 import type { EventEnvelope, SessionEvent } from '../../shared/events'
+import { childLogger, errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
+import type { Mode } from '../../shared/modes'
 import type { GuestProvider } from '../guest/guest'
 import { classifyProviderError, createLanguageModel, type ModelSettings } from '../providers'
 import { SessionStore } from '../store/session-store'
@@ -25,6 +26,8 @@ export interface SessionServiceOptions {
   guests: GuestProvider
   /** Attach the guest as soon as a session opens (default true) rather than at the first tool call. */
   eagerGuest?: boolean
+  /** Where the service, its sessions and their turns log (default: nowhere). */
+  logger?: Logger
 }
 
 /** The session API plus lifecycle: `shutdown` closes every session (stopping turns, removing guests). */
@@ -35,7 +38,9 @@ export type SessionService = CortexApi & {
 }
 
 /**
- * Create the session service.
+ * Create the session service. Every request's input is validated here, once (parseRequest), for
+ * every adapter. A `set_mode` switch is written to the session's meta.json, so a resume starts in
+ * the mode last set.
  * @throws nothing at creation; request methods reject with CortexError (`repo_invalid`,
  *   `session_not_found`, `busy`, `invalid_input`)
  */
@@ -47,14 +52,27 @@ export async function createSessionService(options: SessionServiceOptions): Prom
   const listeners = new Set<(e: EventEnvelope) => void>()
   const model = createLanguageModel(options.modelSettings)
   const classifyError = (err: unknown): CortexError => classifyProviderError(err, options.modelSettings)
+  const logger = options.logger ?? NOOP_LOGGER
 
   const publish = (envelope: EventEnvelope): void => {
+    if (envelope.event.type === 'mode_changed') persistMode(envelope.sessionId, envelope.event.mode)
     for (const l of listeners) {
       try {
         l(envelope)
-      } catch {
-        // a failing subscriber must not break the session
+      } catch (err) {
+        // a failing subscriber must not break the session; the envelope stays in the log
+        logger.debug('event subscriber threw', { sessionId: envelope.sessionId, seq: envelope.seq, type: envelope.event.type, ...errorFields(err) })
       }
+    }
+  }
+  /** Record a mode switch in meta.json (the stored mode a resume starts from). */
+  const persistMode = (sessionId: string, mode: Mode): void => {
+    try {
+      const meta = store.readMeta(sessionId)
+      if (meta && meta.mode !== mode) store.writeMeta({ ...meta, mode })
+    } catch (err) {
+      // the event log still holds the switch, and a resume replays it
+      logger.warn('could not record the mode in meta.json', { sessionId, mode, ...errorFields(err) })
     }
   }
   /** Build a live session with the service's shared parts, register it and start attaching its guest. */
@@ -67,10 +85,13 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       // the Anthropic SDK caps unknown model ids at 4096 output tokens otherwise
       maxOutputTokens: options.modelSettings.provider === 'anthropic' ? 16_384 : undefined,
       guests: options.guests,
-      catalog: TOOL_CATALOG
+      catalog: TOOL_CATALOG,
+      logger: childLogger(logger, { sessionId: own.id })
     })
     sessions.set(own.id, session)
     if (opened) session.emit(opened)
+    logger.info(opened ? 'session opened' : 'session resumed', { sessionId: own.id, repo: own.repo, mode: own.mode, sandbox: own.sandbox })
+    // a failed attach is reported by the session itself (guest_status error event and its log)
     if (options.eagerGuest ?? true) session.ensureGuest().catch(() => undefined)
     return session
   }
@@ -86,14 +107,6 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     const s = sessions.get(id)
     if (!s) throw new CortexError('session_not_found', `no open session with id ${id}`)
     return s
-  }
-  const parse = <K extends keyof typeof contract.requests>(name: K, input: unknown): z.output<(typeof contract.requests)[K]['input']> => {
-    const schema = contract.requests[name].input as unknown as z.ZodType<z.output<(typeof contract.requests)[K]['input']>>
-    const parsed = schema.safeParse(input)
-    if (!parsed.success) {
-      throw new CortexError('invalid_input', `${name}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
-    }
-    return parsed.data
   }
 
   return {
@@ -149,7 +162,8 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       const { sessionId } = parse('sessionEvents', input)
       return get(sessionId).envelopes()
     },
-    async listSessions() {
+    async listSessions(input) {
+      parse('listSessions', input)
       return [...sessions.values()].map(info)
     },
     onEvent(listener) {
@@ -164,6 +178,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       sessions.clear()
       await Promise.all(all.map((s) => s.close()))
       await options.guests.close?.()
+      logger.debug('session service shut down', { sessions: all.length })
     }
   }
 }

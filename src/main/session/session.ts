@@ -8,6 +8,7 @@ import type { LanguageModel } from 'ai'
 import { CortexError, toCortexError } from '../../shared/errors'
 import type { EventEnvelope, Operation, Plan, SessionEvent, Todo } from '../../shared/events'
 import { EPHEMERAL_EVENTS } from '../../shared/events'
+import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
 import type { Mode } from '../../shared/modes'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import type { Guest, GuestProvider } from '../guest/guest'
@@ -34,6 +35,17 @@ export interface SessionDeps {
   publish(envelope: EventEnvelope): void
   /** Events of a resumed session, from its log: they seed the history, the seq and the todos. */
   resumed?: readonly EventEnvelope[]
+  /** Where the session and its turns log (records carry the session id); default nowhere. */
+  logger?: Logger
+}
+
+/** Longest wait (ms) of {@link Session.close} for the stopped turn to end and for a starting guest. */
+export const CLOSE_TURN_WAIT_MS = 1000
+
+/** `p`'s value, or undefined when it has not settled within `ms` (a rejection passes on). */
+function settleWithin<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined
+  return Promise.race([p, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)))]).finally(() => clearTimeout(timer))
 }
 
 /** A live session. Created by the session service; not used directly by adapters. */
@@ -50,9 +62,11 @@ export class Session {
   private turn: { id: string; controller: AbortController; done: Promise<void> } | null = null
   private guest: Promise<Guest> | null = null
   private closed = false
+  private readonly logger: Logger
 
   /** @param deps see {@link SessionDeps} */
   constructor(private readonly deps: SessionDeps) {
+    this.logger = deps.logger ?? NOOP_LOGGER
     this.id = deps.id
     this.repo = deps.repo
     this.mode = deps.mode
@@ -116,6 +130,7 @@ export class Session {
         return
       case 'set_mode':
         if (op.mode !== this.mode) {
+          this.logger.info('mode changed', { from: this.mode, to: op.mode })
           this.mode = op.mode
           this.emit({ type: 'mode_changed', mode: op.mode })
         }
@@ -134,8 +149,9 @@ export class Session {
     this.emit({ type: 'sandbox_changed', policy })
     // the old guest goes first, so two guests of one session never run at once
     this.guest = (async () => {
+      // an old guest that never started has nothing to close (its failure was reported then)
       const g = old ? await old.catch(() => null) : null
-      if (g) await g.close().catch(() => undefined)
+      if (g) await g.close().catch((err: unknown) => this.logger.debug('closing the guest of the old sandbox policy failed', { guestId: g.id, ...errorFields(err) }))
       return this.attach()
     })()
     this.watchAttach(this.guest)
@@ -169,7 +185,8 @@ export class Session {
           void this.guest?.then((current) => {
             if (current !== g) return
             this.guest = null
-            void g.close().catch(() => undefined)
+            this.logger.warn('guest died', { guestId: g.id, ...errorFields(err) })
+            void g.close().catch((closeErr: unknown) => this.logger.debug('removing the dead guest failed', { guestId: g.id, ...errorFields(closeErr) }))
             this.emit({ type: 'guest_status', state: 'error', detail: `${err.message}; a new guest starts at the next tool call` })
           })
         })
@@ -181,6 +198,7 @@ export class Session {
   private watchAttach(attaching: Promise<Guest>): void {
     attaching.catch((err: unknown) => {
       if (this.guest === attaching) this.guest = null
+      this.logger.error('guest start failed', { repo: this.repo, sandbox: this.sandbox, ...errorFields(err) })
       this.emit({ type: 'guest_status', state: 'error', detail: toCortexError(err).message })
     })
   }
@@ -190,17 +208,25 @@ export class Session {
     await this.turn?.done
   }
 
-  /** Stop any turn, remove the guest and close the log. Idempotent. */
+  /**
+   * Stop any turn, remove the guest and close the log, within about 5 s whatever state the guest is
+   * in (turn and starting guest waited for at most {@link CLOSE_TURN_WAIT_MS} each, container removal
+   * bounded by the guest). Idempotent.
+   */
   async close(): Promise<void> {
     if (this.closed) return
     this.turn?.controller.abort()
-    await this.idle()
+    // every guest and model wait honours Stop; the bound only guards against a bug there
+    await settleWithin(this.idle(), CLOSE_TURN_WAIT_MS)
     const guest = this.guest
     this.guest = null
     if (guest) {
-      const g = await guest.catch(() => null)
+      // a guest that never started has nothing to remove (its failure was reported then); one still
+      // starting is removed once it has started (and stops by itself if this process exits first)
+      const g = await settleWithin(guest.catch(() => null), CLOSE_TURN_WAIT_MS)
+      if (g === undefined) void guest.then((late) => late.close()).catch(() => undefined)
       if (g) {
-        await g.close()
+        await g.close().catch(() => undefined)
         this.emit({ type: 'guest_status', state: 'stopped' })
       }
     }
@@ -233,12 +259,14 @@ export class Session {
       },
       classifyError: this.deps.classifyError,
       maxOutputTokens: this.deps.maxOutputTokens,
-      systemPrompt: (mode) => buildSystemPrompt(this.repo, mode)
+      systemPrompt: (mode) => buildSystemPrompt(this.repo, mode),
+      logger: this.logger
     }).then(
       (outcome) => this.endTurn(turnId, outcome),
       (err: unknown) => {
         if (controller.signal.aborted) return this.endTurn(turnId, 'stopped')
         const e = toCortexError(err)
+        this.logger.error('turn failed', { turnId, ...errorFields(err), code: e.code })
         this.emit({ type: 'error', turnId, code: e.code, message: e.message })
         this.endTurn(turnId, 'error')
       }

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { MODE_TOOLS, TOOL_NAMES } from '../../shared/modes'
-import { allTools, bounded, TOOL_CATALOG, toolsFor } from './catalog'
-import { defineTool, ToolError } from './tool'
-import { makeContext } from './test-support'
-import type { Guest } from '../guest/guest'
+import { allTools, TOOL_CATALOG, toolsFor } from './catalog'
 
 describe('TOOL_CATALOG', () => {
   it('has exactly the tools of TOOL_NAMES, each named by its key, with a description and object schema', () => {
@@ -24,19 +21,3 @@ describe('TOOL_CATALOG', () => {
   })
 })
 
-describe('bounded', () => {
-  const ctx = makeContext({} as Guest)
-  it('caps results and ToolError messages', async () => {
-    const big = defineTool({ name: 'bash', description: 'd', inputSchema: z.object({}), execute: async () => ({ output: 'x'.repeat(1000) }) })
-    expect((await bounded(big, 300).execute({}, ctx)).output.length).toBeLessThanOrEqual(300)
-    const failing = defineTool({
-      name: 'bash',
-      description: 'd',
-      inputSchema: z.object({}),
-      execute: async () => {
-        throw new ToolError('y'.repeat(1000))
-      }
-    })
-    await expect(bounded(failing, 300).execute({}, ctx)).rejects.toSatisfy((e: unknown) => e instanceof ToolError && e.message.length <= 300)
-  })
-})

@@ -1,11 +1,10 @@
 /**
- * The tool catalog: every tool by name, each wrapped so its result text (and a ToolError's message)
- * never exceeds {@link MAX_RESULT_CHARS}, and {@link toolsFor} to pick the tools a mode offers.
+ * The tool catalog: every tool by name, and {@link toolsFor} to pick the tools a mode offers.
+ * Results are bounded once, by the harness (tool-dispatch boundResult, MAX_RESULT_CHARS), not here.
  */
 import type { ToolName } from '../../shared/modes'
 import { TOOL_NAMES } from '../../shared/modes'
-import { ToolError, type ToolDefinition } from './tool'
-import { capHead, MAX_RESULT_CHARS } from './limits'
+import type { ToolDefinition } from './tool'
 import { readFileTool } from './read-file'
 import { writeFileTool } from './write-file'
 import { editFileTool } from './edit-file'
@@ -16,38 +15,17 @@ import { todoReadTool } from './todo-read'
 import { todoWriteTool } from './todo-write'
 import { planTool } from './plan'
 
-/**
- * Wrap a tool so that its `output` and any ToolError message are capped at `maxChars` characters.
- * Other errors (infrastructure, abort) pass through unchanged.
- * @param def the tool
- * @param maxChars cap in characters (default {@link MAX_RESULT_CHARS})
- */
-export function bounded<T extends ToolDefinition>(def: T, maxChars: number = MAX_RESULT_CHARS): T {
-  return {
-    ...def,
-    async execute(input: unknown, ctx: Parameters<T['execute']>[1]) {
-      try {
-        const res = await def.execute(input, ctx)
-        return { ...res, output: capHead(res.output, maxChars) }
-      } catch (err) {
-        if (err instanceof ToolError && err.message.length > maxChars) throw new ToolError(capHead(err.message, maxChars))
-        throw err
-      }
-    }
-  }
-}
-
-/** Every tool, keyed by name; each result bounded to {@link MAX_RESULT_CHARS} characters. */
+/** Every tool, keyed by name. */
 export const TOOL_CATALOG: Readonly<Record<ToolName, ToolDefinition>> = {
-  read_file: bounded(readFileTool),
-  glob: bounded(globTool),
-  grep: bounded(grepTool),
-  write_file: bounded(writeFileTool),
-  edit_file: bounded(editFileTool),
-  bash: bounded(bashTool),
-  todo_read: bounded(todoReadTool),
-  todo_write: bounded(todoWriteTool),
-  plan: bounded(planTool)
+  read_file: readFileTool,
+  glob: globTool,
+  grep: grepTool,
+  write_file: writeFileTool,
+  edit_file: editFileTool,
+  bash: bashTool,
+  todo_read: todoReadTool,
+  todo_write: todoWriteTool,
+  plan: planTool
 }
 
 /**

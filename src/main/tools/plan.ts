@@ -37,6 +37,7 @@ export const planTool = defineTool({
   name: 'plan',
   description,
   inputSchema: PlanInput,
+  needsGuest: false,
   async execute(input, ctx) {
     const check = await validateMermaid(input.mermaid)
     if (!check.ok) {

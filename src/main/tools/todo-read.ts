@@ -19,6 +19,7 @@ export const todoReadTool = defineTool({
   name: 'todo_read',
   description,
   inputSchema: TodoReadInput,
+  needsGuest: false,
   async execute(_input, ctx) {
     return { output: capHead(formatTodos(ctx.session.getTodos())) }
   }

@@ -27,6 +27,7 @@ export const todoWriteTool = defineTool({
   name: 'todo_write',
   description,
   inputSchema: TodoWriteInput,
+  needsGuest: false,
   async execute(input, ctx) {
     const todos = input.todos.map((t) => ({ content: t.content, status: t.status }))
     ctx.session.setTodos(todos)

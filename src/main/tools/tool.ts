@@ -43,11 +43,26 @@ export class ToolError extends Error {
   }
 }
 
+/**
+ * What the harness gives a call: the {@link ToolContext} minus the guest, which it fetches with
+ * `getGuest` only for a tool that needs one ({@link ToolDefinition.needsGuest}).
+ */
+export type ToolRunContext = Omit<ToolContext, 'guest'> & {
+  /** The session's guest, attached (and awaited) on first use; rejects with CortexError when it cannot start. */
+  getGuest(): Promise<Guest>
+}
+
 /** One tool: its name, model-facing description, zod input schema and execution. */
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   name: ToolName
   description: string
   inputSchema: S
+  /**
+   * Whether the tool runs in the guest (default true). False for tools that work on session state
+   * only (todos, plan): the harness neither starts nor waits for a guest for them, and their
+   * context's `guest` throws if touched.
+   */
+  needsGuest?: boolean
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>
 }
 

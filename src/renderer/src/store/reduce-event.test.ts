@@ -41,13 +41,25 @@ describe('reduceEnvelope', () => {
     expect(v.items).toEqual([{ kind: 'assistant', id: 'e1', turnId: 't', text: 'Replayed' }])
   })
 
+  it('drops late tool_output of an earlier turn whose call id a newer turn reuses', () => {
+    const v = run([
+      { type: 'tool_call_started', turnId: 't1', callId: 'call_0', name: 'bash', args: { command: 'a' } },
+      { type: 'tool_call_finished', turnId: 't1', callId: 'call_0', name: 'bash', isError: false, result: 'ok' },
+      { type: 'tool_call_started', turnId: 't2', callId: 'call_0', name: 'bash', args: { command: 'b' } },
+      { type: 'tool_output', turnId: 't1', callId: 'call_0', stream: 'stdout', chunk: 'late\n' },
+      { type: 'tool_output', turnId: 't2', callId: 'call_0', stream: 'stdout', chunk: 'mine\n' }
+    ])
+    expect(v.items[1]).toMatchObject({ turnId: 't2', output: 'mine\n' })
+    expect(v.terminal.join('')).not.toContain('late')
+  })
+
   it('sends bash output to the terminal and the tool row, other tools only to the row', () => {
     const v = run([
       { type: 'tool_call_started', turnId: 't', callId: 'b', name: 'bash', args: { command: 'ls' } },
-      { type: 'tool_output', callId: 'b', stream: 'stdout', chunk: 'a\n' },
-      { type: 'tool_output', callId: 'b', stream: 'stderr', chunk: 'oops\n' },
+      { type: 'tool_output', turnId: 't', callId: 'b', stream: 'stdout', chunk: 'a\n' },
+      { type: 'tool_output', turnId: 't', callId: 'b', stream: 'stderr', chunk: 'oops\n' },
       { type: 'tool_call_started', turnId: 't', callId: 'g', name: 'grep', args: {} },
-      { type: 'tool_output', callId: 'g', stream: 'stdout', chunk: 'match' },
+      { type: 'tool_output', turnId: 't', callId: 'g', stream: 'stdout', chunk: 'match' },
       { type: 'tool_call_finished', turnId: 't', callId: 'b', name: 'bash', isError: true, result: 'exit 1' }
     ])
     expect(v.terminal.join('')).toContain('$ ls')

@@ -144,6 +144,9 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     }
     case 'tool_output': {
       const tool = findTool(view.items, event.callId)
+      // call ids are the provider's and may repeat across turns (`call_0`): late output of an
+      // earlier turn's call never lands in a newer row
+      if (tool && tool.turnId !== event.turnId) return view
       const items = updateTool(view.items, event.callId, (t) => ({
         ...t,
         output: (t.output + event.chunk).slice(-TOOL_OUTPUT_CAP)
