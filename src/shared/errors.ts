@@ -16,6 +16,8 @@ export const ErrorCodeSchema = z.enum([
   'invalid_input', // a request or operation failed validation
   'session_not_found',
   'busy', // a turn is already running
+  'session_locked', // the session is open in another process
+  'session_limit', // too many sessions open in this process (CORTEX_MAX_SESSIONS)
   'internal'
 ])
 

@@ -1,7 +1,7 @@
 // Bounded tool calls over real HTTP (scripted model server, all three wire formats): an argument
 // over the cap is refused as an error result and kept in history truncated, so the NEXT request is
 // small; empty, path-like and huge tool names get error results the model sees and the turn goes on.
-import { mkdtempSync, readFileSync, statSync } from 'node:fs'
+import { chownSync, mkdtempSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -10,6 +10,7 @@ import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
 import { MAX_TOOL_ARGS_BYTES } from '../../src/main/harness/history'
 import { MAX_MALFORMED_STEPS } from '../../src/main/harness/turn-loop'
 import { createSessionService, type SessionService } from '../../src/main/session'
+import { TEST_REPO_GID, TEST_REPO_UID } from '../support/repo-owner'
 import { sentToolCalls, sentToolResults, startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
 
 let cleanup: Array<() => Promise<void>> = []
@@ -46,7 +47,9 @@ async function runOneTurn(provider: 'openai-compatible' | 'openai' | 'anthropic'
     await server.close()
   })
   service.onEvent((e: EventEnvelope) => run.events.push(e.event))
-  run.sessionId = (await service.openSession({ repo: dataDir, mode: 'agent' })).id
+  const repo = mkdtempSync(join(tmpdir(), 'cortex-bounded-repo-'))
+  if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID) // a root-owned repository is refused
+  run.sessionId = (await service.openSession({ repo, mode: 'agent' })).id
   await service.submit({ sessionId: run.sessionId, op: { type: 'user_message', text: 'go' } })
   await service.idle(run.sessionId)
   return run

@@ -5,49 +5,18 @@
  */
 import type { ModelMessage, ToolCallPart, ToolResultPart } from 'ai'
 import type { SessionEvent, ToolCall } from '../../shared/events'
+import { capToolArgs } from '../../shared/tool-args'
+
+export { MAX_TOOL_ARGS_BYTES, TRUNCATED_ARGS_HEAD_CHARS, capToolArgs, type CappedArgs } from '../../shared/tool-args'
 
 /** Text of the result given to a tool call that never finished. */
 export const INTERRUPTED_RESULT = 'Error: interrupted — this tool call did not finish (stopped by the user or the app closed).'
-
-/** Largest tool-call argument accepted from the model, in bytes of its JSON text (1 MiB); larger calls are refused and stored truncated. */
-export const MAX_TOOL_ARGS_BYTES = 1024 * 1024
-
-/** How much of an over-cap argument is kept (in the log and the replayed history), in characters. */
-export const TRUNCATED_ARGS_HEAD_CHARS = 2048
 
 /** Tool names every provider accepts when replayed (OpenAI's rule, the strictest): 1–64 of `A-Za-z0-9_-`. */
 export const VALID_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/
 
 /** Name replayed in history for a call whose name was empty or invalid (the original is in its error result). */
 export const INVALID_TOOL_NAME = 'invalid_tool_name'
-
-/** Result of {@link capToolArgs}. `bytes` is the UTF-8 size of the argument's JSON text. */
-export interface CappedArgs {
-  args: unknown
-  bytes: number
-  truncated: boolean
-}
-
-/**
- * Bound a call's arguments to {@link MAX_TOOL_ARGS_BYTES}. Within the cap they pass through; over it
- * they become `{ _truncated: <message>, _bytes, _head: <first TRUNCATED_ARGS_HEAD_CHARS chars> }`.
- * @param args parsed JSON input, or the raw text when it was not JSON
- */
-export function capToolArgs(args: unknown): CappedArgs {
-  const text = typeof args === 'string' ? args : (JSON.stringify(args ?? null) ?? 'null')
-  // a UTF-8 byte is at least one UTF-16 unit and at most three: skip the byte count when clearly under
-  const bytes = text.length * 3 <= MAX_TOOL_ARGS_BYTES ? text.length : Buffer.byteLength(text)
-  if (bytes <= MAX_TOOL_ARGS_BYTES) return { args, bytes, truncated: false }
-  return {
-    args: {
-      _truncated: `arguments of ${bytes} bytes exceeded the ${MAX_TOOL_ARGS_BYTES}-byte cap and were dropped`,
-      _bytes: bytes,
-      _head: text.slice(0, TRUNCATED_ARGS_HEAD_CHARS)
-    },
-    bytes,
-    truncated: true
-  }
-}
 
 /** Name to replay for a call: itself when {@link VALID_TOOL_NAME} matches, else {@link INVALID_TOOL_NAME}. */
 export function toModelToolName(name: string): string {

@@ -26,6 +26,8 @@ export interface SessionServiceOptions {
   guests: GuestProvider
   /** Attach the guest as soon as a session opens (default true) rather than at the first tool call. */
   eagerGuest?: boolean
+  /** Most sessions (each with at most one guest) open at once in this process; default {@link MAX_SESSIONS_ENV} or 8. */
+  maxSessions?: number
   /** Where the service, its sessions and their turns log (default: nowhere). */
   logger?: Logger
 }
@@ -53,6 +55,16 @@ export async function createSessionService(options: SessionServiceOptions): Prom
   const model = createLanguageModel(options.modelSettings)
   const classifyError = (err: unknown): CortexError => classifyProviderError(err, options.modelSettings)
   const logger = options.logger ?? NOOP_LOGGER
+  const maxSessions = options.maxSessions ?? maxSessionsFromEnv()
+  /** Refuse a new open session past the cap (each session holds at most one guest, so guests follow). */
+  const checkCap = (): void => {
+    if (sessions.size >= maxSessions) {
+      throw new CortexError(
+        'session_limit',
+        `${sessions.size} sessions are open, the most this process allows (${MAX_SESSIONS_ENV}=${maxSessions}); close one first or raise ${MAX_SESSIONS_ENV}`
+      )
+    }
+  }
 
   const publish = (envelope: EventEnvelope): void => {
     if (envelope.event.type === 'mode_changed') persistMode(envelope.sessionId, envelope.event.mode)
@@ -112,6 +124,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
   return {
     async openSession(input) {
       const { repo, mode, sandbox } = parse('openSession', input)
+      checkCap()
       const root = resolveRepo(repo)
       const id = `${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomUUID().slice(0, 8)}`
       const createdAt = Date.now()
@@ -129,10 +142,19 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     async resumeSession(input) {
       const { sessionId, sandbox: wanted } = parse('resumeSession', input)
       if (sessions.has(sessionId)) return info(get(sessionId))
+      checkCap()
       const meta = /^[A-Za-z0-9_-]+$/.test(sessionId) ? store.readMeta(sessionId) : null
       if (!meta) throw new CortexError('session_not_found', `no stored session with id ${sessionId} in ${options.dataDir}`)
       const root = resolveRepo(meta.repo)
-      const { envelopes } = store.load(sessionId)
+      // the lock first (refused while another process has it open), then the log, streamed
+      const log = store.openLog(sessionId)
+      let envelopes: EventEnvelope[]
+      try {
+        ;({ envelopes } = store.load(sessionId))
+      } catch (err) {
+        log.close()
+        throw err
+      }
       let mode = meta.mode
       let sandbox = wanted
       for (const { event } of envelopes) {
@@ -142,7 +164,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       }
       const session = admit({
         id: sessionId, repo: root, mode, sandbox: sandbox ?? 'workspace-write', createdAt: meta.createdAt,
-        log: store.openLog(sessionId), resumed: envelopes
+        log, resumed: envelopes
       })
       return info(session)
     },
@@ -181,6 +203,18 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       logger.debug('session service shut down', { sessions: all.length })
     }
   }
+}
+
+/** Env var: the most sessions open at once per process (see SessionServiceOptions.maxSessions). */
+export const MAX_SESSIONS_ENV = 'CORTEX_MAX_SESSIONS'
+
+/** {@link MAX_SESSIONS_ENV} as a whole number from 1 to 256, default 8. @throws CortexError('invalid_input') otherwise */
+function maxSessionsFromEnv(): number {
+  const raw = process.env[MAX_SESSIONS_ENV]
+  if (raw === undefined || raw.trim() === '') return 8
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 1 || n > 256) throw new CortexError('invalid_input', `${MAX_SESSIONS_ENV}="${raw}" must be a whole number from 1 to 256`)
+  return n
 }
 
 /** Resolve and check a repository path: absolute, existing, a folder. Returns its real path. */

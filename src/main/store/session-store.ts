@@ -1,13 +1,26 @@
 /**
  * Sessions on disk: one folder per session under `<dataDir>/sessions/<id>/` holding `meta.json`
- * and `events.jsonl`, an append-only log with one EventEnvelope per line. Loading tolerates a
- * damaged log (torn last line, NUL blocks): every valid record is kept, the rest is counted.
+ * and `events.jsonl`, an append-only log with one EventEnvelope per line. Loading streams the log
+ * in chunks (any size) and tolerates damage (torn last line, NUL blocks): every valid record is
+ * kept, the rest is counted. A missing or damaged `meta.json` is rebuilt from the log. An open log
+ * holds the session's lock (session-lock.ts). Folders are 0700 and files 0600, old ones included.
  */
-import { closeSync, existsSync, fstatSync, fsyncSync, readSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync, renameSync } from 'node:fs'
+import {
+  chmodSync, closeSync, existsSync, fchmodSync, fstatSync, fsyncSync, readSync, mkdirSync, openSync, readdirSync, readFileSync,
+  writeFileSync, writeSync, renameSync
+} from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { EventEnvelopeSchema, type EventEnvelope } from '../../shared/events'
 import { ModeSchema } from '../../shared/modes'
+import { capToolArgs } from '../../shared/tool-args'
+import { forEachLine, type LineReadOptions } from './log-reader'
+import { acquireSessionLock, type SessionLock } from './session-lock'
+
+/** Mode of session folders (owner only). */
+export const DIR_MODE = 0o700
+/** Mode of session files (owner read/write only). */
+export const FILE_MODE = 0o600
 
 /** Metadata of a stored session. Times are ms since the epoch; `repo` is an absolute host path. */
 export const SessionMetaSchema = z.object({
@@ -27,13 +40,20 @@ export interface LoadedLog {
   skipped: number
 }
 
-/** An open, append-only event log of one session. */
+/** An open, append-only event log of one session; it holds the session's lock until closed. */
 export class SessionLog {
   private fd: number | null
 
-  /** @param path absolute path of `events.jsonl`; created if missing */
-  constructor(readonly path: string) {
-    this.fd = openSync(path, 'a')
+  /**
+   * @param path absolute path of `events.jsonl`; created (0600) if missing, made 0600 if not
+   * @param lock the session's lock, released by {@link close}
+   */
+  constructor(
+    readonly path: string,
+    private readonly lock?: SessionLock
+  ) {
+    this.fd = openSync(path, 'a', FILE_MODE)
+    fchmodSync(this.fd, FILE_MODE)
     // A crash can leave a torn last line; start on a fresh line so the next record stays valid.
     const size = fstatSync(this.fd).size
     if (size > 0) {
@@ -59,11 +79,12 @@ export class SessionLog {
     if (this.fd !== null) fsyncSync(this.fd)
   }
 
-  /** Close the file; later appends throw. Idempotent. */
+  /** Close the file and release the session's lock; later appends throw. Idempotent. */
   close(): void {
     if (this.fd === null) return
     closeSync(this.fd)
     this.fd = null
+    this.lock?.release()
   }
 }
 
@@ -72,23 +93,52 @@ export class SessionLog {
  * a valid envelope (torn writes, NUL padding after a crash) are counted in `skipped`.
  */
 export function parseLog(text: string): LoadedLog {
-  const envelopes: EventEnvelope[] = []
-  let skipped = 0
-  for (const raw of text.split('\n')) {
-    const line = raw.replace(/\0+/g, '').trim()
-    if (line === '') {
-      if (raw.length > 0) skipped++
-      continue
-    }
-    try {
-      const parsed = EventEnvelopeSchema.safeParse(JSON.parse(line))
-      if (parsed.success) envelopes.push(parsed.data)
-      else skipped++
-    } catch {
-      skipped++
-    }
+  const out: LoadedLog = { envelopes: [], skipped: 0 }
+  for (const raw of text.split('\n')) addLine(out, raw)
+  return out
+}
+
+/** Parse one raw line into `out` (see {@link parseLog}). */
+function addLine(out: LoadedLog, raw: string): void {
+  const envelope = parseLine(raw)
+  if (envelope) out.envelopes.push(envelope)
+  else if (envelope === null) out.skipped++
+}
+
+/** One line: the envelope, `undefined` for an empty line, `null` for a damaged one. */
+function parseLine(raw: string): EventEnvelope | null | undefined {
+  const line = raw.includes('\0') ? raw.replace(/\0+/g, '').trim() : raw.trim()
+  if (line === '') return raw.length > 0 ? null : undefined
+  try {
+    const parsed = EventEnvelopeSchema.safeParse(JSON.parse(line))
+    return parsed.success ? compact(parsed.data) : null
+  } catch {
+    return null
   }
-  return { envelopes, skipped }
+}
+
+/** Tool-call arguments over the cap (logs written before it existed) are kept in their truncated form. */
+function compact(envelope: EventEnvelope): EventEnvelope {
+  const e = envelope.event
+  if (e.type === 'assistant_message' && e.toolCalls.some((c) => capToolArgs(c.args).truncated)) {
+    return { ...envelope, event: { ...e, toolCalls: e.toolCalls.map((c) => ({ ...c, args: capToolArgs(c.args).args })) } }
+  }
+  if (e.type === 'tool_call_started') {
+    const capped = capToolArgs(e.args)
+    if (capped.truncated) return { ...envelope, event: { ...e, args: capped.args } }
+  }
+  return envelope
+}
+
+/**
+ * Load a log file of any size as a stream of chunks (see log-reader.ts); lines over its cap count as skipped.
+ * @param opts chunk and line caps, for tests
+ */
+export function loadLogFile(path: string, opts?: LineReadOptions): LoadedLog {
+  const out: LoadedLog = { envelopes: [], skipped: 0 }
+  const stats = forEachLine(path, (raw) => addLine(out, raw), opts)
+  out.skipped += stats.overlong
+  return out
 }
 
 /** The folder of all sessions. `dataDir` is CORTEX_HOME (default ~/.cortex) or Electron's userData. */
@@ -98,7 +148,8 @@ export class SessionStore {
   /** @param dataDir absolute path; `sessions/` is created inside it */
   constructor(dataDir: string) {
     this.root = join(dataDir, 'sessions')
-    mkdirSync(this.root, { recursive: true })
+    mkdirSync(this.root, { recursive: true, mode: DIR_MODE })
+    chmodSync(this.root, DIR_MODE)
   }
 
   /** Folder of session `id`. */
@@ -107,44 +158,94 @@ export class SessionStore {
     return join(this.root, id)
   }
 
-  /** Create a session folder with its metadata and return its open log. */
+  /**
+   * Create a session folder (0700) with its metadata and return its open log, holding its lock.
+   * @throws CortexError('session_locked') if another live process holds the id's lock
+   */
   create(meta: SessionMeta): SessionLog {
     const dir = this.dir(meta.id)
-    mkdirSync(dir, { recursive: true })
-    this.writeMeta(meta)
-    return new SessionLog(join(dir, 'events.jsonl'))
-  }
-
-  /** Replace a session's metadata atomically (temp + rename). */
-  writeMeta(meta: SessionMeta): void {
-    const dir = this.dir(meta.id)
-    const tmp = join(dir, 'meta.json.tmp')
-    writeFileSync(tmp, JSON.stringify(meta, null, 2) + '\n')
-    renameSync(tmp, join(dir, 'meta.json'))
-  }
-
-  /** Read a session's metadata; null when missing or invalid. */
-  readMeta(id: string): SessionMeta | null {
-    const file = join(this.dir(id), 'meta.json')
-    if (!existsSync(file)) return null
+    mkdirSync(dir, { recursive: true, mode: DIR_MODE })
+    chmodSync(dir, DIR_MODE)
+    const lock = acquireSessionLock(dir, meta.id)
     try {
-      const parsed = SessionMetaSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')))
-      return parsed.success ? parsed.data : null
-    } catch {
-      return null
+      this.writeMeta(meta)
+      return new SessionLog(join(dir, 'events.jsonl'), lock)
+    } catch (err) {
+      lock.release()
+      throw err
     }
   }
 
-  /** Load a session's log (see {@link parseLog}); an absent log loads as empty. */
+  /** Replace a session's metadata atomically (temp + rename), mode 0600. */
+  writeMeta(meta: SessionMeta): void {
+    const dir = this.dir(meta.id)
+    const tmp = join(dir, 'meta.json.tmp')
+    writeFileSync(tmp, JSON.stringify(meta, null, 2) + '\n', { mode: FILE_MODE })
+    chmodSync(tmp, FILE_MODE)
+    renameSync(tmp, join(dir, 'meta.json'))
+  }
+
+  /**
+   * Read a session's metadata. A missing, empty or damaged `meta.json` next to a log is rebuilt from
+   * the log's `session_opened` event (repo, mode; createdAt from its time) and written back.
+   * @returns null when there is neither valid metadata nor a log that names the repository
+   */
+  readMeta(id: string): SessionMeta | null {
+    const file = join(this.dir(id), 'meta.json')
+    if (existsSync(file)) {
+      try {
+        const parsed = SessionMetaSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')))
+        if (parsed.success) return parsed.data
+      } catch {
+        // empty or damaged: rebuilt below
+      }
+    }
+    return this.rebuildMeta(id)
+  }
+
+  private rebuildMeta(id: string): SessionMeta | null {
+    const log = join(this.dir(id), 'events.jsonl')
+    if (!existsSync(log)) return null
+    let meta: SessionMeta | null = null
+    forEachLine(log, (raw) => {
+      const envelope = parseLine(raw)
+      if (envelope?.event.type !== 'session_opened') return true
+      meta = { id, repo: envelope.event.repo, mode: envelope.event.mode, createdAt: envelope.time }
+      return false
+    })
+    if (meta) {
+      try {
+        this.writeMeta(meta)
+      } catch {
+        // read-only folder: the rebuilt metadata still serves this read
+      }
+    }
+    return meta
+  }
+
+  /** Load a session's log as a stream (see {@link loadLogFile}); an absent log loads as empty. */
   load(id: string): LoadedLog {
     const file = join(this.dir(id), 'events.jsonl')
     if (!existsSync(file)) return { envelopes: [], skipped: 0 }
-    return parseLog(readFileSync(file, 'utf8'))
+    return loadLogFile(file)
   }
 
-  /** Open an existing session's log for appending. */
+  /**
+   * Open an existing session's log for appending, taking its lock; the folder and files are made private.
+   * @throws CortexError('session_locked') when another live process (or this one) has it open
+   */
   openLog(id: string): SessionLog {
-    return new SessionLog(join(this.dir(id), 'events.jsonl'))
+    const dir = this.dir(id)
+    chmodSync(dir, DIR_MODE)
+    const lock = acquireSessionLock(dir, id)
+    try {
+      const meta = join(dir, 'meta.json')
+      if (existsSync(meta)) chmodSync(meta, FILE_MODE)
+      return new SessionLog(join(dir, 'events.jsonl'), lock)
+    } catch (err) {
+      lock.release()
+      throw err
+    }
   }
 
   /** Ids of all stored sessions (folders with a readable meta.json). */
