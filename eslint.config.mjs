@@ -1,12 +1,117 @@
-// ESLint flat config: typescript-eslint recommended rules plus the import-rule zones of
-// docs/architecture.md, enforced at error level with per-folder no-restricted-imports.
+// ESLint flat config: typescript-eslint recommended rules, type-aware promise/switch/assertion
+// rules, and the layers of docs/architecture.md stated ONCE in `layers` below. Each import rule is
+// set by exactly one config block, so no later block can replace it (flat config replaces, not
+// merges, a rule's options); test/lint/import-rules.test.ts lints probe files to prove every ban.
+import { builtinModules } from 'node:module'
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import globals from 'globals'
+import { createNodeResolver, importX } from 'eslint-plugin-import-x'
 
-const node = ['node:*', 'fs', 'path', 'child_process', 'os', 'crypto', 'net', 'http', 'stream']
-/** @param {string[]} groups @param {string} message */
-const ban = (groups, message) => ({ group: groups, message })
+/** Shared modules the guest agent may bundle: they import nothing at all. */
+const pureShared = ['src/shared/guest-protocol.ts', 'src/shared/path-bytes.ts']
+
+/**
+ * The layers, one entry per folder (or file) under src/. `may` lists what else under src/ the layer
+ * may import, besides itself (a folder or one file, relative to src/); everything else under src/
+ * is an error. `packages`, when given, is the complete list of npm packages the layer's non-test
+ * files may import (omitted: any). Node built-ins are governed by `nodeBuiltins` (default: allowed).
+ * A file matched by two entries obeys both. test/lint/import-rules.test.ts checks that every file
+ * under src/ belongs to a layer.
+ */
+export const layers = [
+  { layer: 'src/shared', may: [], packages: ['zod'], nodeBuiltins: false, why: 'shared imports only zod and itself' },
+  ...pureShared.map((layer) => ({
+    layer, may: [], packages: [], why: 'a pure shared helper is bundled into the guest agent, so it imports nothing'
+  })),
+  {
+    layer: 'src/guest-agent', may: pureShared.map((p) => p.slice('src/'.length)), packages: [],
+    why: 'the guest agent imports Node built-ins and pure shared helpers only'
+  },
+  { layer: 'src/renderer', may: ['shared'], nodeBuiltins: false, why: 'the renderer imports only shared and itself' },
+  { layer: 'src/preload', may: ['shared'], why: 'the preload imports electron and shared only' },
+  { layer: 'src/main/ipc', may: ['shared', 'main/session/index.ts'], why: 'adapters import only main/session (its index) and shared' },
+  { layer: 'src/cli', may: ['shared', 'main/session/index.ts', 'web'], why: 'adapters import only main/session (its index) and shared; cli serves through web' },
+  { layer: 'src/web', may: ['shared', 'main/session/index.ts'], why: 'adapters import only main/session (its index) and shared' },
+  {
+    layer: 'src/main/session',
+    may: ['shared', 'main/harness', 'main/tools', 'main/providers', 'main/guest', 'main/store', 'main/log'],
+    why: 'session composes the core (and offers the file logger to the hosts); it never imports an adapter or the app'
+  },
+  {
+    layer: 'src/main/harness', may: ['shared', 'main/tools', 'main/providers', 'main/guest'], guestTypesOnly: true,
+    why: 'harness imports tools, providers, shared and guest types only'
+  },
+  { layer: 'src/main/tools', may: ['shared', 'main/guest'], guestTypesOnly: true, why: 'tools import guest types and shared only' },
+  { layer: 'src/main/providers', may: ['shared'], why: 'providers import only shared (never guest or store)' },
+  { layer: 'src/main/guest', may: ['shared', 'guest-agent'], why: 'guest imports shared and the guest agent\'s pure helpers only' },
+  {
+    layer: 'src/main/guest/guest.ts', may: ['shared'], packages: [],
+    why: 'main/guest/guest.ts is the guest contract (interfaces, GuestCallError) that harness and tools import: it imports only shared'
+  },
+  { layer: 'src/main/store', may: ['shared'], why: 'store imports only shared' },
+  { layer: 'src/main/log', may: ['shared'], why: 'the file logger imports only shared' },
+  { layer: 'src/main/app', may: ['shared', 'main'], why: 'the app wires main; it never imports renderer, preload, cli or web' },
+  { layer: 'src/main/index.ts', may: ['shared', 'main'], why: 'the composition root wires main; it never imports renderer, preload, cli or web' }
+]
+
+/** Who may import a package that carries a platform: everyone else gets an error. */
+const packageOwners = [
+  {
+    from: ['node_modules/electron'],
+    owners: ['src/main/index.ts', 'src/main/app', 'src/main/ipc', 'src/preload'],
+    why: 'only main/index.ts, main/app, main/ipc and the preload import electron'
+  },
+  {
+    from: ['node_modules/dockerode', 'node_modules/@types/dockerode'],
+    owners: ['src/main/guest/docker-guest.ts'],
+    why: 'only main/guest/docker-guest.ts imports dockerode'
+  }
+]
+
+const tsFiles = '**/*.{ts,tsx,mts,cts}'
+const sourceGlob = (layer) => (/\.[cm]?tsx?$/.test(layer) ? layer : `${layer}/**/*`)
+/** Non-test files of a layer, as one glob (package bans do not apply to the layer's tests). */
+const nonTestGlob = (layer) => (/\.[cm]?tsx?$/.test(layer) ? layer : `${layer}/**/!(*.test).{ts,tsx,mts,cts}`)
+const under = (a, b) => a === b || a.startsWith(`${b}/`)
+
+/** Every layer and package zone for import-x/no-restricted-paths. */
+export const zones = [
+  ...layers.map(({ layer, may, why }) => ({
+    target: layer,
+    from: 'src',
+    except: [layer.slice('src/'.length), ...may].map((p) => `./${p}`),
+    message: why
+  })),
+  ...layers.filter((l) => l.packages).map(({ layer, packages, why }) => ({
+    target: nonTestGlob(layer),
+    from: 'node_modules/**/*',
+    except: packages.flatMap((p) => [`node_modules/${p}/**/*`, `node_modules/@types/${p}/**/*`]).map((g) => `${import.meta.dirname}/${g}`),
+    message: why
+  })),
+  ...packageOwners.map(({ from, owners, why }) => ({
+    target: layers
+      .map((l) => l.layer)
+      .filter((layer) => !owners.some((owner) => under(layer, owner)))
+      .flatMap((layer) => {
+        // A layer that holds an owner file is a target except for that file.
+        // (Owner files sit directly in their layer's folder; anything in a subfolder is a target.)
+        const inside = owners.filter((owner) => under(owner, layer) && owner !== layer)
+        if (inside.length === 0) return [layer]
+        const names = inside.map((o) => o.slice(layer.length + 1).replace(/\.[cm]?tsx?$/, ''))
+        if (names.some((n) => n.includes('/'))) throw new Error(`owner files must sit directly in ${layer}`)
+        return [`${layer}/!(${names.join('|')}).{ts,tsx,mts,cts}`, `${layer}/*/**/*`]
+      }),
+    from,
+    message: why
+  }))
+]
+
+/** Bare Node built-ins and node:* specifiers, for the layers with nodeBuiltins: false. */
+const nodeBuiltinBan = {
+  paths: builtinModules.map((name) => ({ name, message: 'this layer runs without Node: no Node built-ins' })),
+  patterns: [{ regex: '^node:', message: 'this layer runs without Node: no Node built-ins' }]
+}
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'bin/**', 'scripts/**', '.ci/**'] },
@@ -22,7 +127,7 @@ export default tseslint.config(
   {
     // Type-aware rules: unhandled promises, promise-returning callbacks where void is expected,
     // switches that miss a union member, and assertions the type checker already proves.
-    files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
+    files: [tsFiles],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -31,106 +136,37 @@ export default tseslint.config(
       '@typescript-eslint/no-unnecessary-type-assertion': 'error'
     }
   },
+  { files: ['src/renderer/**'], languageOptions: { globals: { ...globals.browser } } },
   {
-    files: ['src/shared/**'],
+    // The layers: the ONLY block that sets import-x rules. Paths are resolved (so `../a/../b`
+    // cannot slip through) and an import that does not resolve is itself an error.
+    files: ['src/**/*.{ts,tsx,mts,cts}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs', '.json', '.node'] })]
+    },
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { regex: '^(?!zod$)(?!\\.).*', message: 'shared imports only zod and itself' },
-        ban(['**/main/**', '**/renderer/**', '**/preload/**', '**/cli/**', '**/web/**'], 'shared imports only zod')
-      ] }]
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones }],
+      'import-x/no-unresolved': ['error', { ignore: ['\\?worker$', '^vite/client$'] }]
     }
   },
   {
-    files: ['src/renderer/**'],
-    languageOptions: { globals: { ...globals.browser } },
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        ban(['electron', ...node], 'renderer never imports electron or node built-ins'),
-        ban(['**/main/**', '**/preload/**', '**/cli/**', '**/web/**', '**/guest-agent/**'], 'renderer imports only shared and itself')
-      ] }]
-    }
+    // The ONLY block that sets no-restricted-imports: Node built-ins, which resolve to no path.
+    files: layers.filter((l) => l.nodeBuiltins === false).map((l) => sourceGlob(l.layer)),
+    rules: { 'no-restricted-imports': ['error', nodeBuiltinBan] }
   },
   {
-    files: ['src/preload/**'],
+    // The ONLY block that sets @typescript-eslint/no-restricted-imports: layers that may use the
+    // guest's types but no guest code besides its contract module (guest.ts, types and GuestCallError).
+    files: layers.filter((l) => l.guestTypesOnly).map((l) => sourceGlob(l.layer)),
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        ban(['**/main/**', '**/renderer/**', '**/cli/**', '**/web/**'], 'preload imports electron and shared only')
-      ] }]
-    }
-  },
-  {
-    files: ['src/main/{harness,tools,providers,guest,store,session}/**', 'src/cli/**', 'src/web/**'],
-    ignores: ['src/main/guest/docker-guest.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        ban(['electron'], 'only main/index.ts, main/app and main/ipc import electron'),
-        ban(['dockerode'], 'only guest/docker-guest.ts imports dockerode'),
-        ban(['**/renderer/**', '**/preload/**'], 'main never imports renderer or preload')
-      ] }]
-    }
-  },
-  {
-    files: ['src/main/session/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        ban(['electron', 'dockerode'], 'session is electron-free'),
-        ban(['**/ipc/**', '**/app/**', '**/cli/**', '**/web/**'], 'dependencies run ipc/app → session → harness')
-      ] }]
-    }
-  },
-  {
-    files: ['src/main/harness/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        ban(['electron', 'dockerode'], 'harness is electron-free'),
-        ban(['**/session/**', '**/ipc/**', '**/app/**'], 'harness never imports upward')
-      ] }]
-    }
-  },
-  {
-    files: ['src/main/tools/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        ban(['electron', 'dockerode'], 'tools reach the guest through the Guest interface'),
-        ban(['**/harness/**', '**/session/**', '**/ipc/**', '**/app/**', '**/providers/**'], 'tools → guest only')
-      ] }]
-    }
-  },
-  {
-    files: ['src/main/guest/**', 'src/main/providers/**', 'src/main/store/**'],
-    ignores: ['src/main/guest/docker-guest.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        ban(['electron', 'dockerode'], 'only guest/docker-guest.ts imports dockerode; no electron in core'),
-        ban(['**/harness/**', '**/session/**', '**/ipc/**', '**/app/**', '**/tools/**'], 'lower layers never import upward')
-      ] }]
-    }
-  },
-  {
-    files: ['src/main/guest/docker-guest.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        ban(['electron'], 'no electron in core'),
-        ban(['**/harness/**', '**/session/**', '**/ipc/**', '**/app/**', '**/tools/**'], 'guest never imports upward')
-      ] }]
-    }
-  },
-  {
-    files: ['src/cli/**', 'src/web/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        ban(['electron', 'dockerode'], 'cli and web are adapters over main/session'),
-        ban(['**/main/harness/**', '**/main/tools/**', '**/main/ipc/**', '**/main/app/**', '**/renderer/**'], 'adapters import main/session and shared')
-      ] }]
-    }
-  },
-  {
-    files: ['src/guest-agent/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { regex: '^(?!node:)(?!\\.).*', message: 'guest-agent uses Node built-ins (node:*) only' },
-        ban(['**/main/**', '**/renderer/**', '**/cli/**', '**/web/**', '**/preload/**'], 'guest-agent bundles only pure shared helpers')
-      ] }]
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{
+          regex: '^(\\.\\./)+(main/)?guest(/(?!guest(\\.ts)?$).*)?$',
+          allowTypeImports: true,
+          message: 'harness and tools import guest types only (`import type`); values only from main/guest/guest.ts'
+        }]
+      }]
     }
   }
 )
