@@ -1,25 +1,34 @@
 /**
  * `cortex serve`: run the session service and serve the built renderer plus the contract over a
  * WebSocket on 127.0.0.1 with a random token. Prints the URL to open (token included) and runs
- * until Ctrl-C, then closes every session (removing their guests).
+ * until Ctrl-C, then closes every session (removing their guests). Logs go to
+ * `<CORTEX_HOME>/cortex.log`, and to stderr with --verbose or CORTEX_LOG=<level>.
  */
 import { toCortexError } from '../shared/errors'
-import { sweepOrphanGuests, createDefaultGuestProvider, createSessionService, resolveModelSettings, type ModelFlags } from '../main/session'
+import { errorFields } from '../shared/logger-types'
+import { createCortexService, type ModelFlags } from '../main/session'
 import { startWebHost } from '../web/web-host'
 import { dataDir, rendererDir } from './paths'
+import { createCliLogger } from './run-command'
 
 /** Options of `cortex serve`. `port` 0 picks a free port. */
 export interface ServeOptions extends ModelFlags {
   port: number
+  /** Log debug records to stderr too. */
+  verbose?: boolean
 }
 
 /** Serve until SIGINT/SIGTERM; resolves with the exit status (0 after a clean stop, 1 on error). */
 export async function serveCommand(opts: ServeOptions): Promise<number> {
+  const logger = createCliLogger(opts.verbose)
   try {
-    sweepOrphanGuests()
-    const modelSettings = resolveModelSettings({ provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl }, process.env)
-    const service = await createSessionService({ dataDir: dataDir(), modelSettings, guests: createDefaultGuestProvider() })
+    const service = await createCortexService({
+      dataDir: dataDir(),
+      modelFlags: { provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl },
+      logger
+    })
     const host = await startWebHost({ api: service, port: opts.port, rendererDir: rendererDir() })
+    logger.info('web host listening', { port: host.port })
     process.stdout.write(`Cortex Code is serving at ${host.url}\n`)
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve)
@@ -29,6 +38,7 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
     await service.shutdown()
     return 0
   } catch (err) {
+    logger.error('cortex serve failed', errorFields(err))
     process.stderr.write(`error: ${toCortexError(err).message}\n`)
     return 1
   }

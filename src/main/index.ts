@@ -1,7 +1,8 @@
 /**
- * Composition root of the desktop app: resolve paths, create the session service (model settings
- * from the environment, Docker guests), register the IPC adapter, open the window, and close every
- * session before quitting. No logic lives here.
+ * Composition root of the desktop app: resolve paths, create the session service (the shared
+ * factory: model settings from the environment, Docker guests, orphan sweep), register the IPC
+ * adapter, open the window, and close every session before quitting. Everything, core included,
+ * logs to `<home>/logs/app.log`. No logic lives here.
  */
 import { app, BrowserWindow } from 'electron'
 import { toCortexError } from '../shared/errors'
@@ -10,7 +11,7 @@ import { resolveAppPaths } from './app/paths'
 import { createUnconfiguredApi } from './app/unconfigured-api'
 import { createMainWindow, type MainWindow } from './app/window'
 import { forwardEvents, registerIpc } from './ipc'
-import { createDefaultGuestProvider, createSessionService, reapOrphanGuests, resolveModelSettings } from './session'
+import { createCortexService } from './session'
 
 const paths = resolveAppPaths(app, __dirname)
 const logger = createAppLogger({ file: paths.logFile })
@@ -20,9 +21,7 @@ if (!app.requestSingleInstanceLock()) app.quit()
 /** The real session service, or a stand-in that reports why it could not be created. */
 async function createService(): Promise<ReturnType<typeof createUnconfiguredApi>> {
   try {
-    const modelSettings = resolveModelSettings({}, process.env)
-    const guests = createDefaultGuestProvider()
-    return await createSessionService({ dataDir: paths.home, modelSettings, guests })
+    return await createCortexService({ dataDir: paths.home, logger })
   } catch (err) {
     const error = toCortexError(err)
     logger.error('session service unavailable', { code: error.code, error: error.message })
@@ -32,8 +31,6 @@ async function createService(): Promise<ReturnType<typeof createUnconfiguredApi>
 
 async function main(): Promise<void> {
   await app.whenReady()
-  // Containers of a previous run of this app are orphans now; never touches unlabelled containers.
-  reapOrphanGuests([], { othersOnly: true }).catch((err: unknown) => logger.warn('could not reap orphan guests', errorFields(err)))
   const service = await createService()
   let win: MainWindow | undefined
   const disposeIpc = registerIpc({ api: service, isTrustedFrame: (f) => win?.isOwnFrame(f) ?? false, logger })

@@ -1,28 +1,22 @@
 /**
- * Sandboxed preload: exposes `window.cortex`, exactly the contract's request methods (derived from
- * REQUEST_NAMES) plus `onEvent`, and `window.cortexHost.getPathForFile` for folders dropped on the
+ * Sandboxed preload: exposes `window.cortex`, exactly the contract's request methods (built by the
+ * shared createApiStub) plus `onEvent`, and `window.cortexHost.getPathForFile` for folders dropped on the
  * window. Requests go over `cortex:<name>` IPC and come back as WireResults, unwrapped here: a failure
  * rejects with an Error whose message is `[code] message`. Only `electron` may be required at runtime.
  */
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron'
-import { contract, REQUEST_NAMES, type CortexApi, type RequestName } from '../shared/contract'
+import { contract, createApiStub, type CortexApi } from '../shared/contract'
 import { EVENT_CHANNEL, requestChannel, wireErrorToError, type WireResult } from '../shared/wire'
 
 type Envelope = Parameters<Parameters<CortexApi['onEvent']>[0]>[0]
 
-function requestMethod(name: RequestName): (input: unknown) => Promise<unknown> {
-  return async (input: unknown) => {
+const api = createApiStub(
+  async (name, input) => {
     const result = (await ipcRenderer.invoke(requestChannel(name), input)) as WireResult
     if (!result.ok) throw wireErrorToError(result.error)
     return result.value
-  }
-}
-
-const methods = Object.fromEntries(REQUEST_NAMES.map((name) => [name, requestMethod(name)]))
-
-const api = {
-  ...methods,
-  onEvent(listener: (envelope: Envelope) => void): () => void {
+  },
+  (listener: (envelope: Envelope) => void): (() => void) => {
     const handler = (_event: IpcRendererEvent, raw: unknown): void => {
       const parsed = contract.event.safeParse(raw)
       if (parsed.success) listener(parsed.data)
@@ -32,7 +26,7 @@ const api = {
       ipcRenderer.removeListener(EVENT_CHANNEL, handler)
     }
   }
-} as CortexApi
+)
 
 /** Host helpers that only Electron has; the browser build lacks `window.cortexHost`. */
 const host = {

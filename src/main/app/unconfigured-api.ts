@@ -3,7 +3,7 @@
  * provider configured): the window still opens, and every request rejects with the startup error
  * so the user reads which setting to fix instead of facing a blank app.
  */
-import { REQUEST_NAMES, type CortexApi } from '../../shared/contract'
+import { createApiStub, type CortexApi } from '../../shared/contract'
 import type { CortexError } from '../../shared/errors'
 
 /**
@@ -12,9 +12,5 @@ import type { CortexError } from '../../shared/errors'
  */
 export function createUnconfiguredApi(error: CortexError): CortexApi & { shutdown(): Promise<void> } {
   const reject = (): Promise<never> => Promise.reject(error)
-  return {
-    ...(Object.fromEntries(REQUEST_NAMES.map((name) => [name, reject])) as unknown as CortexApi),
-    onEvent: () => () => undefined,
-    shutdown: async () => undefined
-  }
+  return { ...createApiStub(reject, () => () => undefined), shutdown: async () => undefined }
 }

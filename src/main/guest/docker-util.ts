@@ -1,8 +1,16 @@
 /**
- * Small pure helpers of the Docker guest provider: error wording, status codes, log demuxing,
- * timeouts and build-progress throttling. No dockerode import (only docker-guest.ts has one).
+ * Helpers of the Docker guest provider: error wording, status codes, log demuxing, timeouts,
+ * build-progress throttling, and the orphan reaper (over the few engine calls it needs, so this
+ * file has no dockerode import: only docker-guest.ts has one).
  */
+import { rmSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { CortexError } from '../../shared/errors'
+import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
+import { LABEL_MANAGED, LABEL_SESSION } from './container-spec'
 import type { GuestProgress } from './guest'
+import { LABEL_OWNER, ownerAlive, ownerTag } from './owner'
+import { isGuestEtcDir, removeStaleGuestEtcDirs } from './paths'
 
 /** Where the Docker engine is looked for, for error messages. */
 export function dockerWhere(): string {
@@ -49,4 +57,89 @@ export function throttleBuildProgress(progress: GuestProgress, now: () => number
     last = t
     progress('building_image', line)
   }
+}
+
+/** A container as the engine lists it: the fields the reaper reads (dockerode's ContainerInfo has them). */
+export interface ListedContainer {
+  Id: string
+  Labels?: Record<string, string>
+  Mounts?: ReadonlyArray<{ Destination: string; Source: string }>
+}
+
+/** The engine calls the reaper makes (a dockerode client satisfies it). */
+export interface ReaperEngine {
+  listContainers(opts: { all: boolean; filters: { label: string[] } }): Promise<ListedContainer[]>
+  getContainer(id: string): { remove(opts: { force: boolean }): Promise<unknown> }
+}
+
+/** Options of {@link reapOrphans}. */
+export interface ReapOptions {
+  /** Narrow the sweep to containers also carrying these labels (e.g. one test run's). */
+  labels?: Record<string, string>
+  /** Container ids never to remove (e.g. a warm pool's). */
+  keep?: Iterable<string>
+  /** Spare every guest of this process (a sweep that runs while this process starts guests). */
+  othersOnly?: boolean
+  /** Where removals and skipped steps are logged (default nowhere). */
+  logger?: Logger
+}
+
+/**
+ * Remove containers labelled {@link LABEL_MANAGED}=1 whose {@link LABEL_SESSION} is not in
+ * `liveSessionIds` (running or not) and whose owner process ({@link LABEL_OWNER}) is this one or
+ * is gone from this machine: guests of other live Cortex processes are never removed, nor
+ * unlabelled containers. With each removed container goes its passwd folder; then the passwd
+ * folders of dead processes that no container mounts are removed too (paths.ts
+ * removeStaleGuestEtcDirs). Resolves with the removed container ids.
+ * @throws CortexError `docker_unavailable` when the engine does not answer the first listing
+ */
+export async function reapOrphans(docker: ReaperEngine, liveSessionIds: Iterable<string>, opts: ReapOptions = {}): Promise<string[]> {
+  const log = opts.logger ?? NOOP_LOGGER
+  const live = new Set(liveSessionIds)
+  const keep = new Set(opts.keep ?? [])
+  const label = [`${LABEL_MANAGED}=1`, ...Object.entries(opts.labels ?? {}).map(([k, v]) => `${k}=${v}`)]
+  let list: ListedContainer[]
+  try {
+    list = await docker.listContainers({ all: true, filters: { label } })
+  } catch (err) {
+    throw new CortexError('docker_unavailable', `no Docker engine answered at ${dockerWhere()} (${(err as Error).message})`, { cause: err })
+  }
+  const removed: string[] = []
+  const gone = new Set<string>()
+  for (const c of list) {
+    if (c.Labels?.[LABEL_MANAGED] !== '1' || keep.has(c.Id)) continue
+    const session = c.Labels[LABEL_SESSION]
+    if (session !== undefined && live.has(session)) continue
+    // a guest of another live Cortex process (a second CLI, the desktop app) is not an orphan
+    const owner = c.Labels[LABEL_OWNER]
+    if (owner !== undefined && owner !== ownerTag() && ownerAlive(owner)) continue
+    if (opts.othersOnly && owner === ownerTag()) continue
+    try {
+      await docker.getContainer(c.Id).remove({ force: true })
+      removed.push(c.Id)
+    } catch (err) {
+      if (statusOf(err) === 409) continue // removal already in progress: the sweep doing it removes the folder
+      if (statusOf(err) !== 404) throw err
+    }
+    gone.add(c.Id)
+    const etc = guestEtcDirOf(c)
+    if (etc) rmSync(etc, { recursive: true, force: true })
+    log.info('removed orphan guest', { containerId: c.Id.slice(0, 12), session, owner, etc })
+  }
+  try {
+    const all = await docker.listContainers({ all: true, filters: { label: [`${LABEL_MANAGED}=1`] } })
+    const inUse = new Set(all.filter((c) => !gone.has(c.Id)).map(guestEtcDirOf).filter((d): d is string => d !== undefined))
+    const stale = removeStaleGuestEtcDirs(inUse)
+    if (stale.length) log.info('removed passwd folders of dead processes', { folders: stale })
+  } catch (err) {
+    log.debug('passwd folders of dead processes not swept: the container list failed', errorFields(err))
+  }
+  return removed
+}
+
+/** The host folder of a guest's generated passwd file (its `/etc/passwd` bind), when it is one of ours. */
+export function guestEtcDirOf(c: ListedContainer): string | undefined {
+  const source = c.Mounts?.find((m) => m.Destination === '/etc/passwd')?.Source
+  const dir = source ? dirname(source) : undefined
+  return dir && isGuestEtcDir(dir) ? dir : undefined
 }

@@ -1,9 +1,12 @@
 /**
  * Locating files the guest needs on the host: the package root (which holds resources/guest/ and
- * out/guest-agent/), from source (vitest), the built CLI (out/cli/) or the Electron main (out/main/).
+ * out/guest-agent/), from source (vitest), the built CLI (out/cli/) or the Electron main (out/main/);
+ * and the per-guest passwd folders in the OS temp folder (named with their owner's pid) with the
+ * sweep that removes those of dead processes.
  */
-import { existsSync, realpathSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { existsSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, dirname, join, resolve } from 'node:path'
 
 /** Marker file that identifies the package root. */
 const MARKER = join('resources', 'guest', 'build-image.sh')
@@ -52,4 +55,60 @@ export function guestRecipeDir(): string {
 /** Default host path of the bundled guest agent: `<root>/out/guest-agent/agent.cjs` (may not exist yet). */
 export function defaultAgentPath(): string {
   return join(packageRoot(), 'out', 'guest-agent', 'agent.cjs')
+}
+
+/** Name prefix of the per-guest folders holding its generated passwd and group files (in the OS temp folder). */
+export const GUEST_ETC_PREFIX = 'cortex-guest-etc-'
+
+/** mkdtemp prefix of a new passwd folder of process `pid`: `<tmp>/cortex-guest-etc-<pid>-` (the pid lets a sweep tell a dead owner's leftovers). */
+export function guestEtcDirPrefix(pid: number = process.pid): string {
+  return join(tmpdir(), `${GUEST_ETC_PREFIX}${pid}-`)
+}
+
+/** Whether `path` is a guest passwd folder: directly in the OS temp folder and named {@link GUEST_ETC_PREFIX}…. */
+export function isGuestEtcDir(path: string): boolean {
+  return dirname(resolve(path)) === resolve(tmpdir()) && basename(path).startsWith(GUEST_ETC_PREFIX)
+}
+
+/** Whether a process with id `pid` exists on this machine (EPERM: it exists under another user). */
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Age after which a passwd folder without an owner pid in its name (made before pids were recorded) counts as stale (ms). */
+export const UNOWNED_ETC_DIR_STALE_MS = 60 * 60 * 1000
+
+/**
+ * Remove guest passwd folders left behind by processes that are gone: folders named
+ * `cortex-guest-etc-<pid>-…` whose pid is not running (or, in the older `cortex-guest-etc-…` form
+ * with no pid, older than {@link UNOWNED_ETC_DIR_STALE_MS}), unless a container still mounts them.
+ * @param inUse absolute folders that existing guest containers mount (never removed)
+ * @returns the folders removed. Never throws (an unreadable temp folder removes nothing).
+ */
+export function removeStaleGuestEtcDirs(inUse: ReadonlySet<string>, now: number = Date.now()): string[] {
+  let names: string[]
+  try {
+    names = readdirSync(tmpdir()).filter((n) => n.startsWith(GUEST_ETC_PREFIX))
+  } catch {
+    return [] // no readable temp folder: nothing of ours can be listed there
+  }
+  const removed: string[] = []
+  for (const name of names) {
+    const dir = join(tmpdir(), name)
+    if (inUse.has(dir)) continue
+    const pid = /^(\d+)-/.exec(name.slice(GUEST_ETC_PREFIX.length))?.[1]
+    if (pid !== undefined ? pidAlive(Number(pid)) : now - (statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? now) < UNOWNED_ETC_DIR_STALE_MS) continue
+    try {
+      rmSync(dir, { recursive: true, force: true })
+      removed.push(dir)
+    } catch {
+      // another sweep removed it first, or it is not ours to remove: either way nothing is lost
+    }
+  }
+  return removed
 }

@@ -19,6 +19,7 @@
  * of attached guests (reapOrphanGuests' `keep`).
  */
 import { randomBytes } from 'node:crypto'
+import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
 import { DEFAULT_SANDBOX_POLICY } from '../../shared/sandbox'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import type { Guest, GuestProvider, GuestStartOptions } from './guest'
@@ -27,8 +28,8 @@ import type { Guest, GuestProvider, GuestStartOptions } from './guest'
 export interface WarmGuestPoolOptions {
   /** Guests kept ready (0 disables the pool: every start is a cold start). */
   size: number
-  /** Diagnostics (a failed background start, a discarded stale guest). */
-  log?: (msg: string) => void
+  /** Where the pool logs failed background starts, discarded stale guests and failed removals (default nowhere). */
+  logger?: Logger
 }
 
 /** How long a pooled guest may take to answer the liveness ping at take time (ms). */
@@ -42,12 +43,21 @@ export class WarmGuestPool implements GuestProvider {
   private readonly filling = new Set<Promise<void>>()
   private closed = false
   private failedKey: string | undefined
+  private readonly log: Logger
 
   /** @param provider starts the real guests @param opts see {@link WarmGuestPoolOptions} */
   constructor(
     private readonly provider: GuestProvider,
     private readonly opts: WarmGuestPoolOptions
-  ) {}
+  ) {
+    this.log = opts.logger ?? NOOP_LOGGER
+  }
+
+  /** Close a guest the pool no longer wants, in the background; a failed removal is logged (the orphan sweep retries it). */
+  private discard(guest: Guest, why: string): void {
+    this.log.debug(`warm guest discarded: ${why}`, { containerId: guest.id.slice(0, 12) })
+    void guest.close().catch((err: unknown) => this.log.warn('could not remove a warm guest', { containerId: guest.id.slice(0, 12), ...errorFields(err) }))
+  }
 
   /** Number of guests ready to be taken now. */
   get readyCount(): number {
@@ -72,7 +82,7 @@ export class WarmGuestPool implements GuestProvider {
       this.key = key
       this.keyArgs = { repo, sandbox }
       this.failedKey = undefined
-      for (const r of this.ready.splice(0)) void r.guest.close().catch(() => undefined)
+      for (const r of this.ready.splice(0)) this.discard(r.guest, 'the pool was re-keyed to another repository or policy')
     }
     this.fill()
   }
@@ -94,8 +104,7 @@ export class WarmGuestPool implements GuestProvider {
       const [{ guest }] = this.ready.splice(i, 1) as [{ key: string; guest: Guest }]
       this.fill()
       if (!guest.dead && (await this.alive(guest))) return guest
-      this.opts.log?.(`warm guest ${guest.id} was not alive; discarded`)
-      void guest.close().catch(() => undefined)
+      this.discard(guest, 'it did not answer the liveness ping')
     }
   }
 
@@ -122,7 +131,8 @@ export class WarmGuestPool implements GuestProvider {
   async close(): Promise<void> {
     this.closed = true
     await this.settled()
-    await Promise.allSettled(this.ready.splice(0).map((r) => r.guest.close()))
+    const results = await Promise.allSettled(this.ready.splice(0).map((r) => r.guest.close()))
+    for (const r of results) if (r.status === 'rejected') this.log.warn('could not remove a warm guest at close', errorFields(r.reason))
   }
 
   private async alive(guest: Guest): Promise<boolean> {
@@ -135,7 +145,8 @@ export class WarmGuestPool implements GuestProvider {
         })
       ])
       return true
-    } catch {
+    } catch (err) {
+      this.log.debug('warm guest ping failed', { containerId: guest.id.slice(0, 12), ...errorFields(err) })
       return false
     } finally {
       clearTimeout(timer)
@@ -152,13 +163,14 @@ export class WarmGuestPool implements GuestProvider {
         .start({ sessionId: `warm-${randomBytes(4).toString('hex')}`, repo: args.repo, sandbox: args.sandbox })
         .then(
           (guest) => {
-            if (this.closed || this.key !== key) return guest.close().catch(() => undefined)
+            if (this.closed || this.key !== key) return this.discard(guest, 'it started after the pool closed or moved on')
             this.ready.push({ key, guest })
+            this.log.debug('warm guest ready', { containerId: guest.id.slice(0, 12), repo: args.repo, sandbox: args.sandbox })
             return undefined
           },
           (err: unknown) => {
             this.failedKey = key
-            this.opts.log?.(`warm pool could not start a guest for ${args.repo}: ${(err as Error).message}`)
+            this.log.warn('warm pool could not start a guest; not retried until the pool is prepared again', { repo: args.repo, sandbox: args.sandbox, ...errorFields(err) })
           }
         )
         .finally(() => this.filling.delete(p))

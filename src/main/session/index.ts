@@ -1,18 +1,22 @@
 /**
- * Public surface of the core for adapters (Electron IPC, CLI, web host): the session service,
- * model settings resolution, the default (Docker) guest provider and the guest image build.
- * Adapters import only this module and src/shared.
+ * Public surface of the core for adapters (Electron IPC, CLI, web host): the one factory that
+ * builds the production session service ({@link createCortexService}), the session service itself
+ * (for tests and custom hosts), model settings resolution, the default (Docker) guest provider, the
+ * file logger and the guest image build. Adapters import only this module and src/shared.
  */
 import { DockerGuestProvider, reapOrphanGuests } from '../guest/docker-guest'
 import { WarmGuestPool } from '../guest/warm-pool'
 import { CortexError } from '../../shared/errors'
+import { childLogger, errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
 import type { GuestProvider } from '../guest/guest'
+import { resolveModelSettings, type ModelFlags } from '../providers'
 import { SessionStore, type SessionMeta } from '../store/session-store'
+import { createSessionService, type SessionService } from './service'
 
 export { createSessionService, type SessionService, type SessionServiceOptions } from './service'
 export { resolveModelSettings, type ModelFlags, type ModelSettings } from '../providers'
 export { guestBuildMain } from '../guest/image'
-export { reapOrphanGuests }
+export { cliLogLevels, createFileLogger, LOG_LEVEL_ENV, type FileLoggerOptions } from '../log/file-logger'
 
 /** Env var: guests kept warm for the repository opened last (0 disables the pool). */
 export const WARM_POOL_ENV = 'CORTEX_WARM_POOL'
@@ -23,26 +27,54 @@ export const GUEST_IMAGE_ENV = 'CORTEX_GUEST_IMAGE'
  * The production guest provider: Docker guests through the daemon named by DOCKER_HOST (default
  * the local socket), the guest image built on first use when missing, behind a warm pool of
  * `warmPool` guests (default: `CORTEX_WARM_POOL`, else 1; 0 disables it), from the image named by
- * `CORTEX_GUEST_IMAGE` when set. Call `close()` at exit:
- * it removes the pool's guests.
+ * `CORTEX_GUEST_IMAGE` when set; the provider, pool and agent connections log to `logger`. Call
+ * `close()` at exit: it removes the pool's guests.
  * @throws CortexError('invalid_input') when CORTEX_WARM_POOL is not a whole number from 0 to 8
  */
-export function createDefaultGuestProvider(opts: { warmPool?: number } = {}): GuestProvider & { close(): Promise<void> } {
+export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: Logger } = {}): GuestProvider & { close(): Promise<void> } {
   const raw = process.env[WARM_POOL_ENV]
   const size = opts.warmPool ?? (raw === undefined || raw === '' ? 1 : Number(raw))
   if (!Number.isInteger(size) || size < 0 || size > 8) {
     throw new CortexError('invalid_input', `${WARM_POOL_ENV}="${raw}" must be a whole number from 0 to 8`)
   }
   const image = process.env[GUEST_IMAGE_ENV]?.trim() || undefined
-  return new WarmGuestPool(new DockerGuestProvider(image ? { image } : {}), { size })
+  const logger = opts.logger ?? NOOP_LOGGER
+  const docker = new DockerGuestProvider({ ...(image ? { image } : {}), logger: childLogger(logger, { component: 'guest' }) })
+  return new WarmGuestPool(docker, { size, logger: childLogger(logger, { component: 'warm-pool' }) })
+}
+
+/** Options of {@link createCortexService}. */
+export interface CortexServiceOptions {
+  /** Data folder: CORTEX_HOME (CLI, web host) or the app's userData (Electron). */
+  dataDir: string
+  /** Model flags of the command line (override the environment); the app passes none. */
+  modelFlags?: ModelFlags
+  /** Environment read for model settings (default process.env). */
+  env?: NodeJS.ProcessEnv
+  /** Warm guests (default CORTEX_WARM_POOL, else 1); `cortex run` uses 0. */
+  warmPool?: number
+  /** Where the service, sessions, turns, guests, pool and agent connections log (default nowhere). */
+  logger?: Logger
 }
 
 /**
- * Remove guests left behind by Cortex processes that are gone (crash, kill -9), in the background.
- * Never touches other live processes' guests or unlabelled containers; errors (no Docker) are ignored.
+ * The one construction of the production session service, shared by the desktop app,
+ * `cortex run` and `cortex serve`: resolves the model settings, builds the Docker guest provider
+ * behind its warm pool, starts a background sweep of orphan guests (those of Cortex processes that
+ * are gone; its outcome is logged), and creates the session service, all logging to `logger`.
+ * @throws CortexError `provider_config` for missing model settings, `invalid_input` for a bad CORTEX_WARM_POOL
  */
-export function sweepOrphanGuests(): void {
-  reapOrphanGuests([], { othersOnly: true }).catch(() => undefined)
+export async function createCortexService(opts: CortexServiceOptions): Promise<SessionService> {
+  const logger = opts.logger ?? NOOP_LOGGER
+  const modelSettings = resolveModelSettings(opts.modelFlags ?? {}, opts.env ?? process.env)
+  const guests = createDefaultGuestProvider({ warmPool: opts.warmPool, logger })
+  const reaperLog = childLogger(logger, { component: 'reaper' })
+  reapOrphanGuests([], { othersOnly: true, logger: reaperLog }).then(
+    (removed) => reaperLog.debug('orphan sweep done', { removed: removed.length }),
+    (err: unknown) => reaperLog.info('orphan sweep skipped', errorFields(err))
+  )
+  logger.info('session service starting', { dataDir: opts.dataDir, provider: modelSettings.provider, model: modelSettings.modelId })
+  return createSessionService({ dataDir: opts.dataDir, modelSettings, guests, logger })
 }
 
 /** Metadata of every stored session under `dataDir`, oldest first. */

@@ -2,7 +2,7 @@
  * The renderer's session API: `window.cortex` inside Electron (the preload bridge), otherwise a
  * WebSocket client of the web host using the token in the page URL. Both implement CortexApi.
  */
-import { REQUEST_NAMES, type CortexApi } from '../../shared/contract'
+import { createApiStub, type CortexApi } from '../../shared/contract'
 import { createWsApi, wsUrlFromLocation, type ConnectionState } from './ws-client'
 
 /** Which transport this page uses, and how to watch its connection (always 'open' in Electron). */
@@ -35,9 +35,6 @@ export function createApiHandle(): ApiHandle {
     const ws = createWsApi(url)
     return { api: ws, transport: 'websocket', connection: ws.connection, onConnection: ws.onConnection }
   }
-  const none = {
-    ...Object.fromEntries(REQUEST_NAMES.map((name) => [name, refuse])),
-    onEvent: () => () => undefined
-  } as unknown as CortexApi
+  const none = createApiStub(refuse, () => () => undefined)
   return { api: none, transport: 'none', connection: () => 'closed', onConnection: () => () => undefined }
 }

@@ -4,7 +4,7 @@
  * onEvent listeners. The socket reconnects with backoff; requests made while it is down wait for
  * it, and requests in flight when it drops reject with `[disconnected] …`.
  */
-import { REQUEST_NAMES, type CortexApi } from '../../shared/contract'
+import { createApiStub, type CortexApi } from '../../shared/contract'
 import { wireErrorToError, WsServerFrameSchema, type WsRequestFrame } from '../../shared/wire'
 
 type Envelope = Parameters<Parameters<CortexApi['onEvent']>[0]>[0]
@@ -54,7 +54,7 @@ export function createWsApi(url: string): WsCortexApi {
       try {
         raw = JSON.parse(String(msg.data))
       } catch {
-        return
+        return // the host only sends JSON frames: a non-JSON message carries no response or event
       }
       const frame = WsServerFrameSchema.safeParse(raw)
       if (!frame.success) return
@@ -90,20 +90,19 @@ export function createWsApi(url: string): WsCortexApi {
       else queue.push(text)
     })
 
-  const methods = Object.fromEntries(REQUEST_NAMES.map((name) => [name, (input: unknown) => call(name, input)]))
+  const stub = createApiStub(call, (listener: (e: Envelope) => void) => {
+    eventListeners.add(listener)
+    return () => void eventListeners.delete(listener)
+  })
   connect()
   return {
-    ...methods,
-    onEvent(listener: (e: Envelope) => void) {
-      eventListeners.add(listener)
-      return () => void eventListeners.delete(listener)
-    },
+    ...stub,
     connection: () => state,
     onConnection(listener: (s: ConnectionState) => void) {
       stateListeners.add(listener)
       return () => void stateListeners.delete(listener)
     }
-  } as WsCortexApi
+  }
 }
 
 /**
