@@ -6,14 +6,35 @@
  * messages for a request id, then exactly one `result` or `error` for that id.
  */
 
-/** Read a file's bytes. `maxBytes` caps what is returned (bytes, from `offset`). */
-export interface ReadRequest { op: 'read'; path: string; offset?: number; maxBytes?: number }
+/**
+ * Read a regular file's bytes (opened non-blocking, without following a final symlink; a FIFO,
+ * socket or device is refused with ESPECIAL). `maxBytes` caps what is returned (bytes, from `offset`).
+ * With `fromLine` (1-based) the agent first scans for newlines from `offset`, which the caller says
+ * lies in line `offsetLine` (default 1), and returns bytes from the first byte of line `fromLine`
+ * (see {@link ReadResult.offset}); the scan reads at most `maxScanBytes` (default unbounded).
+ *
+ * Paths in every request and result are in wire form: bytes that are not UTF-8 travel as lone
+ * surrogates U+DC80–U+DCFF (see src/shared/path-bytes.ts).
+ */
+export interface ReadRequest {
+  op: 'read'
+  path: string
+  offset?: number
+  maxBytes?: number
+  fromLine?: number
+  offsetLine?: number
+  maxScanBytes?: number
+}
 /** Write bytes atomically (temp + rename in the same dir), keeping an existing file's mode; creates parent dirs. */
 export interface WriteRequest { op: 'write'; path: string; dataB64: string }
 /** stat (following symlinks) plus the real path. */
 export interface StatRequest { op: 'stat'; path: string }
-/** Resolve the real path of `path`, or of its deepest existing ancestor plus the remaining segments. */
-export interface RealpathRequest { op: 'realpath'; path: string }
+/**
+ * Resolve the real path of `path`, or of its deepest existing ancestor plus the remaining segments.
+ * With `near`, a missing path is also matched segment by segment against names that differ only by
+ * Unicode normalization (NFC/NFD) or a space variant (no-break, narrow no-break, … → space).
+ */
+export interface RealpathRequest { op: 'realpath'; path: string; near?: boolean }
 /**
  * Spawn `argv` (no shell) in its own process group, stdin from /dev/null. Output streams as
  * `output` messages when `stream` is true; the result carries head+tail capped output.
@@ -46,8 +67,21 @@ export type AgentRequestBody =
 /** A request with its id (unique per connection). */
 export type AgentRequest = AgentRequestBody & { id: string }
 
-/** Result of `read`: base64 bytes, the file's total size in bytes and whether the read hit EOF. */
-export interface ReadResult { dataB64: string; size: number; eof: boolean; mtimeMs: number }
+/**
+ * Result of `read`: base64 bytes, the file's total size in bytes and whether the read hit EOF. With
+ * `fromLine`: `offset` is the byte offset the data starts at and `line` the line number there (less
+ * than `fromLine` when the file has fewer lines: then `offset` is the size, or where the scan stopped
+ * at `maxScanBytes` with `scanCapped`).
+ */
+export interface ReadResult {
+  dataB64: string
+  size: number
+  eof: boolean
+  mtimeMs: number
+  offset?: number
+  line?: number
+  scanCapped?: boolean
+}
 /** Result of `write`: bytes written and their sha256 (hex), read back from disk. */
 export interface WriteResult { size: number; sha256: string }
 /** Result of `stat`. `type` follows symlinks. */
@@ -58,8 +92,12 @@ export interface StatResult {
   mode: number
   realpath: string
 }
-/** Result of `realpath`. `exists` is false when only an ancestor exists. */
-export interface RealpathResult { realpath: string; exists: boolean }
+/**
+ * Result of `realpath`. `exists` is false when only an ancestor exists. `near` (only with the
+ * request's `near`, only when `exists` is false): the real path of the one existing file or folder
+ * whose name differs only by normalization or space variants; `nearAmbiguous` when several do.
+ */
+export interface RealpathResult { realpath: string; exists: boolean; near?: string; nearAmbiguous?: string[] }
 /**
  * Result of `spawn`. `stdout`/`stderr` are UTF-8 text, each head+tail capped; `truncatedBytes` counts
  * what was dropped from the middle; `exitCode` is null when killed by `signal`.
@@ -107,6 +145,7 @@ export type AgentErrorCode =
   | 'EEXIST'
   | 'ENOSPC'
   | 'EROFS'
+  | 'ESPECIAL'
   | 'BAD_REQUEST'
   | 'SPAWN_FAILED'
   | 'UNKNOWN'

@@ -11,7 +11,7 @@
 import { z } from 'zod'
 import type { Guest } from '../guest/guest'
 import { defineTool, ToolError } from './tool'
-import { resolveWorkspacePath } from './paths'
+import { nearHint, resolveWorkspacePath } from './paths'
 import { rethrowGuestError } from './guest-errors'
 import { applyEdits, findOccurrences, type EditsOutcome, type EditSpec } from './edit-logic'
 import { closestRegion, renderRegion } from './edit-hints'
@@ -69,7 +69,7 @@ export const editFileTool = defineTool({
       { old_string: input.old_string ?? '', new_string: input.new_string ?? '', replace_all: input.replace_all }
     ]
     const target = await resolveWorkspacePath(ctx.guest, input.path)
-    if (!target.exists) throw new ToolError(`File not found: ${target.display}. To create a file use write_file.`)
+    if (!target.exists) throw new ToolError(`File not found: ${target.display}.${nearHint(target)} To create a file use write_file.`)
     return withPathLock(ctx.guest, target.real, async () => {
       const { real, display } = target
       const stat = await ctx.guest.stat(real).catch((err: unknown) => rethrowGuestError(err, display))
@@ -108,7 +108,8 @@ export const editFileTool = defineTool({
         throw new ToolError(`Writing ${display} went wrong: ${out.length} bytes sent but ${res.size} bytes with a different hash on disk. Read the file before trying again.`)
       }
       rememberWhole(ctx.guest, real, out)
-      return { output: successMessage(result, display, codec.encoding !== 'utf-8' ? label : '') }
+      const done = successMessage(result, display, codec.encoding !== 'utf-8' ? label : '')
+      return { output: target.note ? `${done}\n${target.note}` : done }
     })
   }
 })

@@ -165,9 +165,12 @@ export interface StreamDecoder {
   decode(bytes: Uint8Array, last: boolean): string
 }
 
-/** A streaming decoder for `enc` (strict for UTF-8/UTF-16: invalid bytes throw). BOMs are dropped. */
-export function streamDecoder(enc: TextEncodingName): StreamDecoder {
+/**
+ * A streaming decoder for `enc` (strict for UTF-8/UTF-16: invalid bytes throw). A BOM at the start
+ * is dropped unless `keepBom` (for a decoder that starts mid-file, where U+FEFF is content).
+ */
+export function streamDecoder(enc: TextEncodingName, keepBom = false): StreamDecoder {
   if (enc === 'windows-1252') return { decode: (bytes) => decodeCp1252(bytes) }
-  const d = new TextDecoder(enc, { fatal: true })
+  const d = new TextDecoder(enc, { fatal: true, ignoreBOM: keepBom })
   return { decode: (bytes, last) => d.decode(bytes, { stream: !last }) }
 }

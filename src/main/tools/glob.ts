@@ -2,26 +2,27 @@
  * glob: list files matching a glob pattern, via `rg --files --hidden --sort path --glob !.git` spawned
  * in the guest (argv, no shell) and read as a stream. The pattern is NOT passed as `--glob`: rg's
  * globs override ignore rules, so a pattern for all *.log files would list gitignored logs. It goes
- * into an ignore file given with `--ignore-file` (lines: `*`, then `!` + `*` + `/`, then `!PATTERN`),
- * which ranks below .gitignore, so ignored files stay out and only matching files are listed. An
+ * into an ignore file given with `--ignore-file=/dev/stdin` (lines: `*`, then `!` + `*` + `/`, then
+ * `!PATTERN`; piped in by a small sh wrapper, so no file in the guest holds it and a command cannot
+ * replace it), which ranks below .gitignore, so ignored files stay out and only matching files are listed. An
  * empty result is checked once with `--glob` (so an invalid pattern is reported as rg's error).
  * The first {@link GLOB_MAX_RESULTS} paths are kept, the rest only counted (up to {@link GLOB_COUNT_LIMIT},
  * where rg is stopped). Ignore files (.gitignore, .ignore, .git/info/exclude) are honoured, but a
  * pattern that names its leading directory or file literally (`dist/*.js`, `node_modules/x/package.json`,
  * `.env`) and finds nothing is retried with ignore files disabled, so an explicitly named ignored
- * path is found. Names are passed through byte-exact (spaces, NBSP, NFD kept; no normalisation).
+ * path is found. Names are passed through byte-exact (spaces, NBSP, NFD kept; no normalisation);
+ * rg prints them NUL-terminated, and names that are not UTF-8 are re-listed through `od` and shown
+ * with `\xHH` escapes that read_file accepts back (src/shared/path-bytes.ts).
  * Sorted by path name (byte order), relative to the workspace root, with "showing N of M".
  */
 import { z } from 'zod'
 import { defineTool, ToolError } from './tool'
-import { resolveWorkspacePath } from './paths'
+import { nearHint, relativeWire, resolveWorkspacePath, workspaceRoot } from './paths'
 import { rethrowGuestError } from './guest-errors'
-import { dirPrefix, relocate, runRipgrep, type RgOutcome } from './ripgrep'
+import { dirPrefix, relocate, runRipgrep, type RgOptions, type RgOutcome } from './ripgrep'
 import { capHead } from './limits'
 import type { ToolContext } from './tool'
-import type { Guest } from '../guest/guest'
-import { sha256Hex } from './guest-state'
-import { encodeUtf8 } from './text'
+import { bytesToWire, wireToModel } from '../../shared/path-bytes'
 
 /** Most file paths one glob result lists. */
 export const GLOB_MAX_RESULTS = 500
@@ -33,7 +34,7 @@ const description = `Find files by name with a glob pattern. Returns matching fi
 - pattern: a glob matched against paths relative to \`path\`. A pattern without "/" matches a file name in any directory ("*.ts"); use "**" to cross directories ("src/**/*.test.ts"); braces are supported ("*.{js,ts}").
 - path: directory to search (default: the workspace root).
 - Hidden files and dot-directories are included; the .git directory is not. Files ignored by .gitignore are left out of broad patterns, but a pattern that starts with a literal name ("node_modules/react/package.json", "dist/*.js", ".env") still finds ignored files when nothing else matches.
-- Only files are listed, not directories. Names are shown exactly as stored (spaces and Unicode kept).`
+- Only files are listed, not directories. Names are shown exactly as stored (spaces and Unicode kept). In a name that is not valid UTF-8 or holds a control character, each such byte is shown as \\xHH (and a backslash as \\\\); pass the name back in that form to read_file, grep or edit_file.`
 
 /** Input of glob. */
 export const GlobInput = z.object({
@@ -57,7 +58,7 @@ export const globTool = defineTool({
   inputSchema: GlobInput,
   async execute(input, ctx) {
     const dir = await resolveWorkspacePath(ctx.guest, input.path)
-    if (!dir.exists) throw new ToolError(`Directory not found: ${dir.display}`)
+    if (!dir.exists) throw new ToolError(`Directory not found: ${dir.display}${nearHint(dir)}`)
     const stat = await ctx.guest.stat(dir.real).catch((err: unknown) => rethrowGuestError(err, dir.display))
     if (stat.type !== 'dir') throw new ToolError(`${dir.display} is not a directory; glob searches directories.`)
 
@@ -74,8 +75,8 @@ export const globTool = defineTool({
     const where = dir.display === '.' ? 'the workspace' : dir.display
     if (listing.count === 0) return { output: `No files match ${JSON.stringify(input.pattern)} in ${where}.` }
 
-    const prefix = dirPrefix(dir.display)
-    const shown = listing.first.map((l) => relocate(l, prefix))
+    const prefix = dirPrefix(relativeWire(await workspaceRoot(ctx.guest), dir.real))
+    const shown = listing.first.map((l) => wireToModel(relocate(l, prefix)))
     const { count, rg } = listing
     const notes: string[] = []
     if (rg.stopped || rg.incomplete) {
@@ -91,37 +92,74 @@ export const globTool = defineTool({
   }
 })
 
-/** One rg --files listing: the first paths, how many matched, and rg's outcome. */
-async function list(ctx: ToolContext, pattern: string, cwd: string, noIgnore: boolean): Promise<{ first: string[]; count: number; rg: RgOutcome }> {
+/** One rg --files listing: the first paths (wire form, `./`-relative), how many matched, and rg's outcome. */
+interface Listing {
+  first: string[]
+  count: number
+  rg: RgOutcome
+}
+
+/**
+ * List files matching `pattern` under `cwd` (NUL-separated, so names with line breaks stay whole).
+ * Names that are not UTF-8 arrive as U+FFFD in the text stream; then the listing is run once more
+ * through `od` (hex) and decoded byte-exact.
+ */
+async function list(ctx: ToolContext, pattern: string, cwd: string, noIgnore: boolean): Promise<Listing> {
+  const first = await listOnce(ctx, pattern, cwd, noIgnore, false)
+  return first.first.some((l) => l.includes('\ufffd')) ? listOnce(ctx, pattern, cwd, noIgnore, true) : first
+}
+
+/** One listing pass; `hex` reads rg's output as od's hex dump. */
+async function listOnce(ctx: ToolContext, pattern: string, cwd: string, noIgnore: boolean, hex: boolean): Promise<Listing> {
   const first: string[] = []
   let count = 0
-  const select = noIgnore ? [`--glob=${pattern}`, '--no-ignore'] : [`--ignore-file=${await patternFile(ctx.guest, pattern)}`]
-  const args = ['--files', '--hidden', '--sort', 'path', '--glob=!.git', ...select, '.']
-  const rg = await runRipgrep(ctx, args, cwd, (line) => {
-    if (line === '') return true
+  const opts: RgOptions = noIgnore ? { hex } : { ignoreFile: patternIgnoreFile(pattern), hex }
+  const args = ['--files', '--null', '--hidden', '--sort', 'path', '--glob=!.git', ...(noIgnore ? [`--glob=${pattern}`, '--no-ignore'] : []), '.']
+  const onName = (name: string): boolean => {
+    if (name === '') return true
     count++
-    if (first.length < GLOB_MAX_RESULTS) first.push(line)
+    if (first.length < GLOB_MAX_RESULTS) first.push(name)
     return count < GLOB_COUNT_LIMIT
-  })
+  }
+  let pending = ''
+  let bytes: number[] = []
+  const rg = await runRipgrep(
+    ctx,
+    args,
+    cwd,
+    (line) => {
+      if (!hex) {
+        // rg ends each name with NUL; lines split on LF, so a name may hold LFs.
+        pending += pending === '' ? line : `\n${line}`
+        const parts = pending.split('\0')
+        pending = parts.pop() ?? ''
+        for (const p of parts) if (!onName(p)) return false
+        return true
+      }
+      for (const h of line.trim().split(/\s+/)) {
+        if (h === '') continue
+        const b = parseInt(h, 16)
+        if (b !== 0) {
+          bytes.push(b)
+          continue
+        }
+        const name = bytesToWire(Uint8Array.from(bytes))
+        bytes = []
+        if (!onName(name)) return false
+      }
+      return true
+    },
+    opts
+  )
   return { first, count, rg }
 }
 
-/** Ignore files already written in each guest, by path. */
-const written = new WeakMap<Guest, Set<string>>()
-
 /**
- * Write (once per guest and pattern) the ignore file that selects `pattern`: ignore everything, keep
- * directories walkable, un-ignore matching paths. Gitignore syntax, so a leading `!`/`#` is escaped.
- * @returns its absolute path in the guest's /tmp
+ * The ignore file that selects `pattern`: ignore everything, keep directories walkable, un-ignore
+ * matching paths. Gitignore syntax, so a leading `!`/`#` and a trailing space are escaped. It goes to
+ * rg on stdin: no file in the guest that a command could replace.
  */
-async function patternFile(guest: Guest, pattern: string): Promise<string> {
-  const path = `/tmp/.cortex-glob-${sha256Hex(encodeUtf8(pattern)).slice(0, 16)}.ignore`
-  let done = written.get(guest)
-  if (!done) written.set(guest, (done = new Set()))
-  if (!done.has(path)) {
-    const escaped = /^[!#]/.test(pattern) ? `\\${pattern}` : pattern
-    await guest.write(path, encodeUtf8(`*\n!*/\n!${escaped.replace(/ $/, '\\ ')}\n`))
-    done.add(path)
-  }
-  return path
+export function patternIgnoreFile(pattern: string): string {
+  const escaped = /^[!#]/.test(pattern) ? `\\${pattern}` : pattern
+  return `*\n!*/\n!${escaped.replace(/ $/, '\\ ')}\n`
 }

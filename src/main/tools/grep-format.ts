@@ -7,6 +7,7 @@
  * as Windows-1252 and marked. Pure (no guest access).
  */
 import { decodeCp1252 } from './encoding'
+import { bytesToWire } from '../../shared/path-bytes'
 
 /** Lines longer than this (characters) are shown as a window around the match. */
 export const GREP_LINE_CHARS = 300
@@ -46,7 +47,7 @@ export class GrepFormatter {
   private last: { path: string; line: number } | null = null
 
   /**
-   * @param pathOf maps rg's path (`./x` or the given file) to the workspace-relative display path
+   * @param pathOf maps rg's path (wire form: `./x` or the given file) to the workspace-relative display path
    * @param context lines of context requested (separators are only used when > 0)
    */
   constructor(
@@ -65,7 +66,7 @@ export class GrepFormatter {
     const d = ev.data
     if (ev.type === 'begin') {
       this.file = []
-      this.path = this.pathOf(dataText(d?.path).text)
+      this.path = this.pathOf(pathText(d?.path))
     } else if ((ev.type === 'match' || ev.type === 'context') && d) {
       const { text, latin1 } = dataText(d.lines)
       const first = d.submatches?.[0]
@@ -111,6 +112,12 @@ export class GrepFormatter {
       this.last = { path: this.path, line: l.line }
     }
   }
+}
+
+/** A path from rg's JSON in wire form: `{bytes}` (not UTF-8) keep every byte (src/shared/path-bytes.ts). */
+function pathText(v: RgData | undefined): string {
+  if (v?.bytes !== undefined) return bytesToWire(Buffer.from(v.bytes, 'base64'))
+  return v?.text ?? ''
 }
 
 /** The text of a `{text}`/`{bytes}` value; bytes (not UTF-8) are decoded as Windows-1252. */

@@ -6,11 +6,14 @@
  * never as raw bytes; long lines become a window around the match with its column. At
  * {@link GREP_MAX_LINES} output lines (or the character budget) the rg process group is killed, so
  * memory and time stay bounded, and a notice says how to narrow. Exit status 1 is a plain
- * "No matches" result; a bad regex is a ToolError carrying rg's message.
+ * "No matches" result; a bad regex is a ToolError carrying rg's message. A FIFO, socket or device
+ * named as the path is refused before rg runs (rg skips them in a walk but would block on one named
+ * explicitly). Paths keep their bytes: rg's JSON `{bytes}` names are shown with `\xHH` escapes.
  */
 import { z } from 'zod'
 import { defineTool, ToolError } from './tool'
-import { resolveWorkspacePath, workspaceRoot } from './paths'
+import { nearHint, relativeWire, resolveWorkspacePath, workspaceRoot } from './paths'
+import { wireToModel } from '../../shared/path-bytes'
 import { rethrowGuestError } from './guest-errors'
 import { dirPrefix, relocate, runRipgrep } from './ripgrep'
 import { capHead, MAX_RESULT_CHARS } from './limits'
@@ -28,6 +31,7 @@ const description = `Search file contents with a regular expression (ripgrep / R
 - glob: only search files whose path (relative to \`path\`) matches this glob, e.g. "*.ts" or "src/**/*.py".
 - case_insensitive: ignore letter case. context: lines of context before and after each match (shown as "path-line-text", groups separated by "--").
 - Hidden files are searched; files ignored by .gitignore and the .git directory are not (name an ignored directory in path to search it).
+- A file name that is not valid UTF-8 (or holds a control character) is shown with \\xHH escapes for those bytes (a backslash in it as \\\\); read_file and edit_file accept the name back in that form. FIFOs, sockets and devices are never opened.
 - Files containing NUL bytes are searched too, but reported as "binary file matches" without their content. Lines over ${GREP_LINE_CHARS} characters are shown as a window around the first match with its column. Text that is not UTF-8 is shown decoded as Windows-1252 and marked.`
 
 /** Input of grep. */
@@ -46,9 +50,11 @@ export const grepTool = defineTool({
   inputSchema: GrepInput,
   async execute(input, ctx) {
     const target = await resolveWorkspacePath(ctx.guest, input.path)
-    if (!target.exists) throw new ToolError(`No such file or directory: ${target.display}`)
+    if (!target.exists) throw new ToolError(`No such file or directory: ${target.display}${nearHint(target)}`)
     const stat = await ctx.guest.stat(target.real).catch((err: unknown) => rethrowGuestError(err, target.display))
     const isDir = stat.type === 'dir'
+    // rg would open a FIFO named on its command line and wait for a writer (it skips them in a walk).
+    if (stat.type === 'other') throw new ToolError(`${target.display} is not a regular file or directory (a FIFO, socket or device); grep searches files and directories.`)
 
     const args = ['--json', '--binary', '--hidden', '--sort', 'path', '--glob=!.git']
     if (input.case_insensitive) args.push('--ignore-case')
@@ -57,16 +63,19 @@ export const grepTool = defineTool({
     // `--opt=value` keeps a value that starts with '-' from being read as a flag.
     args.push(`--regexp=${input.pattern}`)
     // A directory is searched as `.` from inside it (globs are relative to it); a file from the root.
-    const root = isDir ? target.real : await workspaceRoot(ctx.guest)
-    args.push('--', isDir ? '.' : target.display)
+    const wsRoot = await workspaceRoot(ctx.guest)
+    const rel = relativeWire(wsRoot, target.real)
+    const root = isDir ? target.real : wsRoot
+    args.push('--')
 
-    const prefix = isDir ? dirPrefix(target.display) : ''
-    const fmt = new GrepFormatter((p) => relocate(p, prefix), input.context ?? 0)
+    const prefix = isDir ? dirPrefix(rel) : ''
+    const fmt = new GrepFormatter((p) => wireToModel(relocate(p, prefix)), input.context ?? 0)
     const full = (): boolean => fmt.out.length + fmt.pendingLines >= GREP_MAX_LINES || fmt.chars >= GREP_BUDGET_CHARS
-    const rg = await runRipgrep(ctx, args, root, (line) => {
+    const onLine = (line: string): boolean => {
       fmt.push(line)
       return !full()
-    })
+    }
+    const rg = await runRipgrep(ctx, args, root, onLine, { pathArg: isDir ? '.' : rel })
     if (rg.stopped || rg.incomplete) fmt.flushPartial()
 
     const where = target.display === '.' ? 'the workspace' : target.display

@@ -1,12 +1,18 @@
 /**
  * Workspace path resolution for tools. A model-supplied path (relative to the workspace, or
- * absolute) is resolved inside the guest with `guest.realpath` (symlinks followed), and refused
+ * absolute) is resolved inside the guest with the agent's `realpath` (symlinks followed), and refused
  * unless the real path lies inside the workspace's own real path. A path that does not exist yet
  * is accepted when its deepest existing ancestor is inside the workspace (new files, new dirs).
+ * A missing path that differs from an existing one only by Unicode normalization (NFC/NFD) or a
+ * space variant (U+00A0, U+202F, …) resolves to the existing one, with a note; when several match,
+ * they are offered in the not-found error. Names that are not UTF-8 are shown to the model with
+ * `\xHH` escapes and accepted back in that form (src/shared/path-bytes.ts); `real` stays in wire form.
  * Pure string work here uses `node:path`'s POSIX helpers only; nothing touches the host filesystem.
  */
 import { posix } from 'node:path'
 import type { Guest } from '../guest/guest'
+import type { RealpathResult } from '../../shared/guest-protocol'
+import { hasModelEscapes, modelToWire, wireToModel } from '../../shared/path-bytes'
 import { ToolError } from './tool'
 import { rethrowGuestError } from './guest-errors'
 
@@ -18,6 +24,10 @@ export interface WorkspacePath {
   display: string
   /** Whether the path itself exists (false: only an ancestor exists). */
   exists: boolean
+  /** Set when the typed name was matched to an existing name that differs by normalization or spaces. */
+  note?: string
+  /** Display paths of several near matches of a missing path (for the not-found error). */
+  candidates?: string[]
 }
 
 /** Real path of each guest's workspace, resolved once per guest. */
@@ -78,29 +88,85 @@ export function joinWorkspacePath(workspace: string, input: string): string {
 export async function resolveWorkspacePath(guest: Guest, input: string | undefined): Promise<WorkspacePath> {
   const root = await workspaceRoot(guest)
   const joined = joinWorkspacePath(guest.workspace, input ?? '.')
-  let resolved: { realpath: string; exists: boolean }
-  try {
-    resolved = await guest.realpath(joined)
-  } catch (err) {
-    rethrowGuestError(err, input ?? '.')
+  const lookup = async (path: string): Promise<RealpathResult> => {
+    try {
+      return (await guest.call({ op: 'realpath', path, near: true })) as RealpathResult
+    } catch (err) {
+      rethrowGuestError(err, input ?? '.')
+    }
+  }
+  let resolved = await lookup(joined)
+  // A path that does not exist as typed but uses the \xHH escape names the bytes it escapes.
+  if (!resolved.exists && hasModelEscapes(joined)) resolved = await lookup(modelToWire(joined))
+  let note: string | undefined
+  if (!resolved.exists && resolved.near !== undefined && isInside(root, posix.normalize(resolved.near))) {
+    note = nearNote(joined, posix.normalize(resolved.near), displayPath(root, posix.normalize(resolved.near)))
+    resolved = { realpath: resolved.near, exists: true }
   }
   const real = posix.normalize(resolved.realpath)
   if (!isInside(root, real)) {
-    const via = real !== joined ? ` (it resolves to ${real})` : ''
+    const via = real !== joined ? ` (it resolves to ${wireToModel(real)})` : ''
     throw new ToolError(
       `Access denied: "${input ?? '.'}" is outside the workspace ${guest.workspace}${via}. ` +
         'Only paths inside the workspace can be used.'
     )
   }
-  return { real, display: displayPath(root, real), exists: resolved.exists }
+  const out: WorkspacePath = { real, display: displayPath(root, real), exists: resolved.exists }
+  if (note) out.note = note
+  const candidates = (resolved.nearAmbiguous ?? []).map((c) => posix.normalize(c)).filter((c) => isInside(root, c))
+  if (!resolved.exists && candidates.length) out.candidates = candidates.map((c) => displayPath(root, c))
+  return out
+}
+
+/** Names of the space variants a near match may differ by. */
+const SPACE_NAMES: Record<string, string> = {
+  '\u00a0': 'U+00A0 NO-BREAK SPACE',
+  '\u202f': 'U+202F NARROW NO-BREAK SPACE',
+  '\u2007': 'U+2007 FIGURE SPACE',
+  '\u2009': 'U+2009 THIN SPACE',
+  '\u3000': 'U+3000 IDEOGRAPHIC SPACE'
 }
 
 /**
- * A path relative to the workspace root for messages (`.` for the root itself).
+ * The note added to a result when a typed path was matched to an existing one: which characters
+ * differ (a space variant by name, or the normalization form).
+ * @param typed the joined path as typed @param actual the matched real path @param display its display form
+ */
+function nearNote(typed: string, actual: string, display: string): string {
+  const spaces = [...new Set([...actual].filter((c) => /[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/.test(c) && !typed.includes(c)))]
+  const why: string[] = []
+  if (spaces.length) why.push(`it has ${spaces.map((c) => SPACE_NAMES[c] ?? `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`).join(' and ')} where a plain space was given`)
+  if (actual.normalize('NFC') !== actual && typed.normalize('NFC') === typed) why.push('its name is stored decomposed (Unicode NFD) while the path given was composed (NFC)')
+  else if (actual.normalize('NFC') === actual && typed.normalize('NFC') !== typed) why.push('its name is stored composed (Unicode NFC) while the path given was decomposed (NFD)')
+  const reason = why.length ? why.join('; ') : 'its name differs only in Unicode normalization or space characters'
+  return `(Note: no file has exactly the name given, so the existing ${JSON.stringify(display)} was used: ${reason}.)`
+}
+
+/**
+ * The sentence a not-found error ends with when near matches exist ("" when none).
+ * @param target a resolved path that does not exist
+ */
+export function nearHint(target: WorkspacePath): string {
+  if (!target.candidates?.length) return ''
+  return ` Files whose names differ only in Unicode normalization or space characters: ${target.candidates.map((c) => JSON.stringify(c)).join(', ')}; give one of them exactly.`
+}
+
+/**
+ * A path relative to the workspace root for messages, in model form (`.` for the root itself;
+ * non-UTF-8 bytes and control characters as `\xHH`, see src/shared/path-bytes.ts).
  * @param root real workspace root
- * @param real real absolute path inside it
+ * @param real real absolute path inside it (wire form)
  */
 export function displayPath(root: string, real: string): string {
   if (real === root) return '.'
-  return isInside(root, real) ? posix.relative(root, real) : real
+  return wireToModel(isInside(root, real) ? posix.relative(root, real) : real)
+}
+
+/**
+ * A path relative to the workspace root in wire form (`.` for the root itself), for rg arguments.
+ * @param root real workspace root
+ * @param real real absolute path inside it (wire form)
+ */
+export function relativeWire(root: string, real: string): string {
+  return real === root ? '.' : posix.relative(root, real)
 }

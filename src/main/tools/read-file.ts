@@ -11,12 +11,13 @@
 import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import { defineTool, ToolError, type ToolContext } from './tool'
-import { resolveWorkspacePath } from './paths'
+import { nearHint, resolveWorkspacePath } from './paths'
 import { rethrowGuestError } from './guest-errors'
 import { formatBytes, MAX_LINE_CHARS, MAX_RESULT_CHARS, truncateLine } from './limits'
 import { fromBase64, numberLine } from './text'
 import { detectEncoding, encodingLabel, sniffBinary, streamDecoder, type TextEncodingName } from './encoding'
 import { rememberSeen } from './guest-state'
+import type { ReadResult } from '../../shared/guest-protocol'
 
 /** Default number of lines shown when `limit` is not given. */
 export const READ_DEFAULT_LIMIT = 2_000
@@ -24,16 +25,20 @@ export const READ_DEFAULT_LIMIT = 2_000
 export const FIRST_CHUNK_BYTES = 64 * 1024
 /** Largest single read call, in bytes. */
 const MAX_CHUNK_BYTES = 1024 * 1024
-/** Reading stops here even if the requested window was not reached (use bash for larger files). */
+/** Host-side streaming stops here even if the window was not reached (UTF-16 files; others jump). */
 const MAX_SCAN_BYTES = 128 * 1024 * 1024
+/** Files larger than this (bytes) are paged with the agent's newline scan instead of from byte 0. */
+export const JUMP_MIN_BYTES = 10 * 1024 * 1024
+/** Most bytes one agent newline scan reads before giving up (use bash beyond). */
+const MAX_AGENT_SCAN_BYTES = 16 * 1024 * 1024 * 1024
 /** Characters kept free under {@link MAX_RESULT_CHARS} for the footer. */
 const FOOTER_RESERVE = 700
 
 const description = `Read a text file from the workspace. Returns its lines numbered like \`cat -n\` (line number right-aligned in 6 columns, a tab, then the line exactly as in the file, tabs included).
 
-- path: relative to the workspace root, or absolute inside the workspace.
+- path: relative to the workspace root, or absolute inside the workspace. A name that glob or grep showed with \\xHH escapes (bytes that are not UTF-8) is accepted in that form. A name that differs from an existing file's only by Unicode normalization or a no-break space finds that file (a note says so).
 - offset: 1-based line to start at (default 1). limit: how many lines (default ${READ_DEFAULT_LIMIT}).
-- The output is also capped at about ${MAX_RESULT_CHARS.toLocaleString('en-US')} characters, and a line longer than ${MAX_LINE_CHARS.toLocaleString('en-US')} characters is cut with a marker. The footer says which lines were shown, the total line count when the whole file was read, and the offset that continues the read. Only what the page needs is read, so large files are cheap to page through.
+- The output is also capped at about ${MAX_RESULT_CHARS.toLocaleString('en-US')} characters, and a line longer than ${MAX_LINE_CHARS.toLocaleString('en-US')} characters is cut with a marker (in a large file the rest of such a line is skipped, and the marker gives its length in bytes). The footer says which lines were shown, the total line count when the whole file was read, and the offset that continues the read. Only what the page needs is read, so large files are cheap to page through, even at a deep offset.
 - Line numbers are for orientation only: never include them (or the tab after them) in edit_file strings.
 - CRLF files are shown without the \\r (the footer says so); edit_file accepts LF text for them.
 - Text that is not UTF-8 is decoded in its detected encoding (UTF-16 with a BOM, otherwise Windows-1252/Latin-1) and the footer names it; edit_file keeps that encoding.
@@ -53,11 +58,12 @@ export const readFileTool = defineTool({
   inputSchema: ReadFileInput,
   async execute(input, ctx) {
     const target = await resolveWorkspacePath(ctx.guest, input.path)
-    if (!target.exists) throw new ToolError(`File not found: ${target.display} (no such file or directory in the workspace).`)
+    if (!target.exists) throw new ToolError(`File not found: ${target.display} (no such file or directory in the workspace).${nearHint(target)}`)
     const stat = await ctx.guest.stat(target.real).catch((err: unknown) => rethrowGuestError(err, target.display))
     if (stat.type === 'dir') throw new ToolError(`${target.display} is a directory, not a file. Use glob to list its files.`)
-    if (stat.type !== 'file') throw new ToolError(`${target.display} is not a regular file (device, socket or FIFO); it cannot be read.`)
-    return { output: await readWindow(ctx, target.real, target.display, input.offset ?? 1, input.limit ?? READ_DEFAULT_LIMIT) }
+    if (stat.type !== 'file') throw new ToolError(`${target.display} is not a regular file (a FIFO, socket or device); read_file only reads regular files.`)
+    const out = await readWindow(ctx, target.real, target.display, input.offset ?? 1, input.limit ?? READ_DEFAULT_LIMIT)
+    return { output: target.note ? `${out}\n${target.note}` : out }
   }
 })
 
@@ -71,13 +77,27 @@ interface Scan {
   /** First line of the window that was not shown because of the character cap (0 = none). */
   cappedAt: number
   crlf: boolean
+  /** Lines cut because they were longer than {@link MAX_LINE_CHARS} and skipped by the agent's scan. */
+  longCut: number
+}
+
+/** What the next read asks the agent for: bytes at `pos`, or the start of line `to` (a newline scan). */
+interface Jump {
+  to: number
+  /** The line that byte `pos` lies in. */
+  from: number
+  /** A line in the window cut at {@link MAX_LINE_CHARS}: shown once the scan tells where it ends. */
+  cut?: { head: string; startByte: number }
 }
 
 /**
- * Read lines `[offset, offset+limit)` within the character budget, chunk by chunk from byte 0.
+ * Read lines `[offset, offset+limit)` within the character budget. Small files (and UTF-16 ones) are
+ * read chunk by chunk from byte 0; in a file over {@link JUMP_MIN_BYTES} the agent's newline scan
+ * skips to the window (lines before it are never sent) and past a line longer than
+ * {@link MAX_LINE_CHARS}, which is shown cut.
  * @param forced decode as this encoding (used to restart as Windows-1252 when invalid UTF-8 turns up late)
  * @returns the numbered lines plus a footer, or a binary/empty notice
- * @throws ToolError for an offset past the end, or a window beyond {@link MAX_SCAN_BYTES}
+ * @throws ToolError for an offset past the end, or a window the scan could not reach
  */
 async function readWindow(
   ctx: ToolContext,
@@ -89,18 +109,22 @@ async function readWindow(
 ): Promise<string> {
   const end = offset + limit // exclusive
   const budget = MAX_RESULT_CHARS - FOOTER_RESERVE
-  const scan: Scan = { lineNo: 0, shown: [], chars: 0, firstShown: 0, lastShown: 0, cappedAt: 0, crlf: false }
+  const scan: Scan = { lineNo: 0, shown: [], chars: 0, firstShown: 0, lastShown: 0, cappedAt: 0, crlf: false, longCut: 0 }
   const hash = createHash('sha256')
+  let hashed = 0
+  let jumped = false
   let encoding: TextEncodingName = forced ?? 'utf-8'
   let decoder = streamDecoder(encoding)
   let pending = ''
   let pos = 0
+  let lineStart = 0 // byte offset where the line in `pending` starts
   let size = 0
   let eof = false
   let chunkBytes = FIRST_CHUNK_BYTES
   let bom = false
+  let jump: Jump | undefined
 
-  const take = (raw: string): void => {
+  const take = (raw: string, note?: string): void => {
     scan.lineNo++
     const n = scan.lineNo
     if (n < offset || n >= end || scan.cappedAt) return
@@ -109,7 +133,7 @@ async function readWindow(
       line = line.slice(0, -1)
       scan.crlf = true
     }
-    const text = numberLine(n, truncateLine(line))
+    const text = numberLine(n, note ? `${line}… ${note}` : truncateLine(line))
     if (scan.chars + text.length + 1 > budget && scan.shown.length > 0) {
       scan.cappedAt = n
       return
@@ -119,13 +143,41 @@ async function readWindow(
     if (!scan.firstShown) scan.firstShown = n
     scan.lastShown = n
   }
+  const read = async (): Promise<ReadResult> => {
+    const req = jump
+      ? { op: 'read' as const, path: real, offset: pos, offsetLine: jump.from, fromLine: jump.to, maxBytes: chunkBytes, maxScanBytes: MAX_AGENT_SCAN_BYTES }
+      : { op: 'read' as const, path: real, offset: pos, maxBytes: chunkBytes }
+    return (await ctx.guest.call(req, { signal: ctx.signal }).catch((err: unknown) => rethrowGuestError(err, display))) as ReadResult
+  }
 
   while (!eof) {
     ctx.signal.throwIfAborted()
-    const chunk = await ctx.guest.read(real, { offset: pos, maxBytes: chunkBytes }).catch((err: unknown) => rethrowGuestError(err, display))
+    const chunk = await read()
     const bytes = fromBase64(chunk.dataB64)
     size = chunk.size
     eof = chunk.eof || bytes.length === 0
+    if (jump) {
+      if (chunk.scanCapped) {
+        throw new ToolError(
+          `${display} (${formatBytes(size)}) is too large to scan to line ${jump.to} with read_file. ` +
+            `Use bash instead, e.g. sed -n '${offset},${end - 1}p' ${shellQuote(display)}.`
+        )
+      }
+      const reached = (chunk.line ?? 0) >= jump.to
+      if (jump.cut) {
+        const lineEnd = reached ? (chunk.offset ?? size) - 1 : size
+        take(jump.cut.head, `[line truncated: ${(lineEnd - jump.cut.startByte).toLocaleString('en-US')} bytes; the rest was skipped]`)
+        scan.longCut++
+      }
+      scan.lineNo = reached ? jump.to - 1 : (chunk.line ?? scan.lineNo)
+      pos = chunk.offset ?? size
+      lineStart = pos
+      pending = ''
+      decoder = streamDecoder(encoding, true)
+      jumped = true
+      jump = undefined
+      if (!reached) break
+    }
     if (pos === 0) {
       if (size === 0) {
         rememberSeen(ctx.guest, real, { bytes: 0, sha256: hash.digest('hex'), complete: true })
@@ -141,7 +193,12 @@ async function readWindow(
         decoder = streamDecoder(encoding)
       }
     }
-    hash.update(bytes)
+    if (!jumped) {
+      hash.update(bytes)
+      hashed += bytes.length
+    }
+    const lastNl = bytes.lastIndexOf(0x0a)
+    if (lastNl !== -1) lineStart = pos + lastNl + 1
     pos += bytes.length
     let text: string
     try {
@@ -155,7 +212,12 @@ async function readWindow(
     for (const part of parts) take(part)
     const windowDone = scan.lineNo >= end - 1 || scan.cappedAt > 0
     if (!eof && windowDone) break
-    if (!eof && pos >= MAX_SCAN_BYTES) {
+    const canJump = size > JUMP_MIN_BYTES && encoding !== 'utf-16le' && encoding !== 'utf-16be'
+    if (!eof && canJump && scan.lineNo + 1 < offset) {
+      jump = { to: offset, from: scan.lineNo + 1 }
+    } else if (!eof && canJump && pending.length > MAX_LINE_CHARS) {
+      jump = { to: scan.lineNo + 2, from: scan.lineNo + 1, cut: { head: pending.slice(0, MAX_LINE_CHARS), startByte: lineStart } }
+    } else if (!eof && pos >= MAX_SCAN_BYTES) {
       if (scan.shown.length > 0) break
       throw new ToolError(
         `${display} is too large (${formatBytes(size)}) to page to line ${offset} with read_file. ` +
@@ -166,7 +228,7 @@ async function readWindow(
   }
   if (eof && pending !== '') take(pending)
   const total = eof ? scan.lineNo : undefined
-  rememberSeen(ctx.guest, real, { bytes: pos, sha256: hash.digest('hex'), complete: eof })
+  rememberSeen(ctx.guest, real, { bytes: hashed, sha256: hash.digest('hex'), complete: eof && !jumped })
 
   if (scan.shown.length === 0) {
     throw new ToolError(`offset ${offset} is past the end of ${display}, which has ${scan.lineNo} line${scan.lineNo === 1 ? '' : 's'}.`)
@@ -181,7 +243,8 @@ function footer(scan: Scan, total: number | undefined, size: number, display: st
   const notes =
     (scan.crlf ? ' Line endings are CRLF (\\r not shown).' : '') +
     (bom && encoding === 'utf-8' ? ' The file starts with a UTF-8 byte-order mark (not shown; edit_file keeps it).' : '') +
-    (encoding !== 'utf-8' ? ` Encoding: ${encodingLabel(encoding)}; shown decoded, and edit_file keeps this encoding.` : '')
+    (encoding !== 'utf-8' ? ` Encoding: ${encodingLabel(encoding)}; shown decoded, and edit_file keeps this encoding.` : '') +
+    (scan.longCut ? ` ${scan.longCut} line${scan.longCut === 1 ? ' was' : 's were'} longer than ${MAX_LINE_CHARS.toLocaleString('en-US')} characters and cut; use bash (e.g. cut -c1-5000 or head -c) to see more of ${scan.longCut === 1 ? 'it' : 'them'}.` : '')
   const next = `To continue, call read_file with offset=${scan.lastShown + 1}.`
   if (scan.cappedAt) {
     return `(${display}: output capped at ${MAX_RESULT_CHARS.toLocaleString('en-US')} characters; showing ${range}${of}. ${next}${notes})`

@@ -10,6 +10,7 @@ import type { SpawnResult } from '../../shared/guest-protocol'
 import { ToolError, type ToolContext } from './tool'
 import { rethrowGuestError, isGuestCallError } from './guest-errors'
 import { capHead } from './limits'
+import { hasEscapedBytes, wireToBytes } from '../../shared/path-bytes'
 
 /** Time limit for one ripgrep run, in ms. */
 export const RG_TIMEOUT_MS = 60_000
@@ -19,6 +20,54 @@ const RG_RESULT_BYTES = 64 * 1024
 const MAX_PENDING_CHARS = 32 * 1024 * 1024
 /** The notice the agent streams on stderr when it stops streaming a spawn's output. */
 const STREAM_STOPPED = '[cortex: live output stopped'
+
+/** Extra inputs of one ripgrep run that argv strings cannot carry. */
+export interface RgOptions {
+  /** Content of an ignore file, given to rg as `--ignore-file=/dev/stdin` (no file on disk). */
+  ignoreFile?: string
+  /** A last argument (path, wire form) appended after `args`; may hold non-UTF-8 bytes. */
+  pathArg?: string
+  /** Pipe rg's output through `od` (hex), so non-UTF-8 bytes in names survive the text stream. */
+  hex?: boolean
+}
+
+/**
+ * The shell wrapper used when a run needs more than argv: `$1` the working directory, `$2` the
+ * final path argument (both as printf %b escapes, '' for none), `$3` ignore-file content ('' for none),
+ * `$4` 'hex' or ''; the rest are rg's arguments. rg's exit status is the script's.
+ */
+const RG_WRAPPER =
+  'if [ -n "$1" ]; then d=$(printf "%bx" "$1") && cd -- "${d%x}" || exit 2; fi; ' +
+  'p=$(printf "%bx" "$2"); p=${p%x}; ign=$3; hex=$4; shift 4; ' +
+  'if [ -n "$p" ]; then set -- "$@" "$p"; fi; ' +
+  'if [ -n "$ign" ]; then set -- --ignore-file=/dev/stdin "$@"; fi; ' +
+  'if [ -n "$hex" ]; then printf "%s" "$ign" | rg "$@" | od -An -v -tx1; exit $?; fi; ' +
+  'if [ -n "$ign" ]; then printf "%s" "$ign" | rg "$@"; exit $?; fi; ' +
+  'exec rg "$@"'
+
+/**
+ * A wire-form path as a printf %b argument: ASCII letters, digits and `/._-` kept, every other
+ * byte as `\0nnn` (octal), so the argv string is ASCII and the shell rebuilds the exact bytes.
+ */
+export function printfEscape(wire: string): string {
+  let out = ''
+  for (const b of wireToBytes(wire)) {
+    const c = String.fromCharCode(b)
+    out += /[A-Za-z0-9/._-]/.test(c) ? c : `\\0${b.toString(8).padStart(3, '0')}`
+  }
+  return out
+}
+
+/** The argv and cwd of one rg run: plain `rg ...args` when it can be, else {@link RG_WRAPPER}. */
+function rgCommand(args: string[], cwd: string, opts: RgOptions): { argv: string[]; cwd: string } {
+  const odd = hasEscapedBytes(cwd) || (opts.pathArg !== undefined && hasEscapedBytes(opts.pathArg))
+  if (!odd && opts.ignoreFile === undefined && !opts.hex) return { argv: ['rg', ...args, ...(opts.pathArg !== undefined ? [opts.pathArg] : [])], cwd }
+  const plainCwd = hasEscapedBytes(cwd) ? '/' : cwd
+  return {
+    argv: ['sh', '-c', RG_WRAPPER, 'rg', plainCwd === cwd ? '' : printfEscape(cwd), opts.pathArg !== undefined ? printfEscape(opts.pathArg) : '', opts.ignoreFile ?? '', opts.hex ? 'hex' : '', ...args],
+    cwd: plainCwd
+  }
+}
 
 /** Receives one stdout line (without its LF); returns false to stop the search. */
 export type LineSink = (line: string) => boolean
@@ -44,7 +93,7 @@ export interface RgOutcome {
  * @throws ToolError on timeout, on exit status 2 without any output line (bad regex or glob: rg's
  *   message), or when rg cannot be spawned; abort errors (Stop) propagate unchanged
  */
-export async function runRipgrep(ctx: ToolContext, args: string[], cwd: string, onLine: LineSink): Promise<RgOutcome> {
+export async function runRipgrep(ctx: ToolContext, args: string[], cwd: string, onLine: LineSink, opts: RgOptions = {}): Promise<RgOutcome> {
   const stop = new AbortController()
   const onOuterAbort = (): void => stop.abort(ctx.signal.reason)
   ctx.signal.addEventListener('abort', onOuterAbort, { once: true })
@@ -86,7 +135,7 @@ export async function runRipgrep(ctx: ToolContext, args: string[], cwd: string, 
   let res: SpawnResult | undefined
   try {
     res = await ctx.guest.spawn(
-      { argv: ['rg', ...args], cwd, timeoutMs: RG_TIMEOUT_MS, maxOutputBytes: RG_RESULT_BYTES, stream: true },
+      { ...rgCommand(args, cwd, opts), timeoutMs: RG_TIMEOUT_MS, maxOutputBytes: RG_RESULT_BYTES, stream: true },
       {
         signal: stop.signal,
         onOutput: (stream, data) => {

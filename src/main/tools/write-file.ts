@@ -3,7 +3,9 @@
  * agent's atomic write (temp file + rename in the same directory, parents created, an existing
  * file's mode kept), under the per-path lock shared with edit_file. The agent reads the file back and
  * returns its size and sha256, which must equal those of the bytes sent. The written content is
- * remembered as seen (edit_file's stale check). Calls whose arguments were cut off by the model's
+ * remembered as seen (edit_file's stale check). A path that differs from an existing file's name
+ * only by Unicode normalization or a space variant overwrites that file (with a note) instead of
+ * creating a look-alike twin. Calls whose arguments were cut off by the model's
  * output limit never reach this tool (the harness refuses them).
  */
 import { z } from 'zod'
@@ -18,6 +20,7 @@ const description = `Write a file in the workspace, replacing it entirely if it 
 - path: relative to the workspace root, or absolute inside the workspace.
 - content: the complete new file content, written exactly as given (UTF-8, no newline added or converted, no BOM added). The write is atomic (a reader never sees a half-written file) and verified by reading back its size and SHA-256.
 - An existing file keeps its permissions (an executable stays executable).
+- A path given with \\xHH escapes (as glob and grep show names that are not UTF-8) names those bytes; write a literal backslash in such a path as \\\\.
 - To change part of an existing file prefer edit_file: it is safer and cheaper than rewriting the whole file.
 - Read an existing file before overwriting it so no content is lost by accident.`
 
@@ -53,7 +56,8 @@ export const writeFileTool = defineTool({
       }
       rememberWhole(ctx.guest, target.real, bytes)
       const verb = target.exists ? 'Overwrote' : 'Created'
-      return { output: `${verb} ${target.display}: wrote ${res.size} bytes (verified by read-back).` }
+      const done = `${verb} ${target.display}: wrote ${res.size} bytes (verified by read-back).`
+      return { output: target.note ? `${done}\n${target.note}` : done }
     })
   }
 })
