@@ -1,10 +1,11 @@
 /**
  * Serves a built renderer folder (out/renderer) over HTTP: GET/HEAD only, no directory listings,
- * no path escaping the folder, `index.html` for `/`, a content type per extension, and the
- * renderer's Content-Security-Policy plus no-sniff/no-frame headers on every response.
+ * no path escaping the folder — by `..` or by a symlink: the file's real path must lie inside the
+ * folder's real path — `index.html` for `/`, a content type per extension, and the renderer's
+ * Content-Security-Policy plus no-sniff/no-frame headers on every response.
  */
-import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { constants, createReadStream } from 'node:fs'
+import { open, realpath } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { extname, join, resolve, sep } from 'node:path'
 import { rendererCsp } from '../shared/csp'
@@ -41,11 +42,17 @@ export function securityHeaders(wsOrigin: string): Record<string, string> {
   }
 }
 
+/** Whether `path` is `root` or inside it (both real, absolute paths). */
+function within(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep)
+}
+
 /**
  * Answer one HTTP request from `rootDir`.
  * @param rootDir absolute folder of the built renderer
  * @param headers headers added to every response (see securityHeaders)
- * Responds 405 for methods other than GET/HEAD, 404 for anything missing or outside rootDir.
+ * Responds 405 for methods other than GET/HEAD, 404 for anything missing or outside rootDir,
+ * including a symlink inside it that points outside (its target is resolved and checked).
  */
 export async function serveStatic(
   rootDir: string,
@@ -67,20 +74,31 @@ export async function serveStatic(
   if (pathname.includes('\0')) return send(400, 'bad request')
   const root = resolve(rootDir)
   const file = resolve(join(root, pathname === '/' ? 'index.html' : pathname))
-  if (file !== root && !file.startsWith(root + sep)) return send(404, 'not found')
+  if (!within(file, root)) return send(404, 'not found')
+  let handle: Awaited<ReturnType<typeof open>> | undefined
   try {
-    const info = await stat(file)
+    // follow links to the real file, then insist it is inside the real folder; open it without
+    // following a link swapped in meanwhile (O_NOFOLLOW on the last component)
+    const real = await realpath(file)
+    if (!within(real, await realpath(root))) return send(404, 'not found')
+    handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+    const info = await handle.stat()
     if (!info.isFile()) return send(404, 'not found')
     res.writeHead(200, {
       ...headers,
-      'Content-Type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Type': TYPES[extname(real).toLowerCase()] ?? 'application/octet-stream',
       'Content-Length': String(info.size)
     })
     if (req.method === 'HEAD') return void res.end()
-    createReadStream(file)
-      .on('error', () => res.destroy())
-      .pipe(res)
+    const stream = createReadStream('', { fd: handle.fd, autoClose: false })
+    const fh = handle
+    handle = undefined // closed when the stream ends or fails
+    const done = (): void => void fh.close().catch(() => undefined)
+    stream.on('error', () => res.destroy()).on('close', done)
+    stream.pipe(res)
   } catch {
     send(404, 'not found')
+  } finally {
+    await handle?.close().catch(() => undefined)
   }
 }

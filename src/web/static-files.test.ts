@@ -1,0 +1,68 @@
+// The static server over a real socket on 127.0.0.1, against a temp copy of a renderer folder that
+// holds symlinks: links that stay inside are served, links out of it (to /etc/passwd, a secret file
+// next to the folder, a directory outside) answer 404 without a byte of the target.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { serveStatic } from './static-files'
+
+describe('serveStatic and symlinks', () => {
+  let base: string
+  let server: Server
+  let url: string
+
+  beforeAll(async () => {
+    base = mkdtempSync(join(tmpdir(), 'cortex-static-'))
+    const root = join(base, 'renderer')
+    mkdirSync(join(root, 'assets'), { recursive: true })
+    writeFileSync(join(root, 'index.html'), '<!doctype html><title>app</title>')
+    writeFileSync(join(root, 'assets', 'app.js'), 'console.log(1)')
+    writeFileSync(join(base, 'secret.txt'), 'TOP-SECRET')
+    mkdirSync(join(base, 'outside'))
+    writeFileSync(join(base, 'outside', 'key.txt'), 'OUTSIDE-KEY')
+    symlinkSync('/etc/passwd', join(root, 'passwd.txt'))
+    symlinkSync(join(base, 'secret.txt'), join(root, 'secret.txt'))
+    symlinkSync('../secret.txt', join(root, 'assets', 'relative.js'))
+    symlinkSync(join(base, 'outside'), join(root, 'linked-dir'))
+    symlinkSync('assets/app.js', join(root, 'alias.js'))
+    // the served folder itself reached through a link: its real path is what counts
+    symlinkSync(root, join(base, 'renderer-link'))
+    server = createServer((req, res) => void serveStatic(join(base, 'renderer-link'), { 'X-Test': '1' }, req, res))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve))
+    rmSync(base, { recursive: true, force: true })
+  })
+
+  it('serves files inside, also through a link that stays inside and a linked root', async () => {
+    const index = await fetch(`${url}/`)
+    expect(index.status).toBe(200)
+    expect(await index.text()).toContain('<title>app</title>')
+    const alias = await fetch(`${url}/alias.js`)
+    expect(alias.status).toBe(200)
+    expect(alias.headers.get('content-type')).toMatch(/javascript/)
+    expect(await alias.text()).toBe('console.log(1)')
+  })
+
+  it.each(['/passwd.txt', '/secret.txt', '/assets/relative.js', '/linked-dir/key.txt', '/linked-dir/'])('refuses %s, a link out of the folder', async (path) => {
+    const res = await fetch(`${url}${path}`)
+    expect(res.status).toBe(404)
+    const body = await res.text()
+    expect(body).not.toMatch(/root:|TOP-SECRET|OUTSIDE-KEY/)
+    expect(res.headers.get('x-test')).toBe('1')
+  })
+
+  it('still refuses .. and encoded escapes', async () => {
+    for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt']) {
+      const res = await fetch(`${url}${path}`)
+      expect(res.status).toBe(404)
+      expect(await res.text()).not.toContain('TOP-SECRET')
+    }
+  })
+})
