@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
 import { createDefaultGuestProvider, createSessionService, type SessionService } from '../../src/main/session'
 import { makeTestRepo } from '../support/guest'
@@ -15,10 +15,13 @@ describe.skipIf(skipWithoutDocker())('session over a Docker guest', () => {
   let server: ScriptedModelServer
   let service: SessionService
   let sessionId: string
-  const events: EventEnvelope[] = []
-  const script: ScriptStep[] = []
+  let events: EventEnvelope[]
+  let script: ScriptStep[]
 
-  beforeAll(async () => {
+  // Each test gets its own model script, service, session and guest: none relies on another's.
+  beforeEach(async () => {
+    events = []
+    script = []
     server = await startScriptedModelServer(script)
     const repo = await makeTestRepo({ 'a.txt': 'a\n' })
     service = await createSessionService({
@@ -29,7 +32,7 @@ describe.skipIf(skipWithoutDocker())('session over a Docker guest', () => {
     service.onEvent((e) => events.push(e))
     sessionId = (await service.openSession({ repo })).id
   })
-  afterAll(async () => {
+  afterEach(async () => {
     await service?.shutdown()
     await server?.close()
   })
@@ -62,6 +65,8 @@ describe.skipIf(skipWithoutDocker())('session over a Docker guest', () => {
   })
 
   it('replaces a guest whose container was killed, at the next tool call', async () => {
+    script.push({ toolCalls: [{ name: 'bash', args: { command: 'echo first' } }] }, { text: 'started' })
+    expect(results(await turn('start the guest'))[0]?.result).toContain('first')
     const first = guestId()
     expect(first).toBeTruthy()
     execFileSync('docker', ['kill', first!])
