@@ -38,6 +38,12 @@ function withModelFlags(cmd: Command): Command {
     .addOption(new Option('--provider <name>', 'model provider: anthropic | openai | openai-compatible (env CORTEX_PROVIDER)').argParser(parseProvider))
     .option('--model <id>', 'model id (env CORTEX_MODEL); required for openai-compatible')
     .option('--base-url <url>', 'API base URL, e.g. http://127.0.0.1:11434/v1 for Ollama')
+    .option('--allow-root-repo', 'allow a root-owned repository: the agent then runs as root in the guest and writes root-owned files (env CORTEX_ALLOW_ROOT_REPO=1)')
+}
+
+/** `--allow-root-repo` → CORTEX_ALLOW_ROOT_REPO=1, which the session service reads (src/main/session/repo-policy.ts). */
+function applyRootRepoFlag(opts: { allowRootRepo?: boolean }): void {
+  if (opts.allowRootRepo) process.env.CORTEX_ALLOW_ROOT_REPO = '1'
 }
 
 /** Build the `cortex` program with its subcommands (commander). */
@@ -57,6 +63,7 @@ export function buildProgram(): Command {
       .argument('<prompt...>', 'what to do')
   ).action(async (prompt: string[], opts, cmd: Command) => {
     if (!opts.repo && !opts.resume) cmd.error('error: --repo <dir> is required (or --resume <id>)')
+    applyRootRepoFlag(opts)
     process.exitCode = await runCommand(prompt.join(' '), opts)
   })
   program
@@ -71,6 +78,7 @@ export function buildProgram(): Command {
       .description('serve the app to a browser on 127.0.0.1 (the URL printed includes a secret token)')
       .addOption(new Option('--port <n>', 'port; 0 picks a free one').default(0).argParser(parsePort))
   ).action(async (opts) => {
+    applyRootRepoFlag(opts)
     process.exitCode = await serveCommand(opts)
   })
   program

@@ -97,6 +97,10 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
         newline()
         target.err.write(`${paint('red', 'error:')} ${safe(event.message)}\n`)
         break
+      case 'host_exec_warning':
+        newline()
+        target.err.write(`${paint('yellow', 'warning:')} ${safe(event.message)}\n${event.paths.map((p) => `  ${paint('yellow', '!')} ${safe(p)}`).join('\n')}\n`)
+        break
       case 'turn_ended':
         newline()
         if (event.reason === 'stopped') target.err.write(paint('yellow', 'stopped\n'))

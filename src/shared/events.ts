@@ -93,6 +93,13 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('sandbox_changed'), policy: SandboxPolicySchema }),
   z.object({ type: z.literal('guest_status'), state: GuestStateSchema, detail: z.string().optional() }),
   z.object({ type: z.literal('turn_ended'), turnId: z.string(), reason: TurnEndReasonSchema }),
+  /**
+   * Something the host may run without asking changed, or the repository itself is risky: `paths`
+   * (repository-relative, or absolute for the repository) and a message for the user. Emitted at a
+   * turn's end for changes to files such as `.envrc`, `.vscode/`, `package.json` scripts, a nested
+   * `.git` (src/main/harness/host-exec-watch.ts), and at open for a root-owned repository.
+   */
+  z.object({ type: z.literal('host_exec_warning'), turnId: z.string().optional(), paths: z.array(z.string()), message: z.string() }),
   z.object({
     type: z.literal('error'),
     turnId: z.string().optional(),

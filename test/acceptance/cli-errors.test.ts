@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli'
+import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
 
@@ -39,10 +40,12 @@ describe.skipIf(skipWithoutDocker())('cortex run Ctrl-C', () => {
 
   it('stops a long bash command in the guest and exits 130', async () => {
     server = await startScriptedModelServer([{ toolCalls: [{ name: 'bash', args: { command: 'echo started; sleep 120' } }] }, { text: 'never' }])
+    // a repository of its own: CORTEX_HOME and root-owned folders are refused as repositories
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
     const t0 = Date.now()
     let sent = false
     const run = await runCli(
-      ['run', '--repo', home, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'm', '--json', 'sleep'],
+      ['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'm', '--json', 'sleep'],
       {
         env: { CORTEX_HOME: home },
         onStdout: (chunk, child) => {

@@ -1,7 +1,7 @@
 // The session API and turn loop over real HTTP (scripted model server, all three wire formats),
 // for behaviour that needs no guest: mode refusal, todos, malformed calls, Stop, provider errors.
 // A guest provider that records starts and refuses proves no guest is touched by these paths.
-import { mkdtempSync } from 'node:fs'
+import { chownSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -11,6 +11,7 @@ import type { GuestProvider } from '../../src/main/guest/guest'
 import type { ModelSettings } from '../../src/main/providers'
 import { createSessionService, type SessionService } from '../../src/main/session'
 import { SessionStore } from '../../src/main/store/session-store'
+import { TEST_REPO_GID, TEST_REPO_UID } from '../support/repo-owner'
 import {
   offeredToolNames,
   sentToolResults,
@@ -27,6 +28,8 @@ interface Harness {
   events: EventEnvelope[]
   starts: number
   dataDir: string
+  /** The repository folder (apart from the data folder). */
+  repo: string
   sessionId: string
   /** Run one turn to its end and return the events of that turn. */
   turn(text: string): Promise<SessionEvent[]>
@@ -62,7 +65,11 @@ async function harness(
     eagerGuest: false
   })
   h.service.onEvent((e) => h.events.push(e))
-  h.sessionId = (await h.service.openSession({ repo: dataDir, mode: opts.mode ?? 'agent' })).id
+  // a repository apart from the data folder, not root-owned (both are refused as repositories)
+  const repo = mkdtempSync(join(tmpdir(), 'cortex-svc-repo-'))
+  if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID)
+  h.repo = repo
+  h.sessionId = (await h.service.openSession({ repo, mode: opts.mode ?? 'agent' })).id
   h.turn = async (text) => {
     const from = h.events.length
     await h.service.submit({ sessionId: h.sessionId, op: { type: 'user_message', text } })
@@ -199,7 +206,7 @@ describe('session service', () => {
     })
     open.push({ ...h, service: again })
     const info = await again.resumeSession({ sessionId: h.sessionId })
-    expect(info.repo).toBe(h.dataDir)
+    expect(info.repo).toBe(h.repo)
     const seen: EventEnvelope[] = []
     again.onEvent((e) => seen.push(e))
     await again.submit({ sessionId: h.sessionId, op: { type: 'user_message', text: 'second question' } })

@@ -3,13 +3,17 @@
  * (read-only root filesystem, tmpfs /tmp, /var/tmp and HOME, all capabilities dropped,
  * no-new-privileges, an init process, memory/CPU/pids limits), labels, the repository bind at the
  * same absolute path (read-only under the `read-only` policy), the agent bundle and passwd files,
- * and the network the sandbox policy allows. docker-guest.ts passes the result to Docker.
+ * the network the sandbox policy allows, the git protection binds (git-protect.ts) and the seccomp
+ * profile that refuses setuid/setgid modes (resources/guest/seccomp.json). docker-guest.ts passes
+ * the result to Docker.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { SandboxPolicy } from '../../shared/sandbox'
+import type { GitGuardMount } from './git-protect'
 import { LABEL_OWNER, ownerTag } from './owner'
+import { guestRecipeDir } from './paths'
 
 /** Label keys on every container this app creates. */
 export const LABEL_MANAGED = 'dev.cortex.managed'
@@ -93,6 +97,22 @@ export interface GuestSpecInput {
   network?: string
   limits?: GuestLimits
   labels?: Record<string, string>
+  /** Extra binds of host paths onto the same guest paths (the git guard), after the repository bind. */
+  guardMounts?: readonly GitGuardMount[]
+  /** Seccomp profile JSON text; default {@link guestSeccompProfile}(). */
+  seccompProfile?: string
+}
+
+let seccompCache: string | undefined
+/**
+ * The guest's seccomp profile as compact JSON text (Docker takes the profile's content in
+ * `SecurityOpt: seccomp=<json>`, not a path): Docker's default profile whose chmod/open/mkdir/mknod
+ * family is allowed only for modes without setuid/setgid (see resources/guest/make-seccomp.mjs).
+ * @throws Error when resources/guest/seccomp.json is missing or not JSON
+ */
+export function guestSeccompProfile(): string {
+  seccompCache ??= JSON.stringify(JSON.parse(readFileSync(join(guestRecipeDir(), 'seccomp.json'), 'utf8')))
+  return seccompCache
 }
 
 /**
@@ -143,7 +163,7 @@ export function guestContainerSpec(i: GuestSpecInput): GuestContainerSpec {
       LogConfig: { Type: 'local', Config: { 'max-size': '1m', 'max-file': '1', compress: 'false' } },
       ReadonlyRootfs: true,
       CapDrop: ['ALL'],
-      SecurityOpt: ['no-new-privileges'],
+      SecurityOpt: ['no-new-privileges', `seccomp=${i.seccompProfile ?? guestSeccompProfile()}`],
       Memory: memory,
       MemorySwap: memory,
       NanoCpus: Math.round(cpu * 1e9),
@@ -157,7 +177,8 @@ export function guestContainerSpec(i: GuestSpecInput): GuestContainerSpec {
         { Type: 'bind', Source: i.repo, Target: i.repo, ReadOnly: i.policy === 'read-only' },
         { Type: 'bind', Source: i.agentPath, Target: AGENT_IN_GUEST, ReadOnly: true },
         { Type: 'bind', Source: i.etc.passwd, Target: '/etc/passwd', ReadOnly: true },
-        { Type: 'bind', Source: i.etc.group, Target: '/etc/group', ReadOnly: true }
+        { Type: 'bind', Source: i.etc.group, Target: '/etc/group', ReadOnly: true },
+        ...(i.guardMounts ?? []).map((m) => ({ Type: 'bind' as const, Source: m.path, Target: m.path, ReadOnly: m.readOnly }))
       ]
     }
   }

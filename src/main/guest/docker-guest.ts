@@ -19,6 +19,7 @@ import { AgentClient, abortError } from './agent-client'
 import { AGENT_EXIT_MARKER, AGENT_IN_GUEST, GUEST_NETWORK, LABEL_MANAGED, LABEL_SESSION, guestContainerSpec, passwdFiles } from './container-spec'
 import type { GuestLimits } from './container-spec'
 import type { Guest, GuestProgress, GuestProvider, GuestStartOptions } from './guest'
+import { gitGuardMounts, removeGuardPlaceholders } from './git-protect'
 import { ensureGuestImage, guestImageTag } from './image'
 import { ManagedGuest } from './managed-guest'
 import type { GuestBackend } from './managed-guest'
@@ -68,7 +69,9 @@ class DockerBackend implements GuestBackend {
     readonly container: Dockerode.Container,
     private readonly etcDir: string,
     private readonly readyTimeoutMs: number,
-    private readonly log?: (msg: string) => void
+    private readonly log?: (msg: string) => void,
+    /** Placeholder folders the git guard created (removed when still empty). */
+    private readonly placeholders: string[] = []
   ) {}
 
   /** Start an agent exec and wait for `ready` (see {@link GuestBackend.attachAgent}); used to restart the agent. */
@@ -204,6 +207,7 @@ class DockerBackend implements GuestBackend {
       if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err
     } finally {
       rmSync(this.etcDir, { recursive: true, force: true })
+      removeGuardPlaceholders({ createdEmptyDirs: this.placeholders })
     }
   }
 }
@@ -254,12 +258,17 @@ export class DockerGuestProvider implements GuestProvider {
     check()
 
     progress('starting', `creating container from ${image}`)
+    // git control files read-only in the guest, so nothing there runs on the host later (ADR 0006)
+    const guard = gitGuardMounts(repo, { uid: st.uid, gid: st.gid }, policy)
+    for (const n of guard.notes) this.opts.log?.(`git guard: ${n}`)
     const etc = passwdFiles(st.uid, st.gid)
-    const spec = guestContainerSpec({ sessionId, repo, image, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: this.opts.labels })
+    const spec = guestContainerSpec({
+      sessionId, repo, image, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: this.opts.labels, guardMounts: guard.mounts
+    })
     let backend: DockerBackend | undefined
     try {
       const container = await this.docker.createContainer(spec)
-      backend = new DockerBackend(this.docker, container, etc.dir, this.opts.readyTimeoutMs ?? 30_000, this.opts.log)
+      backend = new DockerBackend(this.docker, container, etc.dir, this.opts.readyTimeoutMs ?? 30_000, this.opts.log, guard.createdEmptyDirs)
       check()
       const main = await backend.attachMain()
       await container.start()
@@ -278,7 +287,10 @@ export class DockerGuestProvider implements GuestProvider {
       return guest
     } catch (err) {
       if (backend) await backend.remove().catch(() => undefined)
-      else rmSync(etc.dir, { recursive: true, force: true })
+      else {
+        rmSync(etc.dir, { recursive: true, force: true })
+        removeGuardPlaceholders(guard)
+      }
       if (err instanceof CortexError || (err as Error).name === 'AbortError') throw err
       throw new CortexError('guest_failed', `could not start the guest container: ${(err as Error).message}`, { cause: err })
     }

@@ -14,6 +14,7 @@ import type { GuestProvider } from '../guest/guest'
 import { classifyProviderError, createLanguageModel, type ModelSettings } from '../providers'
 import { SessionStore } from '../store/session-store'
 import { TOOL_CATALOG } from '../tools/catalog'
+import { checkRepoPolicy } from './repo-policy'
 import { Session, type SessionDeps } from './session'
 
 /** Options of {@link createSessionService}. */
@@ -24,6 +25,8 @@ export interface SessionServiceOptions {
   modelSettings: ModelSettings
   /** Starts guests; the Docker provider in production. */
   guests: GuestProvider
+  /** Allow root-owned repositories (the guest then runs as uid 0); default from CORTEX_ALLOW_ROOT_REPO. See repo-policy.ts. */
+  allowRootRepo?: boolean
   /** Attach the guest as soon as a session opens (default true) rather than at the first tool call. */
   eagerGuest?: boolean
   /** Most sessions (each with at most one guest) open at once in this process; default {@link MAX_SESSIONS_ENV} or 8. */
@@ -126,6 +129,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       const { repo, mode, sandbox } = parse('openSession', input)
       checkCap()
       const root = resolveRepo(repo)
+      const { warnings } = checkRepoPolicy(root, { dataDir: options.dataDir, allowRootRepo: options.allowRootRepo })
       const id = `${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomUUID().slice(0, 8)}`
       const createdAt = Date.now()
       const log = store.create({
@@ -137,6 +141,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
         model: options.modelSettings.modelId
       })
       const session = admit({ id, repo: root, mode, sandbox, createdAt, log }, { type: 'session_opened', repo: root, mode, sandbox })
+      for (const message of warnings) session.emit({ type: 'host_exec_warning', paths: [root], message })
       return info(session)
     },
     async resumeSession(input) {
@@ -146,6 +151,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       const meta = /^[A-Za-z0-9_-]+$/.test(sessionId) ? store.readMeta(sessionId) : null
       if (!meta) throw new CortexError('session_not_found', `no stored session with id ${sessionId} in ${options.dataDir}`)
       const root = resolveRepo(meta.repo)
+      const policy = checkRepoPolicy(root, { dataDir: options.dataDir, allowRootRepo: options.allowRootRepo })
       // the lock first (refused while another process has it open), then the log, streamed
       const log = store.openLog(sessionId)
       let envelopes: EventEnvelope[]
@@ -166,6 +172,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
         id: sessionId, repo: root, mode, sandbox: sandbox ?? 'workspace-write', createdAt: meta.createdAt,
         log, resumed: envelopes
       })
+      for (const message of policy.warnings) session.emit({ type: 'host_exec_warning', paths: [root], message })
       return info(session)
     },
     async submit(input) {

@@ -14,6 +14,7 @@ import type { SandboxPolicy } from '../../shared/sandbox'
 import type { Guest, GuestProvider } from '../guest/guest'
 import { buildSystemPrompt } from '../harness/system-prompt'
 import { runTurn } from '../harness/turn-loop'
+import { watchHostExec } from '../harness/host-exec-watch'
 import type { SessionLog } from '../store/session-store'
 import type { ToolDefinition } from '../tools/tool'
 
@@ -240,7 +241,7 @@ export class Session {
     const controller = new AbortController()
     this.emit({ type: 'user_message', turnId, text })
     this.emit({ type: 'turn_started', turnId, mode: this.mode })
-    const done = runTurn({
+    const done = this.watchHostExec(turnId, () => runTurn({
       turnId,
       model: this.deps.model,
       signal: controller.signal,
@@ -261,7 +262,7 @@ export class Session {
       maxOutputTokens: this.deps.maxOutputTokens,
       systemPrompt: (mode) => buildSystemPrompt(this.repo, mode),
       logger: this.logger
-    }).then(
+    })).then(
       (outcome) => this.endTurn(turnId, outcome),
       (err: unknown) => {
         if (controller.signal.aborted) return this.endTurn(turnId, 'stopped')
@@ -272,6 +273,21 @@ export class Session {
       }
     )
     this.turn = { id: turnId, controller, done }
+  }
+
+  /**
+   * Run a turn between two snapshots of the files host tools run without asking; changes are
+   * reported (`host_exec_warning`) before the turn ends. Skipped under `read-only` (ADR 0006).
+   */
+  private async watchHostExec<T>(turnId: string, run: () => Promise<T>): Promise<T> {
+    if (this.sandbox === 'read-only') return run()
+    const watch = await watchHostExec(this.repo)
+    try {
+      return await run()
+    } finally {
+      const warning = await watch.finish()
+      if (warning && !this.closed) this.emit({ type: 'host_exec_warning', turnId, ...warning })
+    }
   }
 
   private endTurn(turnId: string, reason: 'completed' | 'stopped' | 'error'): void {

@@ -20,7 +20,7 @@ import type { SpawnResult } from '../../shared/guest-protocol'
 import type { Guest } from '../guest/guest'
 import { defineTool } from './tool'
 import { displayPath, isInside, workspaceRoot } from './paths'
-import { rethrowGuestError } from './guest-errors'
+import { gitGuardNote, rethrowGuestError } from './guest-errors'
 import { formatBashResult } from './bash-format'
 import { fromBase64 } from './text'
 import { getBashCwd, setBashCwd } from './guest-state'
@@ -141,6 +141,8 @@ export const bashTool = defineTool({
     } else if (after && after !== cwd) {
       notes.push('cwd: the workspace root; later calls start here')
     }
+    const guardNote = gitGuardNote(`${res.stdout}\n${res.stderr}`)
+    if (guardNote) notes.push(`note: ${guardNote}`)
     return { output: formatBashResult(res, timeoutMs, { lines: notes }), isError: res.timedOut || undefined }
   }
 })

@@ -6,6 +6,25 @@
 import { GuestCallError } from '../guest/guest'
 import { ToolError } from './tool'
 
+/** What the model is told when it runs into the git guard (docs/adr/0006-guest-cannot-arm-the-host.md). */
+export const GIT_GUARD_NOTE =
+  ".git/config, hooks and info are read-only in the guest for the host's safety (a hook or a config such as core.fsmonitor would run on the user's machine); ask the user to run that git configuration on the host"
+
+/** Whether `path` (as shown to the model) is one of the git control paths the guest keeps read-only. */
+export function isGitGuardPath(path: string): boolean {
+  return /(^|\/)\.git(\/(modules\/.+\/|worktrees\/[^/]+\/)?(config|config\.worktree|commondir|hooks|info)(\/|$)|$)/.test(path)
+}
+
+/**
+ * The git guard note when a command's output shows it ran into the guard (a write refused under
+ * `.git/config`, `hooks/`, `info/`, or a `.git` that cannot be created), else undefined.
+ * @param text the command's stdout and stderr
+ */
+export function gitGuardNote(text: string): string | undefined {
+  const hit = /\.git\b[^\n]*(Read-only file system|Device or resource busy)|(Read-only file system|Device or resource busy)[^\n]*\.git\b|could not (lock|commit|write) config file/i
+  return hit.test(text) ? GIT_GUARD_NOTE : undefined
+}
+
 /**
  * The model-facing message for a guest error code on `path`.
  * @param code agent error code (`ENOENT`, `EISDIR`, …)
@@ -29,7 +48,9 @@ export function guestErrorMessage(code: string, path: string, agentMessage: stri
     case 'ESPECIAL':
       return `${path} is not a regular file (${agentMessage.replace(/^.* is (an? [^,]+), not a regular file$/, '$1')}); the file tools only read and write regular files.`
     case 'EROFS':
-      return `${path} is on a read-only filesystem.`
+    case 'EBUSY':
+      if (isGitGuardPath(path)) return `${path} cannot be changed: ${GIT_GUARD_NOTE}.`
+      return code === 'EROFS' ? `${path} is on a read-only filesystem.` : `${path} is busy (a mount point or in use): ${agentMessage}`
     default:
       return `${path}: ${agentMessage} (${code})`
   }

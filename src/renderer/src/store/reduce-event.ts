@@ -29,6 +29,7 @@ export type TimelineItem =
   | { kind: 'turn_end'; id: string; turnId: string; reason: 'completed' | 'stopped' | 'error' }
   | { kind: 'mode'; id: string; mode: Mode }
   | { kind: 'sandbox'; id: string; policy: SandboxPolicy }
+  | { kind: 'host_warning'; id: string; paths: string[]; message: string }
 
 /** Everything the UI shows about one session, derived from its events. */
 export interface SessionView {
@@ -177,6 +178,8 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       if (view.guest?.state === event.state) return { ...view, guest }
       return { ...push({ kind: 'guest', id, ...guest }, view.streaming), guest }
     }
+    case 'host_exec_warning':
+      return push({ kind: 'host_warning', id, paths: event.paths, message: event.message })
     case 'turn_ended':
       return { ...push({ kind: 'turn_end', id, turnId: event.turnId, reason: event.reason }), running: false }
     case 'error':

@@ -41,6 +41,19 @@ const Row = memo(function Row({ item }: { item: TimelineItem }): React.JSX.Eleme
           sandbox: {item.policy} — the guest restarts
         </div>
       )
+    case 'host_warning':
+      return (
+        <div className="row error host-warning" data-testid="host-warning-row" role="alert">
+          <strong>check before running tools on your machine:</strong> {item.message}
+          <ul>
+            {item.paths.map((p) => (
+              <li key={p}>
+                <code>{p}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )
     case 'error':
       return (
         <div className="row error" data-testid="error-row" data-code={item.code}>

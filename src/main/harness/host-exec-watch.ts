@@ -1,0 +1,185 @@
+/**
+ * Turn-end check of the files that tools on the HOST run without asking: direnv's `.envrc`, editor
+ * and IDE folders (`.vscode/`, `.idea/`), git hook managers (`.husky/`, `.pre-commit-config.yaml`),
+ * `package.json` scripts and package-manager config that runs code (`.npmrc`, `.yarnrc*`,
+ * `.pnpmfile.cjs`), `.gitattributes`/`.gitmodules`, dev containers, agent settings with hooks
+ * (`.claude/`), and git's own control files, plus any nested `.git` or `.envrc` deeper in the tree
+ * (a nested repository's config runs when the host's `git status` recurses into it).
+ * {@link snapshotHostExec} fingerprints them at a turn's start (host file system, never following a
+ * link or opening anything but a regular file), {@link diffHostExec} lists what changed at its end.
+ */
+import { createHash } from 'node:crypto'
+import { promises as fsp } from 'node:fs'
+import type { Stats } from 'node:fs'
+import { join } from 'node:path'
+
+/** Top-level files host tools act on without asking. */
+export const HOST_EXEC_FILES = [
+  '.envrc', '.gitattributes', '.gitmodules', '.npmrc', '.yarnrc', '.yarnrc.yml', '.pnpmfile.cjs', '.pre-commit-config.yaml',
+  'mise.toml', '.mise.toml'
+] as const
+/** Top-level folders whose contents host tools act on without asking (walked to {@link MAX_DIR_ENTRIES}). */
+export const HOST_EXEC_DIRS = ['.vscode', '.idea', '.husky', '.devcontainer', '.claude', '.git/hooks', '.git/info'] as const
+/** Files inside each gitdir (top-level, nested, submodule, worktree) that make git run code. */
+const GITDIR_FILES = ['config', 'config.worktree', 'commondir']
+/** Names that matter at any depth of the tree. */
+const NESTED_NAMES = new Set(['.git', '.envrc'])
+/** Most entries walked per watched folder. */
+const MAX_DIR_ENTRIES = 2000
+/** Most directory entries the nested search visits before giving up (then the result says `incomplete`). */
+export const MAX_TREE_ENTRIES = 200_000
+/** Regular files up to this size are hashed; larger ones compare by size and mtime (bytes). */
+const HASH_LIMIT_BYTES = 1024 * 1024
+
+/** Repository-relative path → fingerprint. */
+export interface HostExecSnapshot {
+  entries: Map<string, string>
+  /** True when the nested search stopped at {@link MAX_TREE_ENTRIES} or its deadline. */
+  incomplete: boolean
+}
+
+/** One change found by {@link diffHostExec}. */
+export interface HostExecChange {
+  path: string
+  change: 'added' | 'modified' | 'removed'
+}
+
+async function lstat(p: string): Promise<Stats | null> {
+  return fsp.lstat(p).catch(() => null)
+}
+
+/** A fingerprint that never opens anything but a regular file and never follows a link. */
+async function fingerprint(abs: string, st: Stats, rel: string): Promise<string> {
+  if (st.isSymbolicLink()) return `link:${await fsp.readlink(abs).catch(() => '?')}`
+  if (st.isDirectory()) return 'dir'
+  if (!st.isFile()) return `special:${st.mode.toString(8)}`
+  const mode = (st.mode & 0o7777).toString(8)
+  if (st.size > HASH_LIMIT_BYTES) return `file:${mode}:${st.size}:${st.mtimeMs}`
+  let bytes: Buffer
+  try {
+    bytes = await fsp.readFile(abs, { flag: 'r' })
+  } catch {
+    return `file:${mode}:${st.size}:${st.mtimeMs}`
+  }
+  if (rel === 'package.json' || rel.endsWith('/package.json')) {
+    // only what runs: scripts (and the package manager's lifecycle settings)
+    try {
+      const pkg = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>
+      return `scripts:${createHash('sha256').update(JSON.stringify([pkg.scripts ?? null, pkg.packageManager ?? null])).digest('hex')}`
+    } catch {
+      return `unparsed:${createHash('sha256').update(bytes).digest('hex')}`
+    }
+  }
+  return `file:${mode}:${createHash('sha256').update(bytes).digest('hex')}`
+}
+
+/** Record `rel` (and, for a folder, what is below it, bounded) into `out`. */
+async function record(root: string, rel: string, out: Map<string, string>, walk: boolean): Promise<void> {
+  const abs = join(root, rel)
+  const st = await lstat(abs)
+  if (!st) return
+  out.set(rel, await fingerprint(abs, st, rel))
+  if (!walk || !st.isDirectory()) return
+  const queue = [rel]
+  let seen = 0
+  while (queue.length && seen < MAX_DIR_ENTRIES) {
+    const dir = queue.shift() as string
+    const list = await fsp.readdir(join(root, dir), { withFileTypes: true }).catch(() => [])
+    for (const e of list) {
+      if (++seen > MAX_DIR_ENTRIES) break
+      const r = `${dir}/${e.name}`
+      const s = await lstat(join(root, r))
+      if (!s) continue
+      out.set(r, await fingerprint(join(root, r), s, r))
+      if (s.isDirectory()) queue.push(r)
+    }
+  }
+}
+
+/** Record a gitdir's control files (config, commondir, hooks) under `rel`. */
+async function recordGitdir(root: string, rel: string, out: Map<string, string>): Promise<void> {
+  for (const f of GITDIR_FILES) await record(root, `${rel}/${f}`, out, false)
+  await record(root, `${rel}/hooks`, out, true)
+  for (const group of ['modules', 'worktrees']) {
+    const list = await fsp.readdir(join(root, rel, group), { withFileTypes: true }).catch(() => [])
+    for (const e of list) if (e.isDirectory()) await recordGitdir(root, `${rel}/${group}/${e.name}`, out)
+  }
+}
+
+/**
+ * Fingerprint the host-run files of the repository at `root` (absolute host path).
+ * @param deadlineMs how long the nested `.git`/`.envrc` search may take (ms); default 1500
+ */
+export async function snapshotHostExec(root: string, deadlineMs = 1500): Promise<HostExecSnapshot> {
+  const entries = new Map<string, string>()
+  for (const f of HOST_EXEC_FILES) await record(root, f, entries, false)
+  await record(root, 'package.json', entries, false)
+  for (const d of HOST_EXEC_DIRS) await record(root, d, entries, true)
+  const dotGit = await lstat(join(root, '.git'))
+  // a `.git` pointer file is recorded; a folder by its control files (an empty placeholder has none)
+  if (dotGit && !dotGit.isDirectory()) await record(root, '.git', entries, false)
+  if (dotGit?.isDirectory()) await recordGitdir(root, '.git', entries)
+  // nested repositories and .envrc files anywhere below the root
+  const until = Date.now() + deadlineMs
+  let visited = 0
+  let incomplete = false
+  const queue = ['']
+  while (queue.length) {
+    if (visited > MAX_TREE_ENTRIES || Date.now() > until) {
+      incomplete = true
+      break
+    }
+    const dir = queue.shift() as string
+    const list = await fsp.readdir(join(root, dir), { withFileTypes: true }).catch(() => [])
+    for (const e of list) {
+      visited++
+      const rel = dir ? `${dir}/${e.name}` : e.name
+      if (dir && NESTED_NAMES.has(e.name)) {
+        await record(root, rel, entries, false)
+        if (e.name === '.git' && e.isDirectory()) await recordGitdir(root, rel, entries)
+      }
+      if (e.isDirectory() && e.name !== '.git') queue.push(rel)
+    }
+  }
+  return { entries, incomplete }
+}
+
+/** What differs between two snapshots, sorted by path. */
+export function diffHostExec(before: HostExecSnapshot, after: HostExecSnapshot): HostExecChange[] {
+  const changes: HostExecChange[] = []
+  for (const [path, fp] of after.entries) {
+    const old = before.entries.get(path)
+    if (old === undefined) changes.push({ path, change: 'added' })
+    else if (old !== fp) changes.push({ path, change: 'modified' })
+  }
+  for (const path of before.entries.keys()) if (!after.entries.has(path)) changes.push({ path, change: 'removed' })
+  return changes.sort((a, b) => a.path.localeCompare(b.path))
+}
+
+/** The user-facing warning for `changes` (see the `host_exec_warning` event). */
+export function hostExecWarning(changes: readonly HostExecChange[], incomplete = false): { paths: string[]; message: string } {
+  const paths = changes.map((c) => `${c.path} (${c.change})`)
+  const message =
+    `this turn changed ${changes.length === 1 ? 'a file' : `${changes.length} files`} that tools on your machine can run without asking ` +
+    '(git, direnv, your editor or IDE, npm/yarn, git hooks). Review the changes before running git, opening the folder in an editor or installing dependencies on the host' +
+    (incomplete ? '; the repository was too large to search every folder for nested .git and .envrc' : '') +
+    '.'
+  return { paths, message }
+}
+
+/**
+ * Start watching `root` for one turn: resolves once the start snapshot is taken; call the returned
+ * `finish()` at the turn's end for the warning to emit (null when nothing changed). Never rejects:
+ * an unreadable tree only makes the snapshot smaller.
+ */
+export async function watchHostExec(root: string): Promise<{ finish(): Promise<{ paths: string[]; message: string } | null> }> {
+  const before = await snapshotHostExec(root).catch(() => ({ entries: new Map<string, string>(), incomplete: true }))
+  return {
+    async finish() {
+      const after = await snapshotHostExec(root).catch(() => null)
+      if (!after) return null
+      const changes = diffHostExec(before, after)
+      return changes.length ? hostExecWarning(changes, before.incomplete || after.incomplete) : null
+    }
+  }
+}

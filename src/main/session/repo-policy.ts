@@ -1,0 +1,81 @@
+/**
+ * Which folders may be opened as a repository. The guest runs as the folder's owner and can write
+ * all of it, so `/`, system folders, the user's home folder itself (or anything holding it) and
+ * Cortex's own data folder are refused, and a root-owned folder (the guest would run as uid 0) is
+ * refused unless the user opts in (`--allow-root-repo`, or CORTEX_ALLOW_ROOT_REPO=1). See
+ * docs/adr/0006-guest-cannot-arm-the-host.md.
+ */
+import { realpathSync, statSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { isAbsolute, relative, resolve, sep } from 'node:path'
+import { CortexError } from '../../shared/errors'
+
+/** Environment variable that allows root-owned repositories when set to `1` (or `true`). */
+export const ALLOW_ROOT_REPO_ENV = 'CORTEX_ALLOW_ROOT_REPO'
+
+/** Folders refused together with everything below them. */
+export const SYSTEM_TREES = [
+  '/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/boot', '/proc', '/sys', '/dev', '/run',
+  '/var/lib', '/var/log', '/var/cache', '/var/spool', '/var/mail', '/var/run', '/var/backups',
+  '/System', '/Library', '/private/etc', '/private/var/db'
+] as const
+/** Folders refused themselves (their subfolders may be projects). */
+export const SYSTEM_ROOTS = ['/', '/home', '/var', '/var/home', '/root', '/tmp', '/var/tmp', '/opt', '/srv', '/mnt', '/media', '/Users'] as const
+
+/** Inputs of {@link checkRepoPolicy}. */
+export interface RepoPolicyOptions {
+  /** Cortex's data folder (CORTEX_HOME). */
+  dataDir: string
+  /** Allow a root-owned repository; default from {@link ALLOW_ROOT_REPO_ENV}. */
+  allowRootRepo?: boolean
+  /** The user's home folder; default os.homedir(). */
+  home?: string
+}
+
+/** Outcome of an allowed repository: warnings to show the user (empty for an ordinary one). */
+export interface RepoPolicyResult {
+  warnings: string[]
+}
+
+function within(parent: string, p: string): boolean {
+  const rel = relative(parent, p)
+  return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`))
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p)
+  } catch {
+    return resolve(p)
+  }
+}
+
+/** Whether the environment opts in to root-owned repositories. */
+export function allowRootRepoFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  return /^(1|true|yes)$/i.test(env[ALLOW_ROOT_REPO_ENV] ?? '')
+}
+
+/**
+ * Check that `repo` (an absolute real path of an existing folder) may be opened.
+ * @returns warnings to show (a root-owned repository that was allowed)
+ * @throws CortexError `repo_invalid` with a message saying why and what to do
+ */
+export function checkRepoPolicy(repo: string, opts: RepoPolicyOptions): RepoPolicyResult {
+  const home = real(opts.home ?? homedir())
+  const data = real(opts.dataDir)
+  const why = (reason: string): never => {
+    throw new CortexError('repo_invalid', `${repo} cannot be opened as a repository: ${reason}. Open a project folder instead.`)
+  }
+  if ((SYSTEM_ROOTS as readonly string[]).includes(repo)) why('it is a system folder, not a project (the agent could change everything below it)')
+  for (const t of SYSTEM_TREES) if (within(t, repo)) why(`it is inside the system folder ${t}`)
+  if (home !== '/' && within(repo, home)) why(repo === home ? 'it is your home folder itself (it holds your shell, SSH and editor settings)' : `it contains your home folder ${home}`)
+  if (within(data, repo) || within(repo, data)) why(`it ${within(data, repo) ? 'is inside' : 'contains'} Cortex's own data folder ${data} (sessions and settings)`)
+  const owner = statSync(repo).uid
+  if (owner !== 0) return { warnings: [] }
+  const what =
+    'it is owned by root, so the agent runs as root (uid 0) in the guest and everything it writes there is owned by root on this machine'
+  if (!(opts.allowRootRepo ?? allowRootRepoFromEnv())) {
+    why(`${what}. If you really mean it, start Cortex with --allow-root-repo (or ${ALLOW_ROOT_REPO_ENV}=1); better, give the folder to your own user (chown -R)`)
+  }
+  return { warnings: [`${repo} is root-owned and was opened because root-owned repositories are allowed: ${what}; setuid/setgid bits stay blocked.`] }
+}
