@@ -6,8 +6,10 @@
  * - grep for a common identifier vs `rg -n IDENT` (target ≤ 1.3×)
  * - glob `**\/*.ts` vs `rg --files -g '*.ts'` (target ≤ 1.3×)
  * - read_file of a 10 MB file's first page (target < 50 ms, bounded memory)
+ * - read_file's first page of a 50 MB single-line file, and a page at line 5,000,000 of a 1 GiB
+ *   file (target about 1 s each; both were 35 s and 51 s when the host streamed the file)
  */
-import { cpSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, cpSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { DockerGuestProvider } from '../src/main/guest/docker-guest'
 import { ensureGuestImage } from '../src/main/guest/image'
@@ -24,11 +26,19 @@ async function main(): Promise<void> {
   cpSync(resolve('node_modules/typescript'), join(repo, 'typescript'), { recursive: true })
   const line = 'const value = computeSomething(input) // a typical line of source code, about 80 chars\n'
   writeFileSync(join(repo, 'big.txt'), line.repeat(Math.ceil(10_000_000 / line.length)))
+  // The large files sit in an ignored folder so they do not weigh on the grep/glob comparisons.
+  mkdirSync(join(repo, 'large'))
+  writeFileSync(join(repo, '.ignore'), 'large/\n')
+  writeFileSync(join(repo, 'large', 'one-line.txt'), Buffer.alloc(50 * 1024 * 1024, 'y'))
+  const fd = openSync(join(repo, 'large', 'huge.txt'), 'w')
+  const block = line.repeat(10_000)
+  for (let written = 0; written < 2 ** 30; written += block.length) writeSync(fd, block)
+  closeSync(fd)
   if (process.getuid?.() === 0) sh('chown', ['-R', '4242:4242', repo])
   const guest = await new DockerGuestProvider({ image: tag }).start({ sessionId: 'bench-tools', repo })
   const ctx = toolContext(guest)
   const files = sh('find', [repo, '-type', 'f']).split('\n').length - 1
-  out(`# bench/tools — ${files} files, ${sh('du', ['-sh', repo]).split('\t')[0]} (typescript package + a 10 MB file), ${N} samples each`)
+  out(`# bench/tools — ${files} files, ${sh('du', ['-sh', repo]).split('\t')[0]} (typescript package, a 10 MB file, a 50 MB single-line file and a 1 GiB file), ${N} samples each`)
 
   const rg = (argv: string[]) => () => guest.spawn({ argv, cwd: repo, timeoutMs: 60_000, maxOutputBytes: 64 * 2 ** 20 })
   const rgGrep = await sample(N, rg(['rg', '--line-number', '--no-heading', '--color', 'never', IDENT]))
@@ -45,6 +55,11 @@ async function main(): Promise<void> {
   const read = await sample(N, () => TOOL_CATALOG.read_file.execute({ path: 'big.txt' }, ctx))
   const grown = (process.memoryUsage().rss - before) / 2 ** 20
   row('read_file first page of a 10 MB file', read, `(target < 50 ms) main RSS change ${grown.toFixed(1)} MiB`)
+
+  const oneLine = await sample(Math.min(N, 5), () => TOOL_CATALOG.read_file.execute({ path: 'large/one-line.txt' }, ctx))
+  row('read_file first page, 50 MB single line', oneLine, '(target ≈ 1 s; was 35 s)')
+  const deep = await sample(Math.min(N, 5), () => TOOL_CATALOG.read_file.execute({ path: 'large/huge.txt', offset: 5_000_000, limit: 100 }, ctx))
+  row('read_file at line 5,000,000 of a 1 GiB file', deep, '(target ≈ 1 s; was 51 s)')
 
   await guest.close()
   rmSync(repo, { recursive: true, force: true })

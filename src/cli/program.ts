@@ -32,9 +32,10 @@ const parsePort = (v: string): number => {
   return n
 }
 
-/** Add the model flags shared by `run` and `serve`. */
+/** Add the model and logging flags shared by `run` and `serve`. */
 function withModelFlags(cmd: Command): Command {
   return cmd
+    .option('--verbose', 'log debug records to stderr as well as to <CORTEX_HOME>/cortex.log (or set CORTEX_LOG=debug)', false)
     .addOption(new Option('--provider <name>', 'model provider: anthropic | openai | openai-compatible (env CORTEX_PROVIDER)').argParser(parseProvider))
     .option('--model <id>', 'model id (env CORTEX_MODEL); required for openai-compatible')
     .option('--base-url <url>', 'API base URL, e.g. http://127.0.0.1:11434/v1 for Ollama')
@@ -55,7 +56,7 @@ export function buildProgram(): Command {
       .description('run one turn on a repository and stream it to the terminal')
       .option('--repo <dir>', 'repository folder (required unless --resume)')
       .option('--resume <id>', 'continue a stored session (see `cortex sessions`)')
-      .addOption(new Option('--mode <mode>', 'ask | plan | agent').default('agent').argParser(parseMode))
+      .addOption(new Option('--mode <mode>', 'ask | plan | agent (default: agent; a resumed session keeps the mode it had last)').argParser(parseMode))
       .addOption(
         new Option('--sandbox <policy>', 'read-only | workspace-write | network').default('workspace-write').argParser(parseSandbox)
       )

@@ -174,7 +174,7 @@ export class AgentClient {
     try {
       extra = this.describeExit()
     } catch {
-      extra = ''
+      extra = '' // the exit is reported without the extra context describeExit failed to give
     }
     if (typeof extra === 'string') settle(build(extra))
     else extra.then((e) => settle(build(e)), () => settle(build('')))

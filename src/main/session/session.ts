@@ -225,9 +225,9 @@ export class Session {
       // a guest that never started has nothing to remove (its failure was reported then); one still
       // starting is removed once it has started (and stops by itself if this process exits first)
       const g = await settleWithin(guest.catch(() => null), CLOSE_TURN_WAIT_MS)
-      if (g === undefined) void guest.then((late) => late.close()).catch(() => undefined)
+      if (g === undefined) void guest.then((late) => late.close()).catch((err: unknown) => this.logger.debug('a guest that finished starting after close could not be removed', errorFields(err)))
       if (g) {
-        await g.close().catch(() => undefined)
+        await g.close().catch((err: unknown) => this.logger.warn('could not remove the guest at close; the orphan sweep will', { guestId: g.id, ...errorFields(err) }))
         this.emit({ type: 'guest_status', state: 'stopped' })
       }
     }

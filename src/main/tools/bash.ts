@@ -105,7 +105,7 @@ export const bashTool = defineTool({
     const notes: string[] = []
     let cwd = getBashCwd(ctx.guest) ?? root
     if (cwd !== root) {
-      const st = await ctx.guest.stat(cwd).catch(() => null)
+      const st = await ctx.guest.stat(cwd).catch(() => null) // unreadable counts as gone: reset to the root, noted below
       if (!st || st.type !== 'dir') {
         notes.push(`cwd_reset: the previous working directory ${cwd} no longer exists; this command ran in the workspace root ${root}`)
         cwd = root

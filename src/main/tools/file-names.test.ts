@@ -3,7 +3,6 @@
 // (Latin-1 bytes, 0xff, a line break). Real Docker guest; bytes checked on the host.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { skipWithoutDocker } from '../../../test/support/requirements'
 import { makeTestRepo, startTestGuest } from '../../../test/support/guest'

@@ -45,7 +45,7 @@ export async function workspaceRoot(guest: Guest): Promise<string> {
       return r.realpath
     })
     workspaceRoots.set(guest, root)
-    root.catch(() => workspaceRoots.delete(guest))
+    root.catch(() => workspaceRoots.delete(guest)) // forget a failed lookup; its caller gets the error
   }
   return root
 }

@@ -204,6 +204,7 @@ async function readWindow(
     try {
       text = pending + decoder.decode(bytes, eof)
     } catch {
+      // not valid UTF-8 after all: read it again as windows-1252 (every byte decodes)
       if (encoding === 'utf-8') return readWindow(ctx, real, display, offset, limit, 'windows-1252')
       throw new ToolError(`${display} starts with a ${encodingLabel(encoding)} byte-order mark but is not valid ${encodingLabel(encoding)}; use bash (e.g. xxd) to inspect it.`)
     }
