@@ -13,7 +13,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { DockerGuestProvider } from '../src/main/guest/docker-guest'
 import { ensureGuestImage } from '../src/main/guest/image'
@@ -21,7 +21,7 @@ import { createSessionService, type SessionService } from '../src/main/session'
 import { startWebHost, type WebHost } from '../src/web'
 import { ensureAgentBundle, makeTestRepo } from '../test/support/guest'
 import { skipWithoutChromium, skipWithoutDocker } from '../test/support/requirements'
-import { startScriptedModelServer, type ScriptedModelServer } from '../test/support/scripted-model-server'
+import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../test/support/scripted-model-server'
 import { ensureRendererBuild, launchChromium, RENDERER_DIR, RESULTS_DIR, type TestBrowser } from './support/browser'
 
 const README = '# Demo\n\nHello from the Cortex e2e repository.\n'
@@ -35,90 +35,121 @@ const MARKDOWN_TEXT = [
   '[the docs](https://example.com/docs) open outside.'
 ].join('\n')
 
+/** The model's script for the Agent-mode turn (two responses: tools, then the answer). */
+const AGENT_TURN: ScriptStep[] = [
+  {
+    text: 'Let me look at the repository.',
+    toolCalls: [
+      { name: 'glob', args: { pattern: '**/*.md' } },
+      { name: 'read_file', args: { path: 'README.md' } },
+      { name: 'bash', args: { command: 'echo guest-says-$((6*7))' } }
+    ],
+    chunkDelayMs: 5
+  },
+  { text: 'The README greets you: Hello from the Cortex e2e repository.', chunkDelayMs: 5 }
+]
+
+/** Plan mode: the plan tool publishes a plan whose mermaid diagram the plan view renders. */
+const PLAN_TURN: ScriptStep[] = [
+  {
+    toolCalls: [
+      {
+        name: 'plan',
+        args: {
+          title: 'Greet in French',
+          summary: 'Translate the README greeting.',
+          steps: ['Read README.md', 'Write the French greeting'],
+          mermaid: 'flowchart TD\n  A[Read README] --> B[Translate]\n  B --> C[Write README.fr.md]'
+        }
+      }
+    ]
+  },
+  { text: 'The plan is ready for review.' }
+]
+
+/** Stop: text streams, then the response hangs until the client aborts (Esc). */
+const HANGING_TURN: ScriptStep[] = [{ text: 'Starting a long job', hangAfterText: true }]
+
+/** Markdown, hostile HTML and links in model text; an edit_file diff and a long bash result. */
+const MARKDOWN_TURN: ScriptStep[] = [
+  {
+    text: MARKDOWN_TEXT,
+    toolCalls: [
+      { name: 'edit_file', args: { path: 'src/index.ts', old_string: 'export {}', new_string: 'export const answer = 42' } },
+      { name: 'bash', args: { command: 'seq 1 40' } }
+    ],
+    chunkDelayMs: 2
+  },
+  { text: 'Done: the **answer** is set.' }
+]
+
+/** What one test runs against: its own repository, model script, session service and web host. */
+interface Stack {
+  repo: string
+  model: ScriptedModelServer
+  service: SessionService
+  host: WebHost
+  dataDir: string
+}
+
 describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code turn in the browser', () => {
-  let model: ScriptedModelServer
-  let service: SessionService
-  let host: WebHost
+  let agentPath: string
   let browser: TestBrowser
-  let repo: string
-  let dataDir: string
+  let stack: Stack | undefined
 
   beforeAll(async () => {
     ensureRendererBuild()
-    const agentPath = ensureAgentBundle()
+    agentPath = ensureAgentBundle()
     await ensureGuestImage()
-    repo = await makeTestRepo({ 'README.md': README, 'docs/guide.md': '# Guide\n', 'src/index.ts': 'export {}\n' })
-    model = await startScriptedModelServer([
-      {
-        text: 'Let me look at the repository.',
-        toolCalls: [
-          { name: 'glob', args: { pattern: '**/*.md' } },
-          { name: 'read_file', args: { path: 'README.md' } },
-          { name: 'bash', args: { command: 'echo guest-says-$((6*7))' } }
-        ],
-        chunkDelayMs: 5
-      },
-      { text: 'The README greets you: Hello from the Cortex e2e repository.', chunkDelayMs: 5 },
-      // Plan mode: the plan tool publishes a plan whose mermaid diagram the plan view renders.
-      {
-        toolCalls: [
-          {
-            name: 'plan',
-            args: {
-              title: 'Greet in French',
-              summary: 'Translate the README greeting.',
-              steps: ['Read README.md', 'Write the French greeting'],
-              mermaid: 'flowchart TD\n  A[Read README] --> B[Translate]\n  B --> C[Write README.fr.md]'
-            }
-          }
-        ]
-      },
-      { text: 'The plan is ready for review.' },
-      // Stop: text streams, then the response hangs until the client aborts (Esc).
-      { text: 'Starting a long job', hangAfterText: true },
-      // Markdown, hostile HTML and links in model text; an edit_file diff and a long bash result.
-      {
-        text: MARKDOWN_TEXT,
-        toolCalls: [
-          { name: 'edit_file', args: { path: 'src/index.ts', old_string: 'export {}', new_string: 'export const answer = 42' } },
-          { name: 'bash', args: { command: 'seq 1 40' } }
-        ],
-        chunkDelayMs: 2
-      },
-      { text: 'Done: the **answer** is set.' }
-    ])
-    dataDir = mkdtempSync(join(tmpdir(), 'cortex-e2e-home-'))
-    service = await createSessionService({
-      dataDir,
-      modelSettings: { provider: 'openai-compatible', modelId: 'scripted-model', baseUrl: model.baseUrl },
-      guests: new DockerGuestProvider({ agentPath, labels: { 'dev.cortex.test': '1' } })
-    })
-    host = await startWebHost({ api: service, rendererDir: RENDERER_DIR, port: 0 })
     browser = await launchChromium()
+  })
+
+  afterEach(async () => {
+    const s = stack
+    stack = undefined
+    if (!s) return
+    // (A stack whose start failed half-way has no host or service yet.)
+    await (s.host as WebHost | undefined)?.close()
+    await (s.service as SessionService | undefined)?.shutdown()
+    await s.model.close()
+    rmSync(s.dataDir, { recursive: true, force: true })
   })
 
   afterAll(async () => {
     await browser?.close()
-    await host?.close()
-    await service?.shutdown()
-    await model?.close()
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
   })
 
-  const pageErrors: string[] = []
-  async function openApp(): Promise<Page> {
+  /** Start this test's stack: a fresh repository, a model that answers `script`, a service and a host. */
+  async function startStack(script: ScriptStep[]): Promise<Stack> {
+    const repo = await makeTestRepo({ 'README.md': README, 'docs/guide.md': '# Guide\n', 'src/index.ts': 'export {}\n' })
+    const model = await startScriptedModelServer(script)
+    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-e2e-home-'))
+    stack = { repo, model, dataDir } as Stack
+    stack.service = await createSessionService({
+      dataDir,
+      modelSettings: { provider: 'openai-compatible', modelId: 'scripted-model', baseUrl: model.baseUrl },
+      guests: new DockerGuestProvider({ agentPath, labels: { 'dev.cortex.test': '1' } })
+    })
+    stack.host = await startWebHost({ api: stack.service, rendererDir: RENDERER_DIR, port: 0 })
+    return stack
+  }
+
+  /** Open the app in a new page; `errors` collects that page's script errors and console errors. */
+  async function openApp(host: WebHost): Promise<{ page: Page; errors: string[] }> {
+    const errors: string[] = []
     const page = await browser.context.newPage()
-    page.on('pageerror', (e) => pageErrors.push(e.message))
+    page.on('pageerror', (e) => errors.push(e.message))
     page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(m.text())
+      if (m.type() === 'error') errors.push(m.text())
     })
     await page.goto(host.url)
     await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor({ timeout: 15_000 })
-    return page
+    return { page, errors }
   }
 
   it('streams text and shows glob, read_file and bash rows with results', async () => {
-    const page = await openApp()
+    const { repo, model, host } = await startStack(AGENT_TURN)
+    const { page, errors: pageErrors } = await openApp(host)
     // No session yet: the composer and Send are disabled, the terminal pane says why it is empty.
     expect(await page.getByTestId('composer-input').isDisabled()).toBe(true)
     expect(await page.getByTestId('send-button').isDisabled()).toBe(true)
@@ -183,7 +214,8 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
   })
 
   it('renders the plan from a Plan-mode turn with its mermaid diagram', async () => {
-    const page = await openApp()
+    const { repo, model, host } = await startStack(PLAN_TURN)
+    const { page, errors: pageErrors } = await openApp(host)
     await page.getByTestId('repo-input').fill(repo)
     await page.getByTestId('repo-open').click()
     await expect.poll(() => page.getByTestId('session-info').textContent()).toBe(repo)
@@ -210,7 +242,8 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
   })
 
   it('stops a running turn with Esc', async () => {
-    const page = await openApp()
+    const { repo, model, host } = await startStack(HANGING_TURN)
+    const { page, errors: pageErrors } = await openApp(host)
     await page.getByTestId('repo-input').fill(repo)
     await page.getByTestId('repo-open').click()
     await expect.poll(() => page.getByTestId('session-info').textContent()).toBe(repo)
@@ -228,7 +261,8 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
   })
 
   it('renders Markdown safely, an edit_file diff, a foldable long result, and fits 900 px', async () => {
-    const page = await openApp()
+    const { repo, host } = await startStack(MARKDOWN_TURN)
+    const { page, errors: pageErrors } = await openApp(host)
     await page.getByTestId('repo-input').fill(repo)
     await page.getByTestId('repo-open').click()
     await expect.poll(() => page.getByTestId('session-info').textContent()).toBe(repo)
@@ -302,7 +336,8 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
   })
 
   it("refuses the browser's WebSocket with a wrong token, and from a foreign origin", async () => {
-    const page = await openApp()
+    const { host } = await startStack([])
+    const { page } = await openApp(host)
     const tryConnect = (url: string): Promise<string> =>
       page.evaluate(
         (u) =>
