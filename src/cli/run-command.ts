@@ -1,14 +1,16 @@
 /**
  * `cortex run`: open a session on a repository, run one turn for PROMPT, stream it to the
  * terminal (or JSON lines with --json), close the session (removing its guest) and exit:
- * 0 when the turn completed, 130 after Ctrl-C (which stops the turn), 1 on an error.
+ * 0 when the turn completed, 130 after Ctrl-C (which stops the turn), 1 on an error. Logs go to
+ * `<CORTEX_HOME>/cortex.log`, and to stderr with --verbose or CORTEX_LOG=<level>.
  */
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { CortexError, toCortexError } from '../shared/errors'
 import type { EventEnvelope } from '../shared/events'
 import type { Mode } from '../shared/modes'
+import { errorFields, type Logger } from '../shared/logger-types'
 import type { SandboxPolicy } from '../shared/sandbox'
-import { sweepOrphanGuests, createDefaultGuestProvider, createSessionService, listStoredSessions, resolveModelSettings, type ModelFlags } from '../main/session'
+import { cliLogLevels, createCortexService, createFileLogger, listStoredSessions, type ModelFlags, type SessionService } from '../main/session'
 import { dataDir } from './paths'
 import { createRenderer } from './render'
 
@@ -18,10 +20,24 @@ export interface RunOptions extends ModelFlags {
   repo?: string
   /** Id of a stored session to continue. */
   resume?: string
-  mode: Mode
+  /** Mode of a new session (default agent); with `resume`, a switch from the stored mode when given. */
+  mode?: Mode
   sandbox: SandboxPolicy
   json: boolean
 }
+  /** Log debug records to stderr too. */
+  verbose?: boolean
+}
+
+/** Name of the CLI's log file in the data folder. */
+export const CLI_LOG_FILE = 'cortex.log'
+
+/**
+ * The logger of a CLI command: JSON lines in `<CORTEX_HOME>/cortex.log` (info and above, or the
+ * level CORTEX_LOG names), mirrored to stderr with `verbose` (debug) or CORTEX_LOG set.
+ */
+export function createCliLogger(verbose = false, env: NodeJS.ProcessEnv = process.env): Logger {
+  return createFileLogger({ file: join(dataDir(env), CLI_LOG_FILE), ...cliLogLevels(env, verbose) })
 
 /** Exit status of `cortex run`: 0 completed, 130 stopped by Ctrl-C, 1 error. */
 export type RunExit = 0 | 1 | 130
@@ -35,7 +51,8 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
     if (opts.json) io.out.write(JSON.stringify({ sessionId: null, seq: 0, time: Date.now(), event: { type: 'error', code: e.code, message: e.message } }) + '\n')
     else io.err.write(`error: ${e.message}\n`)
   }
-  let service: Awaited<ReturnType<typeof createSessionService>> | undefined
+  const logger = createCliLogger(opts.verbose)
+  let service: SessionService | undefined
   // Ctrl-C is ours from the first moment: before the session exists it only marks the run as
   // interrupted, so a guest being started is still closed (never left running) before exit
   let interrupts = 0
@@ -44,14 +61,17 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
     interrupts++
     if (interrupts > 1) process.exit(130)
     if (!opts.json) io.err.write('\nstopping… (Ctrl-C again to quit at once)\n')
-    if (sessionId) void service?.submit({ sessionId, op: { type: 'stop' } }).catch(() => undefined)
+    if (sessionId) void service?.submit({ sessionId, op: { type: 'stop' } }).catch((err: unknown) => logger.debug('stop request failed (the turn may have ended)', errorFields(err)))
   }
   process.on('SIGINT', onSigint)
   process.on('SIGTERM', onSigint) // e.g. `timeout`: stop the turn and remove the guest, as for Ctrl-C
   try {
-    sweepOrphanGuests()
-    const modelSettings = resolveModelSettings({ provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl }, process.env)
-    service = await createSessionService({ dataDir: dataDir(), modelSettings, guests: createDefaultGuestProvider({ warmPool: 0 }) })
+    service = await createCortexService({
+      dataDir: dataDir(),
+      modelFlags: { provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl },
+      warmPool: 0,
+      logger
+    })
     const render = opts.json
       ? (e: EventEnvelope) => io.out.write(JSON.stringify(e) + '\n')
       : createRenderer({ out: io.out, err: io.err, color: Boolean((io.out as NodeJS.WriteStream).isTTY) })
@@ -70,8 +90,9 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
     })
     const info = opts.resume
       ? await service.resumeSession({ sessionId: opts.resume })
-      : await service.openSession({ repo: resolve(opts.repo ?? '.'), mode: opts.mode, sandbox: opts.sandbox })
-    if (opts.resume && info.mode !== opts.mode) await service.submit({ sessionId: info.id, op: { type: 'set_mode', mode: opts.mode } })
+      : await service.openSession({ repo: resolve(opts.repo ?? '.'), mode: opts.mode ?? 'agent', sandbox: opts.sandbox })
+    // a resumed session keeps its stored mode unless --mode names another
+    if (opts.resume && opts.mode && info.mode !== opts.mode) await service.submit({ sessionId: info.id, op: { type: 'set_mode', mode: opts.mode } })
     sessionId = info.id
     for (const e of early.filter((x) => x.sessionId === sessionId)) render(e)
 
@@ -83,10 +104,12 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
     if (interrupts > 0 || ended === 'stopped') return 130
     return ended === 'completed' ? 0 : 1
   } catch (err) {
-    printError(toCortexError(err))
+    const e = toCortexError(err)
+    logger.error('cortex run failed', { ...errorFields(err), code: e.code })
+    printError(e)
     return 1
   } finally {
-    await service?.shutdown().catch(() => undefined)
+    await service?.shutdown().catch((err: unknown) => logger.warn('shutdown failed: guests may be left for the orphan sweep', errorFields(err)))
     process.off('SIGINT', onSigint)
     process.off('SIGTERM', onSigint)
   }

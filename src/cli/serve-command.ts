@@ -27,7 +27,7 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
       modelFlags: { provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl },
       logger
     })
-    const host = await startWebHost({ api: service, port: opts.port, rendererDir: rendererDir() })
+    const host = await startWebHost({ api: service, port: opts.port, rendererDir: rendererDir(), logger })
     logger.info('web host listening', { port: host.port })
     process.stdout.write(`Cortex Code is serving at ${host.url}\n`)
     await new Promise<void>((resolve) => {

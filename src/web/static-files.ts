@@ -69,7 +69,7 @@ export async function serveStatic(
   try {
     pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname)
   } catch {
-    return send(400, 'bad request')
+    return send(400, 'bad request') // a malformed URL: the client is told
   }
   if (pathname.includes('\0')) return send(400, 'bad request')
   const root = resolve(rootDir)
@@ -93,12 +93,12 @@ export async function serveStatic(
     const stream = createReadStream('', { fd: handle.fd, autoClose: false })
     const fh = handle
     handle = undefined // closed when the stream ends or fails
-    const done = (): void => void fh.close().catch(() => undefined)
+    const done = (): void => void fh.close().catch(() => undefined) // the response is finished; a failed close of a read-only handle loses nothing
     stream.on('error', () => res.destroy()).on('close', done)
     stream.pipe(res)
   } catch {
-    send(404, 'not found')
+    send(404, 'not found') // missing, unreadable or outside the folder: the client is told, nothing more to say
   } finally {
-    await handle?.close().catch(() => undefined)
+    await handle?.close().catch(() => undefined) // a read-only handle: a failed close loses nothing
   }
 }

@@ -2,7 +2,8 @@
  * The web host: the built renderer over HTTP and the session API over a WebSocket, both on
  * 127.0.0.1 only. A random token (in the page URL) authenticates WebSocket clients; connections
  * with a missing or wrong token, or an Origin other than the host's own, are refused before the
- * upgrade. Requests are zod-validated against the contract; every event goes to every client.
+ * upgrade. Requests go to the session API (which validates them against the contract); every
+ * event goes to every client. Internal request failures are logged.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { existsSync } from 'node:fs'
@@ -12,6 +13,7 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { CortexApi } from '../shared/contract'
 import { CortexError } from '../shared/errors'
+import { NOOP_LOGGER, type Logger } from '../shared/logger-types'
 import { dispatchRequest, WS_PATH, WsRequestFrameSchema, type WsServerFrame } from '../shared/wire'
 import { securityHeaders, serveStatic } from './static-files'
 
@@ -29,6 +31,8 @@ export interface WebHostOptions {
   token?: string
   /** Largest accepted WebSocket message in bytes (default 1 MiB). */
   maxPayload?: number
+  /** Where internal request failures are logged (default nowhere). */
+  logger?: Logger
 }
 
 /** A running web host. */
@@ -98,7 +102,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     try {
       url = new URL(req.url ?? '/', origin)
     } catch {
-      return refuseUpgrade(socket, 400, 'Bad Request')
+      return refuseUpgrade(socket, 400, 'Bad Request') // the client is told
     }
     if (url.pathname !== WS_PATH) return refuseUpgrade(socket, 404, 'Not Found')
     if (!tokenMatches(url.searchParams.get('token'), token)) return refuseUpgrade(socket, 401, 'Unauthorized')
@@ -120,12 +124,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       try {
         raw = JSON.parse(String(data))
       } catch {
-        return ws.close(1007, 'invalid JSON')
+        return ws.close(1007, 'invalid JSON') // the client is told by the close code
       }
       const frame = WsRequestFrameSchema.safeParse(raw)
       if (!frame.success) return ws.close(1008, 'invalid frame')
       const { id, method, input } = frame.data
-      void dispatchRequest(api, method, input).then((result) => send(ws, { kind: 'response', id, result }))
+      void dispatchRequest(api, method, input).then((result) => {
+        if (!result.ok && result.error.code === 'internal') (options.logger ?? NOOP_LOGGER).error('web request failed', { method, ...result.error })
+        send(ws, { kind: 'response', id, result })
+      })
     })
   })
 

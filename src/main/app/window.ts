@@ -33,7 +33,7 @@ function sameDocument(url: string, base: string): boolean {
     const b = new URL(base)
     return a.protocol === b.protocol && a.host === b.host && a.pathname === b.pathname
   } catch {
-    return false
+    return false // an unparsable URL is not our document
   }
 }
 

@@ -8,12 +8,12 @@
  * the result to Docker.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { cpus, tmpdir } from 'node:os'
+import { cpus } from 'node:os'
 import { join } from 'node:path'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import type { GitGuardMount } from './git-protect'
 import { LABEL_OWNER, ownerTag } from './owner'
-import { guestRecipeDir } from './paths'
+import { guestEtcDirPrefix, guestRecipeDir } from './paths'
 
 /** Label keys on every container this app creates. */
 export const LABEL_MANAGED = 'dev.cortex.managed'
@@ -120,7 +120,7 @@ export function guestSeccompProfile(): string {
  * temp dir. Returns the dir (remove it when the guest is removed) and the two file paths.
  */
 export function passwdFiles(uid: number, gid: number): { dir: string; passwd: string; group: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'cortex-guest-etc-'))
+  const dir = mkdtempSync(guestEtcDirPrefix())
   const users = ['root:x:0:0:root:/root:/bin/bash', 'nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin']
   const groups = ['root:x:0:', 'nogroup:x:65534:']
   if (uid !== 0 && uid !== 65534) users.push(`cortex:x:${uid}:${gid}:Cortex:${GUEST_HOME}:/bin/bash`)

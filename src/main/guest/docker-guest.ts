@@ -11,12 +11,13 @@ import { isAbsolute, resolve } from 'node:path'
 import { PassThrough, type Duplex } from 'node:stream'
 import Dockerode from 'dockerode'
 import { CortexError } from '../../shared/errors'
+import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
 import { AGENT_PROTOCOL_VERSION } from '../../shared/guest-protocol'
 import type { PingResult, SpawnResult } from '../../shared/guest-protocol'
 import { DEFAULT_SANDBOX_POLICY } from '../../shared/sandbox'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import { AgentClient, abortError } from './agent-client'
-import { AGENT_EXIT_MARKER, AGENT_IN_GUEST, GUEST_NETWORK, LABEL_MANAGED, LABEL_SESSION, guestContainerSpec, passwdFiles } from './container-spec'
+import { AGENT_EXIT_MARKER, AGENT_IN_GUEST, GUEST_NETWORK, LABEL_MANAGED, guestContainerSpec, passwdFiles } from './container-spec'
 import type { GuestLimits } from './container-spec'
 import type { Guest, GuestProgress, GuestProvider, GuestStartOptions } from './guest'
 import { gitGuardMounts, removeGuardPlaceholders } from './git-protect'
@@ -24,8 +25,7 @@ import { ensureGuestImage, guestImageTag } from './image'
 import { ManagedGuest } from './managed-guest'
 import type { GuestBackend } from './managed-guest'
 import { defaultAgentPath } from './paths'
-import { LABEL_OWNER, ownerAlive, ownerTag } from './owner'
-import { demuxLogs, dockerWhere, statusOf, throttleBuildProgress, withTimeout } from './docker-util'
+import { demuxLogs, dockerWhere, reapOrphans, statusOf, throttleBuildProgress, withTimeout, type ReapOptions } from './docker-util'
 
 export { throttleBuildProgress }
 
@@ -58,8 +58,8 @@ export interface DockerGuestProviderOptions {
   labels?: Record<string, string>
   /** How long to wait for the agent's `ready` (ms). Default 30 000. */
   readyTimeoutMs?: number
-  /** Optional diagnostics. */
-  log?: (msg: string) => void
+  /** Where starts, failures, removals and the agent connection's diagnostics are logged (default nowhere). */
+  logger?: Logger
 }
 
 /** The Docker side of one guest: agent execs, state and removal. */
@@ -69,7 +69,7 @@ class DockerBackend implements GuestBackend {
     readonly container: Dockerode.Container,
     private readonly etcDir: string,
     private readonly readyTimeoutMs: number,
-    private readonly log?: (msg: string) => void,
+    private readonly logger: Logger = NOOP_LOGGER,
     /** Placeholder folders the git guard created (removed when still empty). */
     private readonly placeholders: string[] = []
   ) {}
@@ -80,6 +80,7 @@ class DockerBackend implements GuestBackend {
     const duplex = await exec.start({ hijack: true, stdin: true })
     const exitCode = async (): Promise<number | null> => {
       for (let i = 0; i < 10; i++) {
+        // an exec that cannot be inspected (container gone) has no exit code to report
         const info = await exec.inspect().catch(() => undefined)
         if (!info || !info.Running) return info?.ExitCode ?? null
         await new Promise((r) => setTimeout(r, 50))
@@ -138,15 +139,17 @@ class DockerBackend implements GuestBackend {
     duplex.on('end', endOut)
     duplex.on('close', endOut)
     duplex.on('error', endOut)
-    const client = new AgentClient(duplex as unknown as Duplex, stdout, this.log)
+    const cid = this.container.id.slice(0, 12)
+    const client = new AgentClient(duplex as unknown as Duplex, stdout, (msg) => this.logger.debug(msg, { containerId: cid }))
     client.describeExit = async () => {
       const code = await exitCode()
       const lines = errTail.split('\n').filter((l) => l.trim() !== '' && !/^\s+at /.test(l) && !l.startsWith(AGENT_EXIT_MARKER))
-      // A killed container takes a moment to be reported stopped after its execs end.
+      // A killed container takes a moment to be reported stopped after its execs end; a state that
+      // cannot be read only leaves the container's part out of the description
       let st = await this.state().catch(() => undefined)
       for (let i = 0; i < 6 && st?.running && (code === null || code === 137); i++) {
         await new Promise((r) => setTimeout(r, 100))
-        st = await this.state().catch(() => undefined)
+        st = await this.state().catch(() => undefined) // unreadable: described without the container part
       }
       return [
         `code ${code ?? 'unknown'}`,
@@ -189,8 +192,8 @@ class DockerBackend implements GuestBackend {
     let logs = ''
     try {
       logs = demuxLogs(await this.container.logs({ stdout: true, stderr: true, tail: 20, follow: false })).trim()
-    } catch {
-      // Logs are best-effort context.
+    } catch (err) {
+      this.logger.debug('could not read the exited container\'s logs', { containerId: this.container.id.slice(0, 12), ...errorFields(err) })
     }
     const oom = info.State.OOMKilled || info.State.ExitCode === 137 ? (info.State.OOMKilled ? ', out of memory' : ', killed') : ''
     return {
@@ -208,6 +211,7 @@ class DockerBackend implements GuestBackend {
     } finally {
       rmSync(this.etcDir, { recursive: true, force: true })
       removeGuardPlaceholders({ createdEmptyDirs: this.placeholders })
+      this.logger.debug('guest removed', { containerId: this.container.id.slice(0, 12) })
     }
   }
 }
@@ -229,6 +233,20 @@ export class DockerGuestProvider implements GuestProvider {
    * AbortError when `signal` aborts (the container is removed).
    */
   async start(args: GuestStartOptions): Promise<Guest> {
+    const log = this.opts.logger ?? NOOP_LOGGER
+    const started = Date.now()
+    try {
+      const guest = await this.startGuest(args, log)
+      log.info('guest started', { sessionId: args.sessionId, containerId: guest.id.slice(0, 12), sandbox: guest.sandbox, ms: Date.now() - started })
+      return guest
+    } catch (err) {
+      const aborted = (err as Error).name === 'AbortError'
+      log[aborted ? 'debug' : 'warn'](aborted ? 'guest start aborted' : 'guest start failed', { sessionId: args.sessionId, repo: args.repo, ...errorFields(err) })
+      throw err
+    }
+  }
+
+  private async startGuest(args: GuestStartOptions, log: Logger): Promise<Guest> {
     const { sessionId, signal } = args
     const policy: SandboxPolicy = args.sandbox ?? DEFAULT_SANDBOX_POLICY
     const progress: GuestProgress = args.onProgress ?? (() => undefined)
@@ -237,9 +255,10 @@ export class DockerGuestProvider implements GuestProvider {
     }
     if (!isAbsolute(args.repo)) throw new CortexError('repo_invalid', `repository path must be absolute: ${args.repo}`)
     const repo = resolve(args.repo)
-    const st = await fsp.stat(repo).catch(() => undefined)
+    const st = await fsp.stat(repo).catch(() => undefined) // a failed stat is the repo_invalid below
     if (!st?.isDirectory()) throw new CortexError('repo_invalid', `repository ${repo} does not exist or is not a folder`)
     const agentPath = this.opts.agentPath ?? defaultAgentPath()
+    // a failed stat is the missing-bundle error below
     if (!(await fsp.stat(agentPath).catch(() => undefined))?.isFile()) {
       throw new CortexError('guest_failed', `guest agent bundle not found at ${agentPath}; build it with: npx vite build -c vite.agent.config.mts`)
     }
@@ -260,15 +279,16 @@ export class DockerGuestProvider implements GuestProvider {
     progress('starting', `creating container from ${image}`)
     // git control files read-only in the guest, so nothing there runs on the host later (ADR 0006)
     const guard = gitGuardMounts(repo, { uid: st.uid, gid: st.gid }, policy)
-    for (const n of guard.notes) this.opts.log?.(`git guard: ${n}`)
+    for (const n of guard.notes) log.info(`git guard: ${n}`, { sessionId })
     const etc = passwdFiles(st.uid, st.gid)
+    log.debug('creating guest container', { sessionId, image, sandbox: policy, network: network ?? 'none' })
     const spec = guestContainerSpec({
       sessionId, repo, image, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: this.opts.labels, guardMounts: guard.mounts
     })
     let backend: DockerBackend | undefined
     try {
       const container = await this.docker.createContainer(spec)
-      backend = new DockerBackend(this.docker, container, etc.dir, this.opts.readyTimeoutMs ?? 30_000, this.opts.log, guard.createdEmptyDirs)
+      backend = new DockerBackend(this.docker, container, etc.dir, this.opts.readyTimeoutMs ?? 30_000, log, guard.createdEmptyDirs)
       check()
       const main = await backend.attachMain()
       await container.start()
@@ -278,6 +298,7 @@ export class DockerGuestProvider implements GuestProvider {
         client = await backend.connectMain(main, signal)
       } catch (err) {
         if ((err as Error).name === 'AbortError' || err instanceof CortexError) throw err
+        // without a readable state the error says what the agent did, without the container's part
         const st2 = await backend.state().catch(() => undefined)
         throw new CortexError('guest_failed', `${(err as Error).message}${st2 && !st2.running ? `; ${st2.description}` : ''}`, { cause: err })
       }
@@ -286,7 +307,8 @@ export class DockerGuestProvider implements GuestProvider {
       progress('ready')
       return guest
     } catch (err) {
-      if (backend) await backend.remove().catch(() => undefined)
+      const failed = backend
+      if (failed) await failed.remove().catch((rmErr: unknown) => log.warn('could not remove the guest that failed to start', { containerId: failed.container.id.slice(0, 12), ...errorFields(rmErr) }))
       else {
         rmSync(etc.dir, { recursive: true, force: true })
         removeGuardPlaceholders(guard)
@@ -307,8 +329,9 @@ export class DockerGuestProvider implements GuestProvider {
     try {
       r = await guest.spawn({ argv: ['sh', '-c', script], cwd: repo, timeoutMs: 10_000 })
       missing.push(...r.stdout.split('\n').filter(Boolean))
-    } catch {
+    } catch (err) {
       missing.push('sh')
+      ;(this.opts.logger ?? NOOP_LOGGER).debug('image probe could not run sh', { image, ...errorFields(err) })
     }
     if (missing.length) {
       throw new CortexError('image_unavailable', `guest image ${image} lacks what the guest needs: ${missing.join(', ')}; add them to the image or use the default image`)
@@ -350,42 +373,12 @@ export class DockerGuestProvider implements GuestProvider {
 
 /**
  * Remove containers labelled {@link LABEL_MANAGED}=1 whose {@link LABEL_SESSION} is not in
- * `liveSessionIds` (running or not) and whose owner process ({@link LABEL_OWNER}) is this one or
- * is gone from this machine: guests of other live Cortex processes are never removed. `opts.labels` narrows the sweep to containers also carrying
- * those labels (e.g. one test run's); `opts.keep` names container ids never to remove (e.g. a warm
- * pool's); `opts.othersOnly` spares every guest of this process (a sweep that runs while this
- * process starts guests). Never touches unlabelled containers. Resolves with the removed container ids. Rejects
- * with CortexError `docker_unavailable` when the engine does not answer.
+ * `liveSessionIds` (running or not) and whose owner process (LABEL_OWNER) is this one or
+ * is gone from this machine, with their passwd folders, and the passwd folders of dead processes:
+ * see {@link reapOrphans} (docker-util.ts) for the rules and options. Uses `opts.docker` or the
+ * engine named by DOCKER_HOST. Resolves with the removed container ids. Rejects with CortexError
+ * `docker_unavailable` when the engine does not answer.
  */
-export async function reapOrphanGuests(
-  liveSessionIds: Iterable<string>,
-  opts: { docker?: Dockerode; labels?: Record<string, string>; keep?: Iterable<string>; othersOnly?: boolean } = {}
-): Promise<string[]> {
-  const docker = opts.docker ?? new Dockerode()
-  const live = new Set(liveSessionIds)
-  const keep = new Set(opts.keep ?? [])
-  const label = [`${LABEL_MANAGED}=1`, ...Object.entries(opts.labels ?? {}).map(([k, v]) => `${k}=${v}`)]
-  let list: Dockerode.ContainerInfo[]
-  try {
-    list = await docker.listContainers({ all: true, filters: { label } })
-  } catch (err) {
-    throw new CortexError('docker_unavailable', `no Docker engine answered at ${dockerWhere()} (${(err as Error).message})`, { cause: err })
-  }
-  const removed: string[] = []
-  for (const c of list) {
-    if (c.Labels?.[LABEL_MANAGED] !== '1' || keep.has(c.Id)) continue
-    const session = c.Labels[LABEL_SESSION]
-    if (session !== undefined && live.has(session)) continue
-    // a guest of another live Cortex process (a second CLI, the desktop app) is not an orphan
-    const owner = c.Labels[LABEL_OWNER]
-    if (owner !== undefined && owner !== ownerTag() && ownerAlive(owner)) continue
-    if (opts.othersOnly && owner === ownerTag()) continue
-    try {
-      await docker.getContainer(c.Id).remove({ force: true })
-      removed.push(c.Id)
-    } catch (err) {
-      if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err
-    }
-  }
-  return removed
+export async function reapOrphanGuests(liveSessionIds: Iterable<string>, opts: ReapOptions & { docker?: Dockerode } = {}): Promise<string[]> {
+  return reapOrphans(opts.docker ?? new Dockerode(), liveSessionIds, opts)
 }

@@ -83,7 +83,7 @@ function lockAge(dir: string): number {
   try {
     return Date.now() - statSync(dir).mtimeMs
   } catch {
-    return -1
+    return -1 // no lock folder (removed meanwhile): not stale
   }
 }
 
@@ -97,6 +97,7 @@ async function buildOnce(tag: string, recipeDir: string, onProgress: (line: stri
       mkdirSync(lock)
       break
     } catch {
+      // another process holds the build lock: wait for its image (or take over a stale lock)
       if (lockAge(lock) > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true })
       else {
         onProgress(`waiting for another build of ${tag} to finish`)

@@ -15,7 +15,7 @@ function currentBootId(): string {
     try {
       bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()
     } catch {
-      bootId = 'unknown'
+      bootId = 'unknown' // no /proc (not Linux): owners are then judged alive, never wrongly reaped
     }
   }
   return bootId

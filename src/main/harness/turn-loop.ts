@@ -179,7 +179,7 @@ function isUnparseable(input: unknown): boolean {
     JSON.parse(input)
     return false
   } catch {
-    return true
+    return true // the parse failure is the answer
   }
 }
 

@@ -149,6 +149,6 @@ function isLocal(baseUrl: string): boolean {
     const host = new URL(baseUrl).hostname
     return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host === '::1'
   } catch {
-    return false
+    return false // not a URL: certainly not a local one
   }
 }

@@ -36,7 +36,7 @@ export function processStartTime(pid: number): string | null {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     return fields[19] ?? null
   } catch {
-    return null
+    return null // no such process (or no /proc): no start time to compare
   }
 }
 

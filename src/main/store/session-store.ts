@@ -113,7 +113,7 @@ function parseLine(raw: string): EventEnvelope | null | undefined {
     const parsed = EventEnvelopeSchema.safeParse(JSON.parse(line))
     return parsed.success ? compact(parsed.data) : null
   } catch {
-    return null
+    return null // not JSON: counted as a damaged line by the caller
   }
 }
 

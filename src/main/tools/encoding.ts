@@ -84,7 +84,7 @@ export function detectEncoding(head: Uint8Array, complete: boolean): TextEncodin
     new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: !complete })
     return 'utf-8'
   } catch {
-    return 'windows-1252'
+    return 'windows-1252' // not UTF-8: the fallback every byte decodes in
   }
 }
 
@@ -144,7 +144,7 @@ export function codecFor(enc: TextEncodingName): TextCodec {
     try {
       return new TextDecoder(enc, { fatal: true, ignoreBOM: true }).decode(bytes)
     } catch {
-      return null
+      return null // not valid in this encoding: the caller falls back
     }
   }
   if (enc === 'utf-8') return { encoding: enc, decode: strict, encode: (t) => ({ bytes: new TextEncoder().encode(t) }) }

@@ -61,7 +61,7 @@ export class GrepFormatter {
     try {
       ev = JSON.parse(jsonLine) as RgEvent
     } catch {
-      return
+      return // rg --json writes only JSON lines; anything else carries no match
     }
     const d = ev.data
     if (ev.type === 'begin') {

@@ -29,6 +29,7 @@ function loadParser(): Promise<ParseFn> {
     const mermaid = (await import('mermaid')).default
     return (text: string) => mermaid.parse(text)
   })()
+  // a failed load is retried at the next call; the caller of this load gets the error itself
   parser.catch(() => {
     parser = undefined
   })
@@ -57,6 +58,6 @@ export async function validateMermaid(source: string): Promise<MermaidCheck> {
       return { ok: false, message: msg || 'mermaid could not parse the diagram.' }
     }
   })
-  queue = run.catch(() => undefined)
+  queue = run.catch(() => undefined) // the queue only orders runs; `run` itself rejects to its caller
   return run
 }

@@ -42,7 +42,7 @@ export function decodeUtf8Strict(bytes: Uint8Array): string | null {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
   } catch {
-    return null
+    return null // invalid UTF-8: the documented null
   }
 }
 

@@ -28,7 +28,7 @@ function asText(value: unknown): string {
   try {
     return JSON.stringify(value) ?? String(value)
   } catch {
-    return String(value)
+    return String(value) // not JSON-serializable (a cycle, a BigInt): its String form is all there is to show
   }
 }
 
