@@ -1,10 +1,12 @@
 /**
  * The current plan: title, summary, ordered steps and its mermaid diagram rendered to SVG with
- * mermaid.render (strict security level; mermaid is loaded on first use). A diagram mermaid rejects
- * shows its source and the parse error instead.
+ * mermaid.render (strict security level; mermaid is loaded on first use). Links in the diagram never
+ * load in the app's tab (diagram-links.ts). A diagram mermaid rejects shows its source and the parse
+ * error instead.
  */
 import { useEffect, useState } from 'react'
 import { useCurrentView } from '../../store/app-store'
+import { neutralizeDiagramLinks, openDiagramLink } from './diagram-links'
 
 let counter = 0
 let mermaidReady: Promise<typeof import('mermaid').default> | undefined
@@ -17,11 +19,11 @@ function loadMermaid(): Promise<typeof import('mermaid').default> {
   return mermaidReady
 }
 
-/** Render `source` to an SVG string; rejects with mermaid's parse error. */
+/** Render `source` to an SVG string with inert links; rejects with mermaid's parse error. */
 async function renderDiagram(source: string): Promise<string> {
   const mermaid = await loadMermaid()
   const { svg } = await mermaid.render(`plan-diagram-${++counter}`, source)
-  return svg
+  return neutralizeDiagramLinks(svg)
 }
 
 /** The plan panel; empty text until a plan_updated event arrives. */
@@ -54,7 +56,7 @@ export function PlanView(): React.JSX.Element {
           <li key={i}>{step}</li>
         ))}
       </ol>
-      {svg && <div className="plan-diagram" data-testid="plan-diagram" dangerouslySetInnerHTML={{ __html: svg }} />}
+      {svg && <div className="plan-diagram" data-testid="plan-diagram" onClickCapture={openDiagramLink} dangerouslySetInnerHTML={{ __html: svg }} />}
       {error && (
         <div className="plan-diagram-error" data-testid="plan-diagram-error">
           <p>Diagram could not be rendered: {error}</p>

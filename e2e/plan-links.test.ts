@@ -1,0 +1,133 @@
+/**
+ * End to end through the web host in Chromium: a plan whose mermaid diagram carries links —
+ * `click A "http://127.0.0.1:1/evil"` and `click B href "javascript:alert(1)"` — renders with no
+ * href left in the SVG; clicking either node leaves the Cortex page where it is (same URL, still
+ * connected, no dialog); the http link opens in a separate window without an opener. A real
+ * session service behind startWebHost and the scripted model server over HTTP; the plan tool needs
+ * no guest, so a provider that refuses to start one proves none is touched.
+ * Screenshot: test-results/web-plan-links.png.
+ */
+import { chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { CortexError } from '../src/shared/errors'
+import { createSessionService, type SessionService } from '../src/main/session'
+import { startWebHost, type WebHost } from '../src/web'
+import { TEST_REPO_GID, TEST_REPO_UID } from '../test/support/repo-owner'
+import { skipWithoutChromium } from '../test/support/requirements'
+import { startScriptedModelServer, type ScriptedModelServer } from '../test/support/scripted-model-server'
+import { ensureRendererBuild, launchChromium, RENDERER_DIR, RESULTS_DIR, type TestBrowser } from './support/browser'
+
+const DIAGRAM = [
+  'flowchart TD',
+  '  A[Open the evil page] --> B[Run the script]',
+  '  B --> C[Plain step]',
+  '  click A "http://127.0.0.1:1/evil" "a tooltip"',
+  '  click B href "javascript:alert(1)"'
+].join('\n')
+
+describe.skipIf(skipWithoutChromium())('web host: links in a plan diagram', () => {
+  let model: ScriptedModelServer
+  let service: SessionService
+  let host: WebHost
+  let browser: TestBrowser
+  let repo: string
+  let dataDir: string
+  let guestStarts = 0
+
+  beforeAll(async () => {
+    ensureRendererBuild()
+    model = await startScriptedModelServer([
+      { toolCalls: [{ name: 'plan', args: { title: 'Linked plan', summary: 'A diagram with links.', steps: ['one', 'two'], mermaid: DIAGRAM } }] },
+      { text: 'The plan is ready.' }
+    ])
+    dataDir = mkdtempSync(join(tmpdir(), 'cortex-e2e-links-home-'))
+    repo = mkdtempSync(join(tmpdir(), 'cortex-e2e-links-repo-'))
+    if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID) // a root-owned repository is refused
+    service = await createSessionService({
+      dataDir,
+      modelSettings: { provider: 'openai-compatible', modelId: 'scripted-model', baseUrl: model.baseUrl },
+      guests: {
+        start: () => {
+          guestStarts++
+          return Promise.reject(new CortexError('guest_failed', 'no guest in this test'))
+        }
+      },
+      eagerGuest: false
+    })
+    host = await startWebHost({ api: service, rendererDir: RENDERER_DIR, port: 0 })
+    browser = await launchChromium()
+  }, 300_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await host?.close()
+    await service?.shutdown()
+    await model?.close()
+    for (const dir of [dataDir, repo]) if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('clicking a diagram link never navigates the app page', async () => {
+    const page: Page = await browser.context.newPage()
+    const pageErrors: string[] = []
+    const dialogs: string[] = []
+    page.on('pageerror', (e) => pageErrors.push(e.message))
+    page.on('dialog', (d) => {
+      dialogs.push(d.message())
+      void d.dismiss()
+    })
+    let navigations = 0
+    page.on('framenavigated', (f) => {
+      if (f === page.mainFrame()) navigations++
+    })
+    await page.goto(host.url)
+    await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor({ timeout: 15_000 })
+    await page.getByTestId('repo-input').fill(repo)
+    await page.getByTestId('repo-open').click()
+    await expect.poll(() => page.getByTestId('session-info').textContent()).toBe(repo)
+    await page.getByTestId('mode-select').selectOption('plan')
+    await page.getByTestId('composer-input').fill('Plan it.')
+    await page.getByTestId('send-button').click()
+    await page.getByTestId('turn-end').waitFor({ timeout: 60_000 })
+    await page.getByTestId('tab-plan').click()
+    const diagram = page.getByTestId('plan-diagram')
+    await diagram.locator('svg').waitFor({ timeout: 15_000 })
+    const appUrl = page.url()
+    const navigationsBefore = navigations
+
+    // the http link: the app page stays; the address opens in a new window with no opener
+    const popup = browser.context.waitForEvent('page', { timeout: 5_000 }).catch(() => null)
+    await diagram.getByText('Open the evil page').click()
+    const opened = await popup
+    await page.waitForTimeout(500) // a navigation would have started by now
+    expect(page.url()).toBe(appUrl)
+    expect(navigations).toBe(navigationsBefore)
+    // it opened outside the app: a separate page, without a handle back to Cortex
+    expect(opened).not.toBeNull()
+    expect(opened).not.toBe(page)
+    expect(await opened!.evaluate(() => window.opener).catch(() => null)).toBeNull()
+    await opened!.close()
+    // the javascript: link: inert
+    await diagram.getByText('Run the script').click()
+    await page.waitForTimeout(500) // a navigation would have started by now
+    expect(page.url()).toBe(appUrl)
+    expect(navigations).toBe(navigationsBefore)
+    expect(dialogs).toEqual([])
+    expect(await page.getByTestId('connection').getAttribute('data-state')).toBe('open')
+    // no element of the diagram keeps an href (SVG or xlink), a target or an inline handler
+    const leftovers = await diagram.evaluate((el) =>
+      [...el.querySelectorAll('*')].flatMap((n) => [...n.attributes].filter((a) => /^(href|xlink:href|target|on.*)$/i.test(a.name)).map((a) => `${n.localName} ${a.name}=${a.value}`))
+    )
+    expect(leftovers).toEqual([])
+    expect(await diagram.locator('a[data-cortex-href="http://127.0.0.1:1/evil"]').count()).toBe(1)
+
+    expect(await page.getByTestId('plan-title').textContent()).toBe('Linked plan')
+    expect(guestStarts).toBe(0)
+    mkdirSync(RESULTS_DIR, { recursive: true })
+    await page.screenshot({ path: join(RESULTS_DIR, 'web-plan-links.png') })
+    expect(pageErrors).toEqual([])
+    await page.close()
+  })
+})
