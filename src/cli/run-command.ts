@@ -24,7 +24,6 @@ export interface RunOptions extends ModelFlags {
   mode?: Mode
   sandbox: SandboxPolicy
   json: boolean
-}
   /** Log debug records to stderr too. */
   verbose?: boolean
 }
@@ -38,6 +37,7 @@ export const CLI_LOG_FILE = 'cortex.log'
  */
 export function createCliLogger(verbose = false, env: NodeJS.ProcessEnv = process.env): Logger {
   return createFileLogger({ file: join(dataDir(env), CLI_LOG_FILE), ...cliLogLevels(env, verbose) })
+}
 
 /** Exit status of `cortex run`: 0 completed, 130 stopped by Ctrl-C, 1 error. */
 export type RunExit = 0 | 1 | 130
