@@ -154,7 +154,8 @@ export async function readOp(req: ReadRequest): Promise<ReadResult> {
 
 /**
  * Write bytes atomically: a temp file in the same directory, fsync, rename over the target.
- * Follows a symlink at `path` (the link's target is replaced, the link kept); keeps an existing
+ * Follows a symlink at `path` (the link's target is replaced, the link kept); refuses (ESPECIAL) to
+ * replace a FIFO, socket or device; keeps an existing
  * file's mode; creates missing parent directories. Resolves with the size and sha256 read back.
  */
 export async function writeOp(req: WriteRequest): Promise<WriteResult> {
@@ -167,6 +168,7 @@ export async function writeOp(req: WriteRequest): Promise<WriteResult> {
     target = await realpathWire(path)
     const st = await fsp.stat(fsPath(target))
     if (st.isDirectory()) throw new AgentError('EISDIR', `EISDIR: illegal operation on a directory, write '${path}'`)
+    if (!st.isFile()) throw new AgentError('ESPECIAL', `'${path}' is ${specialKind(st)}, not a regular file`)
     mode = st.mode & 0o7777
   } catch (err) {
     if (err instanceof AgentError) throw err

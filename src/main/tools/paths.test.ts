@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { displayPath, isInside, joinWorkspacePath } from './paths'
+import { displayPath, isInside, joinWorkspacePath, relativeWire } from './paths'
 import { ToolError } from './tool'
 
 describe('isInside', () => {
@@ -32,5 +32,14 @@ describe('displayPath', () => {
   it('is relative to the root', () => {
     expect(displayPath('/repo', '/repo')).toBe('.')
     expect(displayPath('/repo', '/repo/src/a.ts')).toBe('src/a.ts')
+  })
+})
+
+describe('displayPath and relativeWire with names that are not UTF-8', () => {
+  it('shows escaped bytes as \\xHH and keeps the wire form for rg', () => {
+    const real = '/repo/d\udcee/caf\udce9.txt'
+    expect(displayPath('/repo', real)).toBe('d\\xee/caf\\xe9.txt')
+    expect(relativeWire('/repo', real)).toBe('d\udcee/caf\udce9.txt')
+    expect(relativeWire('/repo', '/repo')).toBe('.')
   })
 })

@@ -50,6 +50,9 @@ describe.skipIf(skipWithoutDocker())('special files in a real guest', () => {
     await expect(timed(() => guest.read(join(repo, 'sock.txt')))).rejects.toMatchObject({ code: 'ESPECIAL', message: expect.stringMatching(/is a socket/) })
     await expect(timed(() => guest.read(join(repo, 'pipe-link.txt')))).rejects.toMatchObject({ code: 'ESPECIAL', message: expect.stringMatching(/symbolic link/) })
     await expect(timed(() => guest.read(join(repo, 'sub')))).rejects.toMatchObject({ code: 'EISDIR' })
+    // The agent's write never replaces a FIFO or socket either (a swap after the tool's stat).
+    await expect(timed(() => guest.write(join(repo, 'pipe'), Buffer.from('x')))).rejects.toMatchObject({ code: 'ESPECIAL' })
+    await expect(timed(() => guest.write(join(repo, 'sock.txt'), Buffer.from('x')))).rejects.toMatchObject({ code: 'ESPECIAL' })
     // The model-facing text for the agent's refusal (a FIFO swapped in after the tool's stat).
     const r = await guest.read(join(repo, 'pipe')).catch((e: unknown) => e)
     const { rethrowGuestError } = await import('./guest-errors')
