@@ -20,7 +20,7 @@ describe.skipIf(skipWithoutDocker())('file names in a real guest', () => {
   let ctx: RecordingContext
 
   beforeAll(async () => {
-    repo = await makeTestRepo({ [SHOT]: 'shot needle\n', [NBSP]: 'nbsp needle\n', [NFD]: 'nfd needle\n', 'twin a.txt': 'x\n', 'twin\u00a0a.txt': 'y\n' }, { git: false })
+    repo = await makeTestRepo({ [SHOT]: 'shot needle\n', [NBSP]: 'nbsp needle\n', [NFD]: 'nfd needle\n', 'twin a.txt': 'x\n', 'twin\u00a0a.txt': 'y\n', 'trailing.txt ': 'trailing needle\n' }, { git: false })
     const raw = (name: Buffer, body: string): void => writeFileSync(Buffer.concat([Buffer.from(`${repo}/`), name]), body)
     raw(LATIN1, 'latin needle\n')
     raw(FF, 'ff needle\n')
@@ -58,6 +58,12 @@ describe.skipIf(skipWithoutDocker())('file names in a real guest', () => {
       const names = readdirSync(repo)
       expect(names.filter((n) => n.startsWith('Screenshot'))).toEqual([SHOT])
       expect(names.filter((n) => n.normalize('NFC') === 'caf\u00e9.md')).toEqual([NFD])
+    })
+    it('a name that ends with a space is found as typed (glob shows it so)', async () => {
+      const g = await runTool('glob', { pattern: 'trail*' }, ctx)
+      expect(g.output.split('\n')[0]).toBe('trailing.txt ')
+      const r = await runTool('read_file', { path: 'trailing.txt ' }, ctx)
+      expect(r.output).toMatch(/^ {5}1\ttrailing needle\n/)
     })
     it('an exact name wins, and several near matches are named in the error', async () => {
       const exact = await runTool('read_file', { path: 'twin a.txt' }, ctx)

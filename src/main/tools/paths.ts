@@ -65,11 +65,12 @@ export function isInside(root: string, candidate: string): boolean {
  * Lexically join a model-supplied path onto the workspace: absolute paths are kept, relative ones are
  * joined to `workspace`; the result is normalised (`.`/`..` collapsed, no trailing slash).
  * @param workspace absolute workspace path
- * @param input the model's path (non-empty)
+ * @param input the model's path (non-empty); surrounding whitespace is trimmed unless `keepSpaces`
+ * @param keepSpaces keep leading/trailing whitespace (for names that really have it)
  * @throws ToolError for an empty path or one containing a NUL character
  */
-export function joinWorkspacePath(workspace: string, input: string): string {
-  const trimmed = input.trim()
+export function joinWorkspacePath(workspace: string, input: string, keepSpaces = false): string {
+  const trimmed = keepSpaces && input.trim() !== '' ? input : input.trim()
   if (trimmed === '') throw new ToolError('The path is empty. Give a path relative to the workspace root or an absolute path inside it.')
   if (trimmed.includes('\0')) throw new ToolError('The path contains a NUL character.')
   const abs = posix.isAbsolute(trimmed) ? trimmed : posix.join(workspace, trimmed)
@@ -96,6 +97,11 @@ export async function resolveWorkspacePath(guest: Guest, input: string | undefin
     }
   }
   let resolved = await lookup(joined)
+  // Names may begin or end with spaces: when the trimmed path is missing, try it as typed.
+  if (!resolved.exists && input !== undefined && input !== input.trim()) {
+    const untrimmed = await lookup(joinWorkspacePath(guest.workspace, input, true))
+    if (untrimmed.exists) resolved = untrimmed
+  }
   // A path that does not exist as typed but uses the \xHH escape names the bytes it escapes.
   if (!resolved.exists && hasModelEscapes(joined)) resolved = await lookup(modelToWire(joined))
   let note: string | undefined
