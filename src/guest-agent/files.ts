@@ -58,7 +58,7 @@ async function openRegular(path: string): Promise<FileHandle> {
   } catch (err) {
     const code = (err as { code?: string }).code
     if (code === 'ELOOP' || code === 'ENXIO' || code === 'EOPNOTSUPP') {
-      const st = await fsp.lstat(fsPath(path)).catch(() => null)
+      const st = await fsp.lstat(fsPath(path)).catch(() => null) // only names the kind in the error thrown below
       const kind = st ? specialKind(st) : 'a special file'
       throw new AgentError('ESPECIAL', `'${path}' is ${kind}, not a regular file`)
     }
@@ -260,7 +260,7 @@ async function nearMatch(base: string, segments: string[]): Promise<Pick<Realpat
     try {
       names = (await fsp.readdir(fsPath(cur), { encoding: 'buffer' })).map((b) => bytesToWire(b))
     } catch {
-      return {}
+      return {} // unreadable folder: no near match to offer (the not-found error stands)
     }
     const key = nameKey(seg)
     const hits = names.filter((n) => nameKey(n) === key)
@@ -272,6 +272,6 @@ async function nearMatch(base: string, segments: string[]): Promise<Pick<Realpat
   try {
     return { near: await realpathWire(cur) }
   } catch {
-    return {}
+    return {} // the match vanished meanwhile: no near match to offer
   }
 }

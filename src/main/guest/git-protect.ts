@@ -42,7 +42,7 @@ function lstatOrNull(p: string): Stats | null {
   try {
     return lstatSync(p)
   } catch {
-    return null
+    return null // absent: nothing to protect
   }
 }
 
@@ -176,7 +176,7 @@ function protectSubmoduleLinks(repo: string, guard: GitGuard, refuseLink: (p: st
   try {
     text = readFileSync(join(repo, '.gitmodules'), 'utf8')
   } catch {
-    return
+    return // no .gitmodules: no submodule links to protect
   }
   for (const m of text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)) {
     const p = resolve(repo, m[1] as string, '.git')
@@ -193,7 +193,7 @@ function safeRealpath(p: string): string | null {
   try {
     return realpathSync(p)
   } catch {
-    return null
+    return null // absent or a dangling link: the caller treats it as unresolved
   }
 }
 
@@ -204,7 +204,7 @@ function listDirs(dir: string): string[] {
       .map((e) => e.name)
       .sort()
   } catch {
-    return []
+    return [] // absent or unreadable folder: nothing below it to protect
   }
 }
 

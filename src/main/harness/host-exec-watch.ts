@@ -45,12 +45,12 @@ export interface HostExecChange {
 }
 
 async function lstat(p: string): Promise<Stats | null> {
-  return fsp.lstat(p).catch(() => null)
+  return fsp.lstat(p).catch(() => null) // absent or unreadable: not part of the snapshot
 }
 
 /** A fingerprint that never opens anything but a regular file and never follows a link. */
 async function fingerprint(abs: string, st: Stats, rel: string): Promise<string> {
-  if (st.isSymbolicLink()) return `link:${await fsp.readlink(abs).catch(() => '?')}`
+  if (st.isSymbolicLink()) return `link:${await fsp.readlink(abs).catch(() => '?')}` // unreadable target: the link still counts
   if (st.isDirectory()) return 'dir'
   if (!st.isFile()) return `special:${st.mode.toString(8)}`
   const mode = (st.mode & 0o7777).toString(8)
@@ -59,7 +59,7 @@ async function fingerprint(abs: string, st: Stats, rel: string): Promise<string>
   try {
     bytes = await fsp.readFile(abs, { flag: 'r' })
   } catch {
-    return `file:${mode}:${st.size}:${st.mtimeMs}`
+    return `file:${mode}:${st.size}:${st.mtimeMs}` // unreadable: size and mtime still show a change
   }
   if (rel === 'package.json' || rel.endsWith('/package.json')) {
     // only what runs: scripts (and the package manager's lifecycle settings)
@@ -67,6 +67,7 @@ async function fingerprint(abs: string, st: Stats, rel: string): Promise<string>
       const pkg = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>
       return `scripts:${createHash('sha256').update(JSON.stringify([pkg.scripts ?? null, pkg.packageManager ?? null])).digest('hex')}`
     } catch {
+      // not JSON: the whole file's hash still shows a change
       return `unparsed:${createHash('sha256').update(bytes).digest('hex')}`
     }
   }
@@ -173,9 +174,11 @@ export function hostExecWarning(changes: readonly HostExecChange[], incomplete =
  * an unreadable tree only makes the snapshot smaller.
  */
 export async function watchHostExec(root: string): Promise<{ finish(): Promise<{ paths: string[]; message: string } | null> }> {
+  // an unsnapshottable tree is an empty, incomplete snapshot: the warning then says it may miss changes
   const before = await snapshotHostExec(root).catch(() => ({ entries: new Map<string, string>(), incomplete: true }))
   return {
     async finish() {
+      // the repository folder vanished or became unreadable: nothing the host could run is there to warn about
       const after = await snapshotHostExec(root).catch(() => null)
       if (!after) return null
       const changes = diffHostExec(before, after)

@@ -1,18 +1,16 @@
 /**
  * Electron IPC over the shared contract: one `ipcMain.handle('cortex:<name>')` per entry of
  * `contract.requests` (derived by looping REQUEST_NAMES, never a hand-written list), each checking
- * that the sender is our window's top frame, zod-parsing the input and answering with a WireResult;
+ * that the sender is our window's top frame and answering with a WireResult (the session API validates the input);
  * and one channel (`cortex:event`) that forwards every EventEnvelope to the window.
  */
 import { ipcMain, type IpcMainInvokeEvent, type WebContents, type WebFrameMain } from 'electron'
 import { REQUEST_NAMES, type CortexApi } from '../../shared/contract'
+import type { Logger } from '../../shared/logger-types'
 import { dispatchRequest, EVENT_CHANNEL, requestChannel, type WireResult } from '../../shared/wire'
 
-/** Minimal logger the IPC layer needs (the app logger satisfies it). */
-export interface IpcLogger {
-  warn(msg: string, fields?: Record<string, unknown>): void
-  error(msg: string, fields?: Record<string, unknown>): void
-}
+/** The part of the shared Logger the IPC layer uses (the app logger satisfies it). */
+export type IpcLogger = Pick<Logger, 'warn' | 'error'>
 
 /** What registerIpc needs: the session API and a predicate trusting a sender frame. */
 export interface IpcOptions {

@@ -46,7 +46,7 @@ function real(p: string): string {
   try {
     return realpathSync(p)
   } catch {
-    return resolve(p)
+    return resolve(p) // does not exist (yet): compared as written
   }
 }
 
