@@ -1,0 +1,45 @@
+// Issue 8.2 through the CLI: `cortex run` refuses /, /etc, the home folder, its own data folder and
+// (without --allow-root-repo or CORTEX_ALLOW_ROOT_REPO=1) a root-owned folder, with exit 1 and a
+// message saying why; with the opt-in a root-owned repository runs and the warning is shown.
+import { mkdtempSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../support/cli'
+import { makeTestRepo } from '../support/guest'
+import { skipWithoutDocker } from '../support/requirements'
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+
+const home = mkdtempSync(join(tmpdir(), 'cortex-policy-cli-home-'))
+const isRoot = process.getuid?.() === 0
+
+describe.skipIf(skipWithoutDocker())('cortex run: which folders may be a repository', () => {
+  let server: ScriptedModelServer
+  beforeAll(async () => {
+    server = await startScriptedModelServer([{ text: 'hello from a root-owned folder' }])
+  })
+  afterAll(async () => server?.close())
+  const run = (repo: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}) =>
+    runCli(['run', '--repo', repo, ...extra, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'm', 'hi'], {
+      env: { CORTEX_HOME: home, CORTEX_ALLOW_ROOT_REPO: '', ...env }
+    })
+
+  it('refuses /, /etc, the home folder and the data folder with a clear message, exit 1', async () => {
+    for (const repo of ['/', '/etc', homedir(), home]) {
+      const r = await run(repo, ['--allow-root-repo'])
+      expect(r.code, repo).toBe(1)
+      expect(r.stderr, repo).toMatch(/cannot be opened as a repository/)
+    }
+  }, 60_000)
+
+  it.skipIf(!isRoot)('refuses a root-owned folder without the opt-in and runs it with --allow-root-repo, showing the warning', async () => {
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' }, { uid: 0, gid: 0 })
+    const refused = await run(repo)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/owned by root.*--allow-root-repo/)
+    const allowed = await run(repo, ['--allow-root-repo'])
+    expect(allowed.code, allowed.stderr).toBe(0)
+    expect(allowed.stderr).toMatch(/warning:.*root-owned/)
+    expect(allowed.stdout).toContain('hello from a root-owned folder')
+  }, 120_000)
+})
