@@ -138,7 +138,8 @@ describe.skipIf(skipWithoutDocker())('guest lifecycle (real Docker)', () => {
   })
 
   it('read-only policy: the repository is mounted read-only and writes fail with EROFS', async () => {
-    const g = guests.find((x) => x.sandbox === 'read-only') as Guest
+    const g = await provider.start({ sessionId: `ro-${suffix}`, repo, sandbox: 'read-only' })
+    guests.push(g)
     const info = await provider.docker.getContainer(g.id).inspect()
     expect(info.Mounts.find((m) => m.Destination === repo)).toMatchObject({ Type: 'bind', RW: false })
     expect(info.Config.Labels[LABEL_SANDBOX]).toBe('read-only')
