@@ -130,16 +130,20 @@ export async function snapshotHostExec(root: string, deadlineMs = 1500): Promise
       incomplete = true
       break
     }
-    const dir = queue.shift() as string
-    const list = await fsp.readdir(join(root, dir), { withFileTypes: true }).catch(() => [])
-    for (const e of list) {
-      visited++
-      const rel = dir ? `${dir}/${e.name}` : e.name
-      if (dir && NESTED_NAMES.has(e.name)) {
-        await record(root, rel, entries, false)
-        if (e.name === '.git' && e.isDirectory()) await recordGitdir(root, rel, entries)
+    // a few folders at a time: the walk is I/O-bound
+    const batch = queue.splice(0, 16)
+    const lists = await Promise.all(batch.map((dir) => fsp.readdir(join(root, dir), { withFileTypes: true }).catch(() => [])))
+    for (const [i, list] of lists.entries()) {
+      const dir = batch[i] as string
+      for (const e of list) {
+        visited++
+        const rel = dir ? `${dir}/${e.name}` : e.name
+        if (dir && NESTED_NAMES.has(e.name)) {
+          await record(root, rel, entries, false)
+          if (e.name === '.git' && e.isDirectory()) await recordGitdir(root, rel, entries)
+        }
+        if (e.isDirectory() && e.name !== '.git') queue.push(rel)
       }
-      if (e.isDirectory() && e.name !== '.git') queue.push(rel)
     }
   }
   return { entries, incomplete }
