@@ -185,6 +185,7 @@ function isUnparseable(input: unknown): boolean {
 
 async function runCall(deps: TurnDeps, call: StepCall): Promise<void> {
   const { turnId, signal } = deps
+  const started = Date.now()
   deps.emit({ type: 'tool_call_started', turnId, callId: call.callId, name: call.name, args: call.args })
   if (call.refusal) {
     deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: call.refusal })
@@ -216,5 +217,6 @@ async function runCall(deps: TurnDeps, call: StepCall): Promise<void> {
     deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: `Error: ${message}` })
     throw err
   }
+  deps.logger?.debug('tool call finished', { turnId, callId: call.callId, tool: call.name, isError, ms: Date.now() - started, chars: output.length })
   deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError, result: output })
 }
