@@ -10,7 +10,7 @@ import type { EventEnvelope } from '../shared/events'
 import type { Mode } from '../shared/modes'
 import { errorFields, type Logger } from '../shared/logger-types'
 import type { SandboxPolicy } from '../shared/sandbox'
-import { cliLogLevels, createCortexService, createFileLogger, listStoredSessions, type ModelFlags, type SessionService } from '../main/session'
+import { cliLogLevels, createCortexService, createFileLogger, listStoredSessions, removeOwnGuests, type ModelFlags, type SessionService } from '../main/session'
 import { dataDir } from './paths'
 import { createRenderer } from './render'
 
@@ -59,7 +59,15 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
   let sessionId = ''
   const onSigint = (): void => {
     interrupts++
-    if (interrupts > 1) process.exit(130)
+    // a second Ctrl-C quits without waiting for the turn, but never before this process's guest
+    // containers are force-removed (bounded); a third quits at once (the guest then stops by
+    // itself: its agent exits when this process's connection closes)
+    if (interrupts > 2) process.exit(130)
+    if (interrupts === 2) {
+      if (!opts.json) io.err.write('removing the guest… (Ctrl-C again to quit at once)\n')
+      void removeOwnGuests().finally(() => process.exit(130))
+      return
+    }
     if (!opts.json) io.err.write('\nstopping… (Ctrl-C again to quit at once)\n')
     if (sessionId) void service?.submit({ sessionId, op: { type: 'stop' } }).catch((err: unknown) => logger.debug('stop request failed (the turn may have ended)', errorFields(err)))
   }

@@ -6,10 +6,15 @@
  */
 import { toCortexError } from '../shared/errors'
 import { errorFields } from '../shared/logger-types'
-import { createCortexService, type ModelFlags } from '../main/session'
+import { createCortexService, removeOwnGuests, type ModelFlags } from '../main/session'
 import { startWebHost } from '../web/web-host'
 import { dataDir, rendererDir } from './paths'
 import { createCliLogger } from './run-command'
+
+/** How long shutdown waits for sessions to close (ms) before force-removing this process's guests. */
+export const SHUTDOWN_CLOSE_MS = 3500
+/** Deadline of that force-removal (ms): shutdown takes at most about 5 s. */
+export const SHUTDOWN_REMOVE_MS = 1500
 
 /** Options of `cortex serve`. `port` 0 picks a free port. */
 export interface ServeOptions extends ModelFlags {
@@ -34,8 +39,15 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
       process.once('SIGINT', resolve)
       process.once('SIGTERM', resolve)
     })
-    await host.close()
-    await service.shutdown()
+    // within 5 s whatever state the guests are in: close sessions (each bounded), then force-remove
+    // whatever guest of this process is left; a second signal quits at once (the guests then stop
+    // by themselves when this process's connections close)
+    const quit = (): never => process.exit(130)
+    process.once('SIGINT', quit)
+    process.once('SIGTERM', quit)
+    const closing = Promise.all([host.close(), service.shutdown()]).catch((err: unknown) => logger.warn('shutdown failed; removing the guests by label', errorFields(err)))
+    await Promise.race([closing, new Promise((r) => setTimeout(r, SHUTDOWN_CLOSE_MS).unref())])
+    await removeOwnGuests({ deadlineMs: SHUTDOWN_REMOVE_MS })
     return 0
   } catch (err) {
     logger.error('cortex serve failed', errorFields(err))

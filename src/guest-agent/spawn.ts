@@ -1,12 +1,15 @@
 /**
  * Process spawning for the guest agent: argv without a shell, own process group, stdin from
  * /dev/null, group-wide timeout (TERM, then KILL after a grace), head+tail capped output with the
- * full output spilled to a file past the cap, out-of-memory detection, optional streaming, and
- * kill by request id. Node built-ins only (runs inside the guest on Node 18).
+ * full output spilled to a file past the cap, out-of-memory detection, optional streaming, an
+ * optional report pipe on fd 3 (owned by the agent: nothing the command can replace with a FIFO),
+ * and kill by request id. Node built-ins only (runs inside the guest on Node 18).
  */
 import { spawn } from 'node:child_process'
 import { writeFile } from 'node:fs'
+import type { Readable } from 'node:stream'
 import { StringDecoder } from 'node:string_decoder'
+import { MAX_REPORT_BYTES } from '../shared/guest-protocol'
 import type { SpawnRequest, SpawnResult } from '../shared/guest-protocol'
 import { AgentError, requireAbsolute } from './errors'
 import { CappedOutput } from './output-cap'
@@ -58,6 +61,7 @@ function validate(req: SpawnRequest): void {
   if (req.env !== undefined && (typeof req.env !== 'object' || req.env === null || Object.values(req.env).some((v) => typeof v !== 'string'))) {
     throw new AgentError('BAD_REQUEST', 'env must map names to strings')
   }
+  if (req.report !== undefined && typeof req.report !== 'boolean') throw new AgentError('BAD_REQUEST', 'report must be a boolean')
   for (const [k, v] of [['timeoutMs', req.timeoutMs], ['maxOutputBytes', req.maxOutputBytes]] as const) {
     if (v !== undefined && (typeof v !== 'number' || !(v > 0))) throw new AgentError('BAD_REQUEST', `${k} must be a number > 0`)
   }
@@ -83,9 +87,19 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
     const child = spawn(req.argv[0] as string, req.argv.slice(1), {
       cwd: req.cwd,
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: req.report ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
       detached: true
     })
+    const stdio = { stdout: child.stdout as Readable, stderr: child.stderr as Readable }
+    // The report pipe is read while the call runs and never waited on: a background child may keep
+    // its write end open, and the command may close or redirect fd 3 (then there is no report).
+    let report: Buffer = Buffer.alloc(0)
+    const reportPipe = req.report ? (child.stdio[3] as Readable | null) : null
+    reportPipe?.on('data', (chunk: Buffer) => {
+      report = Buffer.concat([report, chunk])
+      if (report.length > MAX_REPORT_BYTES) report = report.subarray(report.length - MAX_REPORT_BYTES)
+    })
+    reportPipe?.on('error', () => undefined)
     // Make the tool process (and what it forks later) the OOM killer's first choice, not the agent.
     if (child.pid !== undefined) writeFile(`/proc/${child.pid}/oom_score_adj`, '1000', () => undefined)
     let timedOut = false
@@ -120,7 +134,7 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
     let streamed = 0
     for (const name of ['stdout', 'stderr'] as const) {
       const decoder = new StringDecoder('utf8')
-      child[name].on('data', (chunk: Buffer) => {
+      stdio[name].on('data', (chunk: Buffer) => {
         out[name].push(chunk)
         spill.push(chunk)
         if (!sink || streamed > MAX_STREAM_BYTES) return
@@ -132,7 +146,7 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
         const text = decoder.write(chunk)
         if (text) sink(name, text)
       })
-      child[name].on('error', () => undefined)
+      stdio[name].on('error', () => undefined)
     }
 
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null): void => {
@@ -146,8 +160,9 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
       // SIGTERM must not leave processes behind. A process meant to outlive the call leaves the
       // group first (setsid).
       if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL')
-      child.stdout.destroy()
-      child.stderr.destroy()
+      stdio.stdout.destroy()
+      stdio.stderr.destroy()
+      reportPipe?.destroy()
       const stdout = out.stdout.text()
       const stderr = out.stderr.text()
       const oomAfter = oomKills()
@@ -164,6 +179,7 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
           truncatedBytes: out.stdout.dropped + out.stderr.dropped,
           durationMs: Date.now() - started,
           ...spilled,
+          ...(reportPipe ? { report: report.toString('utf8') } : {}),
           ...(oomKilled ? { oomKilled } : {})
         })
       )
@@ -174,21 +190,43 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
       settled = true
       if (termTimer) clearTimeout(termTimer)
       running.delete(id)
+      reportPipe?.destroy()
       reject(new AgentError('SPAWN_FAILED', `cannot run ${JSON.stringify(req.argv[0])} in ${req.cwd}: ${err.message}`))
     })
     child.on('exit', (code, signal) => {
       // The direct child is gone; its pipes may be held open by a background grandchild.
-      let open = 2
-      for (const s of [child.stdout, child.stderr]) {
+      const pipes: Readable[] = [stdio.stdout, stdio.stderr]
+      let open = pipes.length + (reportPipe ? 1 : 0)
+      const drained = (): void => {
+        open -= 1
+        if (open === 0) finish(code, signal)
+      }
+      for (const s of pipes) {
         let done = false
-        const drained = (): void => {
+        const once = (): void => {
           if (done) return
           done = true
-          open -= 1
-          if (open === 0) finish(code, signal)
+          drained()
         }
-        if (s.readableEnded || s.destroyed) drained()
-        else s.once('end', drained).once('close', drained)
+        if (s.readableEnded || s.destroyed) once()
+        else s.once('end', once).once('close', once)
+      }
+      // The report is complete at its end, or at a final newline (a detached child may hold fd 3).
+      if (reportPipe) {
+        let done = false
+        const once = (): void => {
+          if (done) return
+          done = true
+          drained()
+        }
+        const complete = (): boolean => report.length > 0 && report[report.length - 1] === 0x0a
+        if (reportPipe.readableEnded || reportPipe.destroyed || complete()) once()
+        else {
+          reportPipe.once('end', once).once('close', once)
+          reportPipe.on('data', () => {
+            if (complete()) once()
+          })
+        }
       }
       setTimeout(() => finish(code, signal), DRAIN_MS).unref()
     })

@@ -39,6 +39,9 @@ export interface RealpathRequest { op: 'realpath'; path: string; near?: boolean 
  * Spawn `argv` (no shell) in its own process group, stdin from /dev/null. Output streams as
  * `output` messages when `stream` is true; the result carries head+tail capped output.
  * `timeoutMs` TERMs then KILLs the whole group. `maxOutputBytes` caps what is kept in memory.
+ * `report` gives the process a pipe on fd 3 owned by the agent; the last {@link MAX_REPORT_BYTES}
+ * bytes written to it by the time the process exits come back as {@link SpawnResult.report} (the
+ * bash tool reports its final working directory there, never through a file the command could replace).
  */
 export interface SpawnRequest {
   op: 'spawn'
@@ -48,7 +51,11 @@ export interface SpawnRequest {
   timeoutMs?: number
   maxOutputBytes?: number
   stream?: boolean
+  report?: boolean
 }
+
+/** Bytes of a spawn's fd-3 report the agent keeps (the last ones written). */
+export const MAX_REPORT_BYTES = 4096
 /** Kill the process group of the spawn request with id `target` (TERM, then KILL after a grace). */
 export interface KillRequest { op: 'kill'; target: string }
 /** Liveness check; answers with the agent's version and node version. */
@@ -120,6 +127,8 @@ export interface SpawnResult {
   spillPath?: string
   /** Why the spill file could not be written in full (e.g. `ENOSPC: no space left on device`). */
   spillError?: string
+  /** What the process wrote to its fd-3 report pipe (UTF-8, last 4096 bytes) when the request set `report`. */
+  report?: string
   /**
    * True when the process was SIGKILLed (or exited 137) and the guest's memory cgroup recorded an
    * out-of-memory kill while it ran: the guest's memory limit was hit.

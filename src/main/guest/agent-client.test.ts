@@ -4,7 +4,7 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { CortexError } from '../../shared/errors'
-import { AgentClient } from './agent-client'
+import { AgentClient, CALL_DEADLINE_MS, KILL_ACK_MS, SPAWN_GRACE_MS, deadlineOf } from './agent-client'
 import { GuestCallError } from './guest'
 
 function harness() {
@@ -69,4 +69,50 @@ describe('AgentClient', () => {
     await expect(p).rejects.toThrow(/guest agent exited.*exit code 137/)
     await expect(client.call({ op: 'ping' })).rejects.toMatchObject({ code: 'guest_failed' })
   })
+
+  it('a spawn unanswered past its deadline wedges the agent: every call fails and onWedged runs', async () => {
+    const { client, nextRequest } = harness()
+    const wedged: string[] = []
+    client.onWedged = (reason) => wedged.push(reason)
+    const other = client.call({ op: 'stat', path: '/x' })
+    const p = client.call({ op: 'spawn', argv: ['x'], cwd: '/', timeoutMs: 50 }, { deadlineMs: 100 })
+    await nextRequest(2)
+    await expect(p).rejects.toMatchObject({ code: 'guest_failed', message: expect.stringMatching(/stopped answering \(spawn got no answer within 100 ms\)/) })
+    await expect(other).rejects.toMatchObject({ code: 'guest_failed' })
+    expect(wedged).toHaveLength(1)
+    expect(client.closed).toBe(true)
+    expect(client.wedged).toBe(true)
+  })
+
+  it('the default deadline of a spawn is its timeout plus the grace; other ops get CALL_DEADLINE_MS', () => {
+    expect(deadlineOf({ op: 'spawn', argv: ['x'], cwd: '/', timeoutMs: 2000 })).toBe(2000 + SPAWN_GRACE_MS)
+    expect(deadlineOf({ op: 'read', path: '/x' })).toBe(CALL_DEADLINE_MS)
+  })
+
+  it('a file op past its deadline while the agent answers ping fails alone, as ETIMEDOUT', async () => {
+    const { client, reply, nextRequest } = harness()
+    const p = client.call({ op: 'read', path: '/fifo' }, { deadlineMs: 100 })
+    await nextRequest(1)
+    const ping = await nextRequest(2)
+    expect(ping).toMatchObject({ op: 'ping' })
+    reply({ id: ping.id, type: 'result', result: { agentVersion: '1', node: 'v18', pid: 1 } })
+    await expect(p).rejects.toMatchObject({ name: 'GuestCallError', code: 'ETIMEDOUT' })
+    expect(client.closed).toBe(false)
+  })
+
+  it('an aborted spawn whose kill is never acknowledged wedges the agent', async () => {
+    const { client, nextRequest } = harness()
+    const wedged: string[] = []
+    client.onWedged = (reason) => wedged.push(reason)
+    const ac = new AbortController()
+    const p = client.call({ op: 'spawn', argv: ['sleep', '9'], cwd: '/' }, { signal: ac.signal })
+    await nextRequest(1)
+    const t0 = Date.now()
+    ac.abort()
+    await expect(p).rejects.toMatchObject({ name: 'AbortError' })
+    expect(Date.now() - t0).toBeLessThan(100)
+    for (let i = 0; i < 100 && wedged.length === 0; i++) await new Promise((r) => setTimeout(r, 50))
+    expect(wedged).toEqual([`kill got no answer within ${KILL_ACK_MS} ms`])
+    expect(client.closed).toBe(true)
+  }, 20_000)
 })

@@ -4,6 +4,13 @@
  * `output` messages to the call's onOutput, maps agent errors to {@link GuestCallError}, turns an
  * abort into a `kill` of the spawn plus an AbortError, and fails every in-flight call when the
  * agent's stdout ends.
+ *
+ * Every call has a host-side deadline (a spawn: its `timeoutMs` plus {@link SPAWN_GRACE_MS}; other
+ * ops: {@link CALL_DEADLINE_MS}), so a stopped, wedged or killed agent can never hang a caller. An
+ * agent that misses a spawn's deadline, does not acknowledge the `kill` of an aborted spawn within
+ * {@link KILL_ACK_MS}, or does not answer a `ping` within {@link PING_CHECK_MS} after another op's
+ * deadline is *wedged*: every in-flight call fails with CortexError `guest_failed`, the connection
+ * closes and {@link AgentClient.onWedged} runs (the guest then removes its container).
  */
 import type { Readable, Writable } from 'node:stream'
 import type { AgentMessage, AgentRequestBody } from '../../shared/guest-protocol'
@@ -16,6 +23,20 @@ interface Pending {
   reject(e: unknown): void
   onOutput?: CallOptions['onOutput']
 }
+
+/** Host-side deadline of a non-spawn call (ms); past it the agent is pinged (see the module comment). */
+export const CALL_DEADLINE_MS = 30_000
+/**
+ * How long past a spawn's `timeoutMs` the host waits for its result (ms): the agent's TERM→KILL
+ * grace (2 s), the output drain and a margin. A healthy agent always answers within it.
+ */
+export const SPAWN_GRACE_MS = 5_000
+/** Deadline of a spawn that sets no `timeoutMs` (ms). */
+export const SPAWN_DEFAULT_DEADLINE_MS = 600_000 + SPAWN_GRACE_MS
+/** How long an aborted spawn's `kill` may go unacknowledged before the agent counts as wedged (ms). */
+export const KILL_ACK_MS = 3_000
+/** How long a liveness `ping` after a missed deadline may take before the agent counts as wedged (ms). */
+export const PING_CHECK_MS = 3_000
 
 /** An Error named `AbortError` (what fetch and node APIs reject with on abort). */
 export function abortError(message = 'The operation was aborted'): Error {
@@ -43,6 +64,11 @@ export class AgentClient {
   describeExit: () => string | Promise<string> = () => ''
   /** Called once when the connection ends, with the error in-flight calls got; `byClose` when {@link close} ended it. */
   onClosed: (err: Error, byClose: boolean) => void = () => undefined
+  /**
+   * Called once when the agent is found wedged (see the module comment), BEFORE in-flight calls
+   * fail; `reason` says which call went unanswered. The connection is closed right after.
+   */
+  onWedged: (reason: string) => void = () => undefined
 
   /**
    * @param input writable stream to the agent's stdin
@@ -84,36 +110,90 @@ export class AgentClient {
     const { signal } = opts
     if (signal?.aborted) return Promise.reject(abortError())
     const id = `c${++this.seq}`
+    const deadlineMs = opts.deadlineMs ?? deadlineOf(body)
     return new Promise((resolve, reject) => {
+      const cleanup = (): void => {
+        signal?.removeEventListener('abort', onAbort)
+        clearTimeout(timer)
+      }
       const onAbort = (): void => {
         if (!this.pending.delete(id)) return
-        if (body.op === 'spawn') this.send({ op: 'kill', target: id, id: `k${id}` })
+        cleanup()
+        if (body.op === 'spawn') this.killSpawn(id)
         reject(abortError())
       }
       this.pending.set(id, {
         resolve: (v) => {
-          signal?.removeEventListener('abort', onAbort)
+          cleanup()
           resolve(v)
         },
         reject: (e) => {
-          signal?.removeEventListener('abort', onAbort)
+          cleanup()
           reject(e)
         },
         onOutput: opts.onOutput
       })
       signal?.addEventListener('abort', onAbort, { once: true })
+      const timer = setTimeout(() => this.onDeadline(id, body, deadlineMs), deadlineMs)
+      timer.unref?.()
       this.send({ ...body, id })
     })
+  }
+
+  /** Whether the agent was found wedged (see the module comment). */
+  get wedged(): boolean {
+    return this.wedgedReason !== undefined
+  }
+
+  private wedgedReason: string | undefined
+
+  /** Kill an aborted spawn; an agent that does not acknowledge within {@link KILL_ACK_MS} is wedged. */
+  private killSpawn(target: string): void {
+    this.call({ op: 'kill', target }, { deadlineMs: KILL_ACK_MS }).catch((err: unknown) => this.log(`kill of ${target} failed: ${(err as Error).message}`))
+  }
+
+  /** A call's deadline passed: a spawn or kill means the agent is wedged; for other ops, ping first. */
+  private onDeadline(id: string, body: AgentRequestBody, deadlineMs: number): void {
+    const p = this.pending.get(id)
+    if (!p || this.ended) return
+    const what = `${body.op} got no answer within ${deadlineMs} ms`
+    if (body.op === 'spawn' || body.op === 'kill' || body.op === 'ping') {
+      this.wedge(what)
+      return
+    }
+    this.call({ op: 'ping' }, { deadlineMs: PING_CHECK_MS }).then(
+      () => {
+        // The agent lives (e.g. one file op is blocked): only this call fails, as a tool error.
+        if (this.pending.delete(id)) p.reject(new GuestCallError('ETIMEDOUT', `the guest did not finish ${body.op} within ${deadlineMs} ms`))
+      },
+      () => undefined // the ping's own deadline wedges the agent and fails this call too
+    )
+  }
+
+  /** Declare the agent wedged: run {@link onWedged}, fail every in-flight call and close. */
+  private wedge(what: string): void {
+    if (this.ended || this.wedgedReason !== undefined) return
+    this.wedgedReason = what
+    try {
+      this.onWedged(what)
+    } catch (err) {
+      this.log(`onWedged failed: ${(err as Error).message}`)
+    }
+    this.close(`the guest agent stopped answering (${what}); the guest is removed and a new one starts at the next tool call`)
   }
 
   /** End the connection: closes the agent's stdin and rejects in-flight calls. Idempotent. */
   close(reason = 'guest closed'): void {
     this.fail(new CortexError('guest_failed', reason), true)
-    this.input.end()
+    try {
+      this.input.end()
+    } catch {
+      // A destroyed stream is closed already.
+    }
   }
 
   private send(req: AgentRequestBody & { id: string }): void {
-    if (this.ended) return
+    if (this.ended || this.input.destroyed || this.input.writableEnded) return
     this.input.write(JSON.stringify(req) + '\n')
   }
 
@@ -179,4 +259,10 @@ export class AgentClient {
     if (typeof extra === 'string') settle(build(extra))
     else extra.then((e) => settle(build(e)), () => settle(build('')))
   }
+}
+
+/** The host-side deadline of `body` (ms): a spawn's timeout plus {@link SPAWN_GRACE_MS}, else {@link CALL_DEADLINE_MS}. */
+export function deadlineOf(body: AgentRequestBody): number {
+  if (body.op === 'spawn') return body.timeoutMs !== undefined ? body.timeoutMs + SPAWN_GRACE_MS : SPAWN_DEFAULT_DEADLINE_MS
+  return CALL_DEADLINE_MS
 }

@@ -27,8 +27,15 @@ export const AGENT_IN_GUEST = '/opt/cortex/agent.cjs'
 /** Marker the main script prints on stderr when the first agent exits: `cortex-agent-exit:<code>`. */
 export const AGENT_EXIT_MARKER = 'cortex-agent-exit:'
 
-/** Main process: run the agent on the attached stdio, report its exit code, then idle. */
-const MAIN_AGENT_SCRIPT = `node ${AGENT_IN_GUEST}; echo "${AGENT_EXIT_MARKER}$?" >&2; exec sleep infinity </dev/null >/dev/null 2>&1`
+/**
+ * Main process: run the agent on the attached stdio, report its exit code, then read (and drop) stdin
+ * until it closes. Stdin closes when the host's attach connection does (`StdinOnce`): when the
+ * process that created the guest exits or is killed, the agent (or, after it died, the idle reader)
+ * sees EOF, the main process exits and the container stops, whatever agent an exec restarted. The
+ * idle reader is node, not a shell loop: the dead agent left stdin non-blocking, and a shell `read`
+ * or `cat` takes the EAGAIN that follows for an end of input.
+ */
+const MAIN_AGENT_SCRIPT = `node ${AGENT_IN_GUEST}; echo "${AGENT_EXIT_MARKER}$?" >&2; exec node -e 'process.stdin.on("data",()=>{}).on("end",()=>process.exit(0)).on("error",()=>process.exit(0))' >/dev/null 2>&1`
 /** HOME inside the guest (a tmpfs owned by the guest user). */
 export const GUEST_HOME = '/home/cortex'
 /** Name of the user-defined network created for the `network` policy when Docker has no `bridge`. */
@@ -144,10 +151,12 @@ export function guestContainerSpec(i: GuestSpecInput): GuestContainerSpec {
     name,
     Image: i.image,
     // The first agent is the main process, attached before start (saves an exec round trip on the
-    // critical path); when it exits the container lives on (`sleep`) so an exec can restart it.
+    // critical path); when it exits the container lives on (reading stdin) so an exec can restart
+    // it, until the host's connection closes.
     Cmd: ['sh', '-c', MAIN_AGENT_SCRIPT],
     OpenStdin: true,
-    StdinOnce: false,
+    // stdin closes when the host's attach connection does: the guest dies with its host
+    StdinOnce: true,
     AttachStdin: true,
     AttachStdout: true,
     AttachStderr: true,

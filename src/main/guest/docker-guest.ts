@@ -25,6 +25,7 @@ import { ensureGuestImage, guestImageTag } from './image'
 import { ManagedGuest } from './managed-guest'
 import type { GuestBackend } from './managed-guest'
 import { defaultAgentPath } from './paths'
+import { LABEL_OWNER, ownerTag } from './owner'
 import { demuxLogs, dockerWhere, reapOrphans, statusOf, throttleBuildProgress, withTimeout, type ReapOptions } from './docker-util'
 
 export { throttleBuildProgress }
@@ -34,6 +35,8 @@ export type { GuestLimits } from './container-spec'
 
 /** Longest wait for the Docker engine to answer a ping (ms). */
 export const DOCKER_PING_TIMEOUT_MS = 4000
+/** Longest wait for Docker to force-remove a guest container (ms); keeps close and quit within 5 s. */
+export const REMOVE_DEADLINE_MS = 3500
 /** Tools the guest agent and the tools need in a user-named image, besides `node` ≥ 18. */
 export const REQUIRED_GUEST_COMMANDS = ['bash', 'rg', 'git'] as const
 
@@ -205,7 +208,8 @@ class DockerBackend implements GuestBackend {
   /** See {@link GuestBackend.remove}. */
   async remove(): Promise<void> {
     try {
-      await this.container.remove({ force: true })
+      // force = SIGKILL first, which also ends stopped (SIGSTOP) and hung processes
+      await withTimeout(this.container.remove({ force: true }), REMOVE_DEADLINE_MS, `Docker did not remove guest ${this.container.id.slice(0, 12)} within ${REMOVE_DEADLINE_MS} ms`)
     } catch (err) {
       if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err
     } finally {
@@ -373,7 +377,7 @@ export class DockerGuestProvider implements GuestProvider {
 
 /**
  * Remove containers labelled {@link LABEL_MANAGED}=1 whose {@link LABEL_SESSION} is not in
- * `liveSessionIds` (running or not) and whose owner process (LABEL_OWNER) is this one or
+ * `liveSessionIds` (running or not) and whose owner process ({@link LABEL_OWNER}) is this one or
  * is gone from this machine, with their passwd folders, and the passwd folders of dead processes:
  * see {@link reapOrphans} (docker-util.ts) for the rules and options. Uses `opts.docker` or the
  * engine named by DOCKER_HOST. Resolves with the removed container ids. Rejects with CortexError
@@ -381,4 +385,31 @@ export class DockerGuestProvider implements GuestProvider {
  */
 export async function reapOrphanGuests(liveSessionIds: Iterable<string>, opts: ReapOptions & { docker?: Dockerode } = {}): Promise<string[]> {
   return reapOrphans(opts.docker ?? new Dockerode(), liveSessionIds, opts)
+}
+
+/**
+ * Force-remove every guest container this process created (label {@link LABEL_OWNER} = this
+ * process's {@link ownerTag}), running or not, in parallel, giving up after `deadlineMs` (default
+ * {@link REMOVE_DEADLINE_MS}). For an exit that cannot wait for sessions to close (a second Ctrl-C,
+ * a shutdown past its deadline). Resolves with the ids removed; never rejects.
+ */
+export async function removeOwnGuests(opts: { docker?: Dockerode; deadlineMs?: number } = {}): Promise<string[]> {
+  const docker = opts.docker ?? new Dockerode()
+  const deadlineMs = opts.deadlineMs ?? REMOVE_DEADLINE_MS
+  const removed: string[] = []
+  const work = (async () => {
+    const list = await docker.listContainers({ all: true, filters: { label: [`${LABEL_MANAGED}=1`, `${LABEL_OWNER}=${ownerTag()}`] } })
+    await Promise.all(
+      list.map(async (c) => {
+        try {
+          await docker.getContainer(c.Id).remove({ force: true })
+          removed.push(c.Id)
+        } catch (err) {
+          if (statusOf(err) === 404 || statusOf(err) === 409) removed.push(c.Id)
+        }
+      })
+    )
+  })()
+  await withTimeout(work, deadlineMs, 'deadline').catch(() => undefined)
+  return removed
 }

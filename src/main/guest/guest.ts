@@ -21,6 +21,11 @@ export type OutputListener = (stream: 'stdout' | 'stderr', data: string) => void
 export interface CallOptions {
   signal?: AbortSignal
   onOutput?: OutputListener
+  /**
+   * Host-side deadline (ms) replacing the default (a spawn: `timeoutMs` + 5 s; other ops: 30 s).
+   * A spawn past it means the agent is wedged: the call rejects `guest_failed` and the guest is replaced.
+   */
+  deadlineMs?: number
 }
 
 /**

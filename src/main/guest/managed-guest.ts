@@ -2,11 +2,14 @@
  * A {@link Guest} over one container and its guest-agent connection, independent of Docker (the
  * container side is a {@link GuestBackend}): wraps the agent ops, notices when the agent exec
  * ends, restarts it on the next call while the container runs, and marks the guest dead (calls
- * reject, {@link Guest.onDead} listeners run) once the container itself is gone.
+ * reject, {@link Guest.onDead} listeners run) once the container itself is gone — or once the agent
+ * is wedged (stopped, hung: it missed a deadline, see agent-client.ts), then the container is
+ * force-removed at once so nothing the agent ran lives on.
  */
 import { CortexError } from '../../shared/errors'
 import type { AgentRequestBody, ReadResult, RealpathResult, SpawnRequest, SpawnResult, StatResult, WriteResult } from '../../shared/guest-protocol'
 import type { SandboxPolicy } from '../../shared/sandbox'
+import { abortError } from './agent-client'
 import type { AgentClient } from './agent-client'
 import type { CallOptions, Guest } from './guest'
 
@@ -22,7 +25,10 @@ export interface GuestBackend {
    * out-of-memory, last log lines, or that it was removed).
    */
   state(): Promise<{ running: boolean; description: string }>
-  /** Force-remove the container and free host resources. Never rejects for a gone container. */
+  /**
+   * Force-remove the container and free host resources, within a deadline (a few seconds) however
+   * the container's processes are (stopped, hung). Never rejects for a gone container.
+   */
   remove(): Promise<void>
 }
 
@@ -97,14 +103,31 @@ export class ManagedGuest implements Guest {
   call(body: AgentRequestBody, opts?: CallOptions): Promise<unknown> {
     const c = this.client
     if (!c.closed && !this.closing && !this.deadError) return c.call(body, opts)
-    return this.agent().then((client) => client.call(body, opts))
+    const signal = opts?.signal
+    if (signal?.aborted) return Promise.reject(abortError())
+    // a restart honours Stop: the call rejects at once (the restart goes on for the next call)
+    const restarted = this.agent()
+    if (!signal) return restarted.then((client) => client.call(body, opts))
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => reject(abortError())
+      signal.addEventListener('abort', onAbort, { once: true })
+      restarted.then(
+        (client) => {
+          signal.removeEventListener('abort', onAbort)
+          client.call(body, opts).then(resolve, reject)
+        },
+        (err: unknown) => {
+          signal.removeEventListener('abort', onAbort)
+          reject(err)
+        }
+      )
+    })
   }
 
   /** Close the agent connection and force-remove the container. Idempotent; never rejects for a gone container. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      this.client.close('guest closed')
-      await this.restarting?.catch(() => undefined)
+      // not waiting for a restart in progress: it sees `closing` and closes what it attached
       this.client.close('guest closed')
       await this.backend.remove()
     })()
@@ -134,6 +157,7 @@ export class ManagedGuest implements Guest {
       return client
     } catch (err) {
       if (err instanceof CortexError && err.message === 'guest closed') throw err
+      // an uninspectable container is reported as such in the error
       const st = await this.backend.state().catch(() => ({ running: false, description: 'the container cannot be inspected' }))
       if (!st.running) throw this.markDead(st.description)
       throw new CortexError('guest_failed', `could not restart the guest agent: ${(err as Error).message}`, { cause: err })
@@ -142,6 +166,10 @@ export class ManagedGuest implements Guest {
 
   /** When a connection ends by itself, find out whether the container went with it. */
   private watch(client: AgentClient): void {
+    client.onWedged = (reason) => {
+      this.markDead(`its agent stopped answering: ${reason}`)
+      void this.backend.remove().catch(() => undefined) // a container left behind is labelled: the orphan sweep removes it
+    }
     client.onClosed = (_err, byClose) => {
       if (byClose || this.closing) return
       void this.backend.state().then(

@@ -16,6 +16,7 @@ import { createSessionService, type SessionService } from './service'
 export { createSessionService, type SessionService, type SessionServiceOptions } from './service'
 export { resolveModelSettings, type ModelFlags, type ModelSettings } from '../providers'
 export { guestBuildMain } from '../guest/image'
+export { removeOwnGuests } from '../guest/docker-guest'
 export { cliLogLevels, createFileLogger, LOG_LEVEL_ENV, type FileLoggerOptions } from '../log/file-logger'
 
 /** Env var: guests kept warm for the repository opened last (0 disables the pool). */

@@ -3,9 +3,11 @@
  * process group, live output forwarded to the UI through ctx.emitOutput, and Stop through ctx.signal.
  *
  * The command runs inside a small wrapper shell (`eval` of the command, so `cd` and `exit` behave as
- * in bash) whose EXIT trap (1) records the final working directory (`pwd -P`) in a per-call file in
- * the guest's /tmp, which the tool reads back so the next call starts there (kept per guest, i.e. per
- * session; a directory that vanished resets to the workspace root and the result says so), and
+ * in bash) whose EXIT trap (1) reports the final working directory (`pwd -P`) on fd 3, a pipe the
+ * guest agent owns and returns with the result (never a file the command could replace with a FIFO
+ * or a link: nothing the tool reads afterwards can block), so the next call starts there (kept per
+ * guest, i.e. per session; a directory that vanished resets to the workspace root and the result
+ * says so; a command that closes fd 3 or replaces the trap just leaves the directory unchanged), and
  * (2) sends SIGTERM to the call's process group, so background children (`cmd &`) end with the call
  * and cannot hold its output open. A process meant to outlive the call must leave the group
  * (`setsid CMD > log 2>&1 &`); it then lives until the session's guest closes. stdin is /dev/null;
@@ -14,15 +16,12 @@
  * Error policy: a non-zero exit status is a normal result the model reads; only a timeout is marked
  * `isError`, because the command did not finish and its output is partial.
  */
-import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import type { SpawnResult } from '../../shared/guest-protocol'
-import type { Guest } from '../guest/guest'
 import { defineTool } from './tool'
 import { displayPath, isInside, workspaceRoot } from './paths'
 import { gitGuardNote, rethrowGuestError } from './guest-errors'
 import { formatBashResult } from './bash-format'
-import { fromBase64 } from './text'
 import { getBashCwd, setBashCwd } from './guest-state'
 
 export { cleanOutput, formatBashResult } from './bash-format'
@@ -54,16 +53,15 @@ export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
 }
 
 /**
- * The wrapper run as `bash -c WRAPPER cortex-bash COMMAND CWD_FILE PREVIOUS_CWD_FILE`: removes the
- * previous call's cwd file, installs the EXIT trap (record `pwd -P`, TERM the process group with TERM
- * ignored in the wrapper itself — after 50 ms when background jobs are alive, so a `setsid CMD &` that
- * was just forked has left the group — keep the exit status) and evals the command.
+ * The wrapper run as `bash -c WRAPPER cortex-bash COMMAND` with the agent's report pipe on fd 3:
+ * installs the EXIT trap (report `pwd -P` on fd 3, TERM the process group with TERM ignored in the
+ * wrapper itself — after 50 ms when background jobs are alive, so a `setsid CMD &` that was just
+ * forked has left the group — keep the exit status) and evals the command.
  */
 const WRAPPER = [
-  '__cortex_cmd=$1 __cortex_cwd_file=$2',
-  'rm -f -- "$3" 2>/dev/null',
+  '__cortex_cmd=$1',
   // With background jobs alive, wait 50 ms first so a just-forked `setsid CMD &` has left the group.
-  `trap '__cortex_rc=$?; pwd -P > "$__cortex_cwd_file" 2>/dev/null; trap "" TERM; [ -n "$(jobs -p)" ] && sleep 0.05; kill -TERM 0 2>/dev/null; exit $__cortex_rc' EXIT`,
+  `trap '__cortex_rc=$?; pwd -P >&3 2>/dev/null; trap "" TERM; [ -n "$(jobs -p)" ] && sleep 0.05; kill -TERM 0 2>/dev/null; exit $__cortex_rc' EXIT`,
   'set --',
   'eval "$__cortex_cmd"'
 ].join('\n')
@@ -92,9 +90,6 @@ export const BashInput = z.object({
   description: z.string().optional().describe('Short description of what the command does, for the user')
 })
 
-/** The previous call's cwd file per guest (removed by the next call's wrapper). */
-const previousCwdFile = new WeakMap<Guest, string>()
-
 /** bash: run a command, stream its output, report exit code, cwd and capped output. */
 export const bashTool = defineTool({
   name: 'bash',
@@ -113,26 +108,24 @@ export const bashTool = defineTool({
       }
     }
     const timeoutMs = input.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS
-    const cwdFile = `/tmp/.cortex-bash-cwd-${randomBytes(6).toString('hex')}`
-    const previous = previousCwdFile.get(ctx.guest) ?? ''
-    previousCwdFile.set(ctx.guest, cwdFile)
     let res: SpawnResult
     try {
       res = await ctx.guest.spawn(
         {
-          argv: ['bash', '-c', WRAPPER, 'cortex-bash', input.command, cwdFile, previous],
+          argv: ['bash', '-c', WRAPPER, 'cortex-bash', input.command],
           cwd,
           env: { ...NON_INTERACTIVE_ENV },
           timeoutMs,
           maxOutputBytes: BASH_MAX_OUTPUT_BYTES,
-          stream: true
+          stream: true,
+          report: true
         },
         { signal: ctx.signal, onOutput: (stream, data) => ctx.emitOutput(stream, data) }
       )
     } catch (err) {
       rethrowGuestError(err, 'bash')
     }
-    const after = await readCwdFile(ctx.guest, cwdFile)
+    const after = reportedCwd(res)
     if (after && after !== cwd) setBashCwd(ctx.guest, after === root ? undefined : after)
     const now = getBashCwd(ctx.guest) ?? root
     if (now !== root) {
@@ -147,13 +140,11 @@ export const bashTool = defineTool({
   }
 })
 
-/** The directory recorded by the wrapper, or undefined when none was (killed, exec'd, unreadable). */
-async function readCwdFile(guest: Guest, path: string): Promise<string | undefined> {
-  try {
-    const r = await guest.read(path, { maxBytes: 8192 })
-    const text = Buffer.from(fromBase64(r.dataB64)).toString('utf8').replace(/\n$/, '')
-    return text.startsWith('/') ? text : undefined
-  } catch {
-    return undefined
-  }
+/**
+ * The directory the wrapper reported on fd 3 (its last line), or undefined when none was (killed,
+ * exec'd, fd 3 closed). Not trusted beyond its shape: the next call checks it is a directory.
+ */
+function reportedCwd(res: SpawnResult): string | undefined {
+  const text = (res.report ?? '').replace(/\n$/, '')
+  return text.startsWith('/') && !text.includes('\0') ? text : undefined
 }

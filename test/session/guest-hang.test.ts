@@ -1,0 +1,155 @@
+// Issue 8 item 3 over a real Docker guest and the session service: no bash command can hang a call
+// (the working directory comes back on an agent-owned pipe, never through a file the command could
+// replace with a FIFO), a stopped guest agent ends the call at its deadline and the guest is
+// replaced, and Stop and closeSession finish within 5 s with no container left. Times are hang
+// guards (10x expected), not speed figures.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
+import { createDefaultGuestProvider, createSessionService, type SessionService } from '../../src/main/session'
+import { SPAWN_GRACE_MS } from '../../src/main/guest/agent-client'
+import { makeTestRepo } from '../support/guest'
+import { skipWithoutDocker } from '../support/requirements'
+import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
+
+type Finished = Extract<SessionEvent, { type: 'tool_call_finished' }>
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** Ids of containers (any state) carrying label `key=value`. */
+function containers(key: string, value: string, all = true): string[] {
+  const out = execFileSync('docker', ['ps', ...(all ? ['-a'] : []), '-q', '--no-trunc', '--filter', `label=${key}=${value}`], { encoding: 'utf8' })
+  return out.split('\n').filter(Boolean)
+}
+
+describe.skipIf(skipWithoutDocker())('no guest call can hang (issue 8, item 3)', () => {
+  let server: ScriptedModelServer
+  let service: SessionService
+  let repo: string
+  const events: EventEnvelope[] = []
+  const script: ScriptStep[] = []
+
+  beforeAll(async () => {
+    server = await startScriptedModelServer(script)
+    repo = await makeTestRepo({ 'a.txt': 'a\n' })
+    service = await createSessionService({
+      dataDir: mkdtempSync(join(tmpdir(), 'cortex-hang-')),
+      modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl },
+      guests: createDefaultGuestProvider({ warmPool: 0 })
+    })
+    service.onEvent((e) => events.push(e))
+  })
+  afterAll(async () => {
+    await service?.shutdown()
+    await server?.close()
+  })
+
+  const of = (sessionId: string, from = 0) => events.slice(from).filter((e) => e.sessionId === sessionId).map((e) => e.event)
+  const turn = async (sessionId: string, text: string): Promise<SessionEvent[]> => {
+    const from = events.length
+    await service.submit({ sessionId, op: { type: 'user_message', text } })
+    await service.idle(sessionId)
+    return of(sessionId, from)
+  }
+  const results = (evs: SessionEvent[]) => evs.filter((e): e is Finished => e.type === 'tool_call_finished')
+  const guestId = (sessionId: string) => {
+    const ready = of(sessionId).filter((e) => e.type === 'guest_status' && e.state === 'ready').at(-1)
+    return ready && ready.type === 'guest_status' ? ready.detail?.split(' ')[0] : undefined
+  }
+  const waitFor = async (pred: () => boolean, ms: number) => {
+    const end = Date.now() + ms
+    while (!pred() && Date.now() < end) await sleep(20)
+    return pred()
+  }
+  const open = async () => (await service.openSession({ repo })).id
+
+  it('a command that swaps fd 3 for a FIFO, drops the EXIT trap or reports a FIFO as its cwd cannot hang the call', async () => {
+    const id = await open()
+    script.push(
+      // the old attack, adapted: no cwd file exists any more; make the report channel a FIFO instead
+      { toolCalls: [{ name: 'bash', args: { command: 'trap - EXIT; mkfifo /tmp/cwd.fifo; exec 3>&-; exec 3<>/tmp/cwd.fifo; echo swapped', timeout_ms: 5000 } }] },
+      // report a FIFO as the working directory: the next call must not open it
+      { toolCalls: [{ name: 'bash', args: { command: 'trap - EXIT; echo /tmp/cwd.fifo >&3; echo reported', timeout_ms: 5000 } }] },
+      { toolCalls: [{ name: 'bash', args: { command: 'pwd', timeout_ms: 5000 } }] },
+      // a detached child keeps fd 3 open: the call still ends at once, and the cwd is still reported
+      { toolCalls: [{ name: 'bash', args: { command: 'cd /tmp && (setsid sleep 60 >/dev/null 2>&1 &) && echo detached', timeout_ms: 5000 } }] },
+      { toolCalls: [{ name: 'bash', args: { command: 'pwd', timeout_ms: 5000 } }] },
+      { text: 'done' }
+    )
+    const t0 = Date.now()
+    const evs = await turn(id, 'attack')
+    const took = Date.now() - t0
+    const rs = results(evs)
+    expect(evs.at(-1)).toMatchObject({ type: 'turn_ended', reason: 'completed' })
+    expect(rs.map((r) => r.isError)).toEqual([false, false, false, false, false])
+    expect(rs[0]?.result).toContain('swapped')
+    expect(rs[1]?.result).toContain('reported')
+    expect(rs[2]?.result).toContain('cwd_reset')
+    expect(rs[2]?.result).toContain(repo)
+    expect(rs[3]?.result).toContain('detached')
+    expect(rs[4]?.result).toMatch(/^\/tmp$/m)
+    // five quick commands (under a second each when nothing blocks); 10x guard
+    expect(took).toBeLessThan(50_000)
+    await service.closeSession({ sessionId: id })
+  }, 120_000)
+
+  it('a SIGSTOPped agent ends the call at its timeout, the guest is replaced and the next call works', async () => {
+    const id = await open()
+    await service.submit({ sessionId: id, op: { type: 'set_mode', mode: 'agent' } })
+    script.push({ toolCalls: [{ name: 'bash', args: { command: 'kill -STOP $PPID; sleep 100', timeout_ms: 2000 } }] })
+    const t0 = Date.now()
+    const evs = await turn(id, 'stop the agent')
+    const took = Date.now() - t0
+    const first = guestId(id)
+    expect(evs.at(-1)).toMatchObject({ type: 'turn_ended', reason: 'error' })
+    expect(evs.find((e) => e.type === 'error')).toMatchObject({ code: 'guest_failed', message: expect.stringMatching(/stopped answering/) })
+    // timeout 2 s + host grace; guard 10x
+    expect(took).toBeLessThan(10 * (2000 + SPAWN_GRACE_MS))
+    expect(await waitFor(() => containers('dev.cortex.session', id).every((c) => !c.startsWith(first ?? '-')), 10_000)).toBe(true)
+    script.push({ toolCalls: [{ name: 'bash', args: { command: 'echo alive' } }] }, { text: 'ok' })
+    const [r] = results(await turn(id, 'again'))
+    expect(r).toMatchObject({ isError: false })
+    expect(r?.result).toContain('alive')
+    expect(guestId(id)).not.toBe(first)
+    await service.closeSession({ sessionId: id })
+  }, 120_000)
+
+  it('Stop ends a call whose agent is stopped at once, and the wedged guest is replaced', async () => {
+    const id = await open()
+    script.push({ toolCalls: [{ name: 'bash', args: { command: 'kill -STOP $PPID; sleep 300' } }] })
+    const from = events.length
+    await service.submit({ sessionId: id, op: { type: 'user_message', text: 'hang' } })
+    expect(await waitFor(() => of(id, from).some((e) => e.type === 'tool_call_started'), 30_000)).toBe(true)
+    await sleep(500)
+    const t0 = Date.now()
+    await service.submit({ sessionId: id, op: { type: 'stop' } })
+    await service.idle(id)
+    const took = Date.now() - t0
+    expect(of(id).at(-1)).toMatchObject({ type: 'turn_ended', reason: 'stopped' })
+    expect(took).toBeLessThan(5_000)
+    const first = guestId(id)
+    // the unacknowledged kill marks the agent wedged: its container goes
+    expect(await waitFor(() => !containers('dev.cortex.session', id).some((c) => c.startsWith(first ?? '-')), 30_000)).toBe(true)
+    script.push({ toolCalls: [{ name: 'bash', args: { command: 'echo alive' } }] }, { text: 'ok' })
+    const [r] = results(await turn(id, 'again'))
+    expect(r?.result).toContain('alive')
+    await service.closeSession({ sessionId: id })
+  }, 120_000)
+
+  it('closeSession during a call on a stopped agent finishes within 5 s and leaves no container', async () => {
+    const id = await open()
+    script.push({ toolCalls: [{ name: 'bash', args: { command: 'kill -STOP $PPID; sleep 300' } }] })
+    const from = events.length
+    await service.submit({ sessionId: id, op: { type: 'user_message', text: 'hang' } })
+    expect(await waitFor(() => of(id, from).some((e) => e.type === 'tool_call_started'), 30_000)).toBe(true)
+    await sleep(500)
+    expect(containers('dev.cortex.session', id, false)).toHaveLength(1)
+    const t0 = Date.now()
+    await service.closeSession({ sessionId: id })
+    const took = Date.now() - t0
+    expect(took).toBeLessThan(5_000)
+    expect(containers('dev.cortex.session', id)).toEqual([])
+  }, 120_000)
+})
