@@ -16,5 +16,4 @@ describe('host_exec_warning', () => {
     expect(text).toBe('warning: check these\n  ! .envrc (added)\n  ! xy (added)\n')
     expect(out.read()).toBeNull()
   })
-
 })
