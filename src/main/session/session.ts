@@ -241,6 +241,7 @@ export class Session {
     const controller = new AbortController()
     this.emit({ type: 'user_message', turnId, text })
     this.emit({ type: 'turn_started', turnId, mode: this.mode })
+    this.logger.debug('turn started', { turnId, mode: this.mode, chars: text.length })
     const done = this.watchHostExec(turnId, () => runTurn({
       turnId,
       model: this.deps.model,
@@ -292,6 +293,7 @@ export class Session {
 
   private endTurn(turnId: string, reason: 'completed' | 'stopped' | 'error'): void {
     this.turn = null
+    this.logger.info('turn ended', { turnId, reason })
     this.emit({ type: 'turn_ended', turnId, reason })
     if (!this.closed) this.deps.log.flush()
   }
