@@ -6,15 +6,10 @@
  */
 import { toCortexError } from '../shared/errors'
 import { errorFields } from '../shared/logger-types'
-import { createCortexService, removeOwnGuests, type ModelFlags } from '../main/session'
+import { boundedShutdown, createCortexService, type ModelFlags } from '../main/session'
 import { startWebHost } from '../web/web-host'
 import { dataDir, rendererDir } from './paths'
 import { createCliLogger } from './run-command'
-
-/** How long shutdown waits for sessions to close (ms) before force-removing this process's guests. */
-export const SHUTDOWN_CLOSE_MS = 3500
-/** Deadline of that force-removal (ms): shutdown takes at most about 5 s. */
-export const SHUTDOWN_REMOVE_MS = 1500
 
 /** Options of `cortex serve`. `port` 0 picks a free port. */
 export interface ServeOptions extends ModelFlags {
@@ -45,9 +40,7 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
     const quit = (): never => process.exit(130)
     process.once('SIGINT', quit)
     process.once('SIGTERM', quit)
-    const closing = Promise.all([host.close(), service.shutdown()]).catch((err: unknown) => logger.warn('shutdown failed; removing the guests by label', errorFields(err)))
-    await Promise.race([closing, new Promise((r) => setTimeout(r, SHUTDOWN_CLOSE_MS).unref())])
-    await removeOwnGuests({ deadlineMs: SHUTDOWN_REMOVE_MS })
+    await boundedShutdown(() => Promise.all([host.close(), service.shutdown()]), { logger })
     return 0
   } catch (err) {
     logger.error('cortex serve failed', errorFields(err))

@@ -11,7 +11,7 @@ import { resolveAppPaths } from './app/paths'
 import { createUnconfiguredApi } from './app/unconfigured-api'
 import { createMainWindow, type MainWindow } from './app/window'
 import { forwardEvents, registerIpc } from './ipc'
-import { createCortexService } from './session'
+import { boundedShutdown, createCortexService } from './session'
 
 const paths = resolveAppPaths(app, __dirname)
 const logger = createAppLogger({ file: paths.logFile })
@@ -60,10 +60,8 @@ async function main(): Promise<void> {
     event.preventDefault()
     stopEvents()
     disposeIpc()
-    service
-      .shutdown()
-      .catch((err: unknown) => logger.error('session shutdown failed', errorFields(err)))
-      .finally(() => app.exit(0))
+    // within about 5 s whatever state the guests are in (then they are force-removed by label)
+    void boundedShutdown(() => service.shutdown(), { logger }).finally(() => app.exit(0))
   })
   logger.info('app ready', { home: paths.home })
 }

@@ -79,8 +79,13 @@ class DockerBackend implements GuestBackend {
 
   /** Start an agent exec and wait for `ready` (see {@link GuestBackend.attachAgent}); used to restart the agent. */
   async attachAgent(signal?: AbortSignal): Promise<AgentClient> {
-    const exec = await this.container.exec({ Cmd: ['node', AGENT_IN_GUEST], AttachStdin: true, AttachStdout: true, AttachStderr: true, Tty: false })
-    const duplex = await exec.start({ hijack: true, stdin: true })
+    // the Docker calls have a deadline too: a restart never hangs a tool call
+    const exec = await withTimeout(
+      this.container.exec({ Cmd: ['node', AGENT_IN_GUEST], AttachStdin: true, AttachStdout: true, AttachStderr: true, Tty: false }),
+      this.readyTimeoutMs,
+      `Docker did not create the agent exec within ${this.readyTimeoutMs} ms`
+    )
+    const duplex = await withTimeout(exec.start({ hijack: true, stdin: true }), this.readyTimeoutMs, `Docker did not start the agent exec within ${this.readyTimeoutMs} ms`)
     const exitCode = async (): Promise<number | null> => {
       for (let i = 0; i < 10; i++) {
         // an exec that cannot be inspected (container gone) has no exit code to report
