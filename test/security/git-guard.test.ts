@@ -166,6 +166,40 @@ describe.skipIf(skipWithoutDocker())('the git guard (real guest, session service
     await service.closeSession({ sessionId: id })
   }, 120_000)
 
+  it('a submodule keeps working; no new submodule or worktree gitdir can be planted', async () => {
+    // built as this process's user, then given to the repository owner
+    const self = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 }
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' }, self)
+    const lib = await makeTestRepo({ 'lib.txt': 'lib\n' }, self)
+    const git = (args: string[]) => spawnSync('git', ['-c', 'protocol.file.allow=always', '-c', 'user.name=T', '-c', 'user.email=t@x', ...args], { cwd: repo, encoding: 'utf8' })
+    const added = git(['submodule', 'add', '-q', lib, 'lib'])
+    expect(added.status, added.stderr).toBe(0)
+    expect(git(['commit', '-q', '-m', 'add lib']).status).toBe(0)
+    spawnSync('chown', ['-R', `${TEST_REPO_UID}:${TEST_REPO_GID}`, repo])
+    const id = await open(repo)
+    const cmd = [
+      'git config --global user.name Agent; git config --global user.email agent@cortex.invalid',
+      'mkdir -p .git/modules/evil; echo "rc1=$?"',
+      'mkdir -p .git/worktrees/x; echo "rc2=$?"',
+      `git -C lib config core.fsmonitor "touch ${proof}"; echo "rc3=$?"`,
+      "echo 'gitdir: ../evil' > lib/.git; echo \"rc4=$?\"",
+      'mv lib lib2; echo "rc5=$?"',
+      'cd lib && echo more >> lib.txt && git commit -qam "in submodule" && cd .. && git add lib && git commit -qm "bump lib" && echo SUB-OK',
+      'git status --porcelain; git submodule status'
+    ].join('\n')
+    const [r] = results(await turn(id, [bash(cmd)]))
+    for (const k of ['rc1', 'rc2', 'rc3', 'rc4', 'rc5']) expect(r?.result, k).toMatch(new RegExp(`${k}=[1-9]`))
+    expect(r?.result).toContain('SUB-OK')
+    expect(existsSync(join(repo, '.git', 'modules', 'evil'))).toBe(false)
+    expect(existsSync(join(repo, '.git', 'worktrees', 'x'))).toBe(false)
+    // the host's git status recurses into the submodule and runs nothing
+    const st = hostGit(repo, ['status', '--porcelain'])
+    expect(st.status, st.stderr).toBe(0)
+    expect(hostGit(repo, ['log', '--oneline', '-1']).stdout).toContain('bump lib')
+    expect(existsSync(proof)).toBe(false)
+    await service.closeSession({ sessionId: id })
+  }, 120_000)
+
   it('changes to files host tools run without asking are listed at the end of the turn', async () => {
     const repo = await makeTestRepo({ 'a.txt': 'a\n', 'package.json': '{"name":"x","version":"1.0.0","scripts":{"test":"true"}}\n' })
     const id = await open(repo)

@@ -28,13 +28,14 @@ describe('gitGuardMounts', () => {
     const repo = gitRepo()
     rmSync(join(repo, '.git', 'hooks'), { recursive: true })
     const g = gitGuardMounts(repo, owner, 'workspace-write')
-    expect(ro(g, repo)).toEqual(['.git/config', '.git/hooks', '.git/info'])
+    expect(ro(g, repo)).toEqual(['.git/config', '.git/hooks', '.git/info', '.git/modules', '.git/worktrees'])
     expect(rw(g, repo)).toEqual(['.git'])
     expect(existsSync(join(repo, '.git', 'hooks'))).toBe(true)
+    expect(existsSync(join(repo, '.git', 'modules'))).toBe(true)
     expect(g.createdEmptyDirs).toEqual([])
   })
 
-  it('covers submodule gitdirs and worktree configs, pinning every folder on the way', () => {
+  it('covers submodule gitdirs and worktree configs; no new ones can be planted, the existing ones stay writable', () => {
     const repo = gitRepo()
     for (const m of ['modules/lib', 'modules/nested/deep']) {
       mkdirSync(join(repo, '.git', m, 'hooks'), { recursive: true })
@@ -48,9 +49,12 @@ describe('gitGuardMounts', () => {
     writeFileSync(join(repo, '.gitmodules'), '[submodule "lib"]\n\tpath = lib\n\turl = ./x\n')
     const g = gitGuardMounts(repo, owner, 'network')
     expect(ro(g, repo)).toEqual(
-      expect.arrayContaining(['.git/modules/lib/config', '.git/modules/lib/hooks', '.git/modules/nested/deep/config', '.git/worktrees/wt/commondir', 'lib/.git'])
+      expect.arrayContaining([
+        '.git/modules', '.git/worktrees', '.git/modules/lib/config', '.git/modules/lib/hooks', '.git/modules/nested/deep/config',
+        '.git/worktrees/wt/commondir', 'lib/.git'
+      ])
     )
-    expect(rw(g, repo)).toEqual(expect.arrayContaining(['.git', '.git/modules', '.git/modules/lib', '.git/modules/nested', '.git/modules/nested/deep', '.git/worktrees/wt', 'lib']))
+    expect(rw(g, repo).sort()).toEqual(['.git', '.git/modules/lib', '.git/modules/nested/deep', '.git/worktrees/wt', 'lib'])
   })
 
   it('a folder without .git gets an empty read-only .git, removed afterwards while still empty', () => {
@@ -71,7 +75,7 @@ describe('gitGuardMounts', () => {
     renameSync(join(repo, '.git'), join(repo, 'gd'))
     writeFileSync(join(repo, '.git'), 'gitdir: gd\n')
     const g = gitGuardMounts(repo, owner, 'workspace-write')
-    expect(ro(g, repo)).toEqual(['.git', 'gd/config', 'gd/hooks', 'gd/info'])
+    expect(ro(g, repo)).toEqual(['.git', 'gd/config', 'gd/hooks', 'gd/info', 'gd/modules', 'gd/worktrees'])
     expect(rw(g, repo)).toEqual(['gd'])
   })
 

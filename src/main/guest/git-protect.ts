@@ -95,43 +95,49 @@ export function gitGuardMounts(repo: string, owner: { uid: number; gid: number }
     guard.mounts.push({ path: dir, readOnly: false })
   }
   const seen = new Set<string>()
-  /** Protect the control files of the gitdir `gd` (a real path inside the repository). */
-  const protectGitdir = (gd: string, create: boolean, depth: number): void => {
+  /**
+   * Protect the control files of the gitdir `gd` (a real path inside the repository). `nested`: a
+   * submodule or worktree gitdir inside a read-only `modules/`/`worktrees/` folder, bound read-write
+   * by itself; otherwise the gitdir and every folder up to the repository root are pinned.
+   */
+  const protectGitdir = (gd: string, create: boolean, depth: number, nested = false): void => {
     if (seen.has(gd) || seen.size >= MAX_GITDIRS) {
       if (!seen.has(gd)) guard.notes.push(`more than ${MAX_GITDIRS} gitdirs; ${gd} is not protected`)
       return
     }
     seen.add(gd)
-    // every gitdir and folder on the way to it is pinned, so none can be renamed away and forged anew
-    pin(gd)
+    // pinned: a mount point cannot be renamed away and forged anew
+    if (nested) guard.mounts.push({ path: gd, readOnly: false })
+    else pin(gd)
     protect(join(gd, 'config'), 'file', create)
     protect(join(gd, 'hooks'), 'dir', create)
     protect(join(gd, 'info'), 'dir', create)
-    for (const extra of ['config.worktree', 'commondir']) protect(join(gd, extra), 'file', false)
+    for (const extra of ['config.worktree', 'commondir', 'gitdir']) protect(join(gd, extra), 'file', false)
     const common = join(gd, 'commondir')
     if (lstatOrNull(common)?.isFile()) {
       const target = resolve(gd, readFileSync(common, 'utf8').trim())
       const real = safeRealpath(target)
       if (real && isInsideRepo(repo, real)) protectGitdir(real, false, depth)
     }
-    walkModules(join(gd, 'modules'), depth)
-    const worktrees = join(gd, 'worktrees')
-    if (lstatOrNull(worktrees)?.isDirectory()) pin(worktrees)
-    for (const name of listDirs(worktrees)) {
-      const wt = join(worktrees, name)
-      pin(wt)
-      for (const f of ['config', 'config.worktree', 'commondir', 'gitdir']) protect(join(wt, f), 'file', false)
-      protect(join(wt, 'hooks'), 'dir', false)
+    // no new submodule or worktree gitdir can be planted (its config or commondir would run on the
+    // host): both folders are read-only, the existing gitdirs in them bound read-write again
+    for (const group of ['modules', 'worktrees'] as const) {
+      const dir = join(gd, group)
+      const gst = lstatOrNull(dir)
+      if (gst?.isSymbolicLink()) refuseLink(dir)
+      if (!gst && !(create && make(dir, 'dir'))) continue
+      if (gst && !gst.isDirectory()) continue
+      guard.mounts.push({ path: dir, readOnly: true })
+      walkGitdirs(dir, depth, group === 'modules')
     }
   }
-  /** Submodule gitdirs live at `.git/modules/<name>` where the name may contain slashes. */
-  const walkModules = (dir: string, depth: number): void => {
-    if (depth > MAX_MODULE_DEPTH || !lstatOrNull(dir)?.isDirectory()) return
-    pin(dir)
+  /** Gitdirs below `dir`: worktrees one level down; submodules at any depth (names may contain `/`). */
+  const walkGitdirs = (dir: string, depth: number, deep: boolean): void => {
+    if (depth > MAX_MODULE_DEPTH) return
     for (const name of listDirs(dir)) {
       const d = join(dir, name)
-      if (lstatOrNull(join(d, 'HEAD'))?.isFile()) protectGitdir(d, false, depth + 1)
-      else walkModules(d, depth + 1)
+      if (lstatOrNull(join(d, 'HEAD'))?.isFile() || !deep) protectGitdir(d, false, depth + 1, true)
+      else walkGitdirs(d, depth + 1, deep)
     }
   }
 
