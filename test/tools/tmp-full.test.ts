@@ -1,7 +1,8 @@
 // With the guest's /tmp full, the file and search tools still work (none of them keeps state in
 // /tmp: glob's ignore patterns go to rg on stdin), grep's large output still comes back when the
-// spill file cannot be written, and ENOSPC reads as a clear, model-fixable message. Real Docker
-// guest with a 16 MiB /tmp. (bash with a full /tmp is covered with bash's own tests.)
+// spill file cannot be written, bash keeps its working directory (reported on the agent's fd-3 pipe,
+// not a /tmp file) and says its full log is incomplete, and ENOSPC reads as a clear, model-fixable
+// message. Real Docker guest with a 16 MiB /tmp.
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -56,6 +57,20 @@ describe.skipIf(skipWithoutDocker())('tools with a full guest /tmp', () => {
     expect((await runTool('write_file', { path: 'new.txt', content: 'fresh\n' }, ctx)).isError).toBe(false)
     expect((await runTool('edit_file', { path: 'new.txt', old_string: 'fresh', new_string: 'edited' }, ctx)).isError).toBe(false)
     expect(readFileSync(join(repo, 'new.txt'), 'utf8')).toBe('edited\n')
+  })
+
+  it('bash keeps its working directory and reports that the full log could not be written', async () => {
+    const cd = await runTool('bash', { command: 'cd src && echo moved' }, ctx)
+    expect(cd.output).toMatch(/^exit_code: 0$/m)
+    expect(cd.output).toMatch(/moved/)
+    const pwd = await runTool('bash', { command: 'pwd' }, ctx)
+    expect(pwd.output).toContain(`${repo}/src`)
+    expect(pwd.output).not.toMatch(/reset/i)
+    const big = await runTool('bash', { command: 'cd .. && seq 1 400000' }, ctx)
+    expect(big.output).toMatch(/^exit_code: 0$/m)
+    expect(big.output).toMatch(/\n1\n2\n3\n/)
+    expect(big.output).toMatch(/400000/)
+    expect(big.output).toMatch(/The full log is incomplete: .*(ENOSPC|no space left)/i)
   })
 
   it('a write that hits ENOSPC is reported as model-fixable and names the path', async () => {
