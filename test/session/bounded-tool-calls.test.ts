@@ -69,7 +69,7 @@ describe.each(['openai-compatible', 'openai', 'anthropic'] as const)('bounded to
     expect(run.server.requests).toHaveLength(3)
     const [refused, next] = finished(run.events)
     expect(refused).toMatchObject({ name: 'write_file', isError: true })
-    expect(refused!.result).toMatch(/over the .* cap|exceed/i)
+    expect(refused!.result).toMatch(/(over|past) the \d+-byte cap/)
     expect(refused!.result).toContain(String(MAX_TOOL_ARGS_BYTES))
     expect(next).toMatchObject({ name: 'todo_read', isError: false })
     // the model sees the refusal, and the call is replayed truncated, on every later request
@@ -83,6 +83,20 @@ describe.each(['openai-compatible', 'openai', 'anthropic'] as const)('bounded to
     const log = join(run.dataDir, 'sessions', run.sessionId, 'events.jsonl')
     expect(statSync(log).size).toBeLessThan(100 * 1024)
     expect(readFileSync(log, 'utf8')).toContain('"_truncated"')
+  })
+
+  it('stops reading the response as soon as streamed arguments pass the cap', async () => {
+    const run = await runOneTurn(provider, [
+      // frames paced so the response is still streaming when the client gives up on it
+      { toolCalls: [{ name: 'write_file', args: { path: 'big.txt', content: 'y'.repeat(8 * 1024 * 1024) } }], chunkDelayMs: 50 },
+      { text: 'understood' }
+    ])
+    expect(run.server.requests[0]?.closedByClient).toBe(true)
+    const [refused] = finished(run.events)
+    expect(refused).toMatchObject({ name: 'write_file', isError: true })
+    expect(refused!.result).toMatch(/past the \d+-byte cap/)
+    expect(bodyBytes(run.server, 1)).toBeLessThan(100 * 1024)
+    expect(run.events.at(-1)).toMatchObject({ type: 'turn_ended', reason: 'completed' })
   })
 
   it('answers empty, path-like and 10 KB junk tool names with error results and goes on', async () => {

@@ -12,7 +12,7 @@ import { MODE_TOOLS, type Mode } from '../../shared/modes'
 import type { Guest } from '../guest/guest'
 import type { ToolDefinition, ToolSessionState } from '../tools/tool'
 import { declareTools } from '../providers'
-import { INVALID_TOOL_NAME, MAX_TOOL_ARGS_BYTES, VALID_TOOL_NAME, buildModelMessages, capToolArgs } from './history'
+import { INVALID_TOOL_NAME, MAX_TOOL_ARGS_BYTES, TRUNCATED_ARGS_HEAD_CHARS, VALID_TOOL_NAME, buildModelMessages, capToolArgs } from './history'
 import { dispatchToolCall, isAbortError } from './tool-dispatch'
 
 /** Everything a turn needs; supplied by the session. */
@@ -53,6 +53,9 @@ interface StepCall extends ToolCall {
 
 /** How many characters of an invalid tool name are quoted back to the model. */
 const QUOTED_NAME_CHARS = 80
+
+/** What a refused over-cap call tells the model to do instead. */
+const SPLIT_ADVICE = 'Split the work into smaller calls (for a large file, write it in parts with several edit_file calls, or generate it with a bash command).'
 
 /** Consecutive model steps with a malformed tool call the SDK cannot parse (e.g. an empty name) before the turn ends with an error. */
 export const MAX_MALFORMED_STEPS = 3
@@ -98,13 +101,17 @@ async function streamStep(
   let text = ''
   const calls: StepCall[] = []
   let finishReason: string | undefined
+  // arguments streaming past the cap: the request is cut there, so no more of them is buffered
+  const cut = new AbortController()
+  const inputs = new Map<string, StreamingInput>()
+  let oversized: StreamingInput | undefined
   try {
     const result = streamText({
       model: deps.model,
       system: deps.systemPrompt(mode),
       messages: buildModelMessages(deps.events()),
       tools: declareTools(offered),
-      abortSignal: signal,
+      abortSignal: AbortSignal.any([signal, cut.signal]),
       maxRetries: deps.maxRetries ?? 1,
       ...(deps.maxOutputTokens ? { maxOutputTokens: deps.maxOutputTokens } : {}),
       // errors arrive as `error` parts below; the default handler would print to the console
@@ -114,6 +121,18 @@ async function streamStep(
       if (part.type === 'text-delta') {
         text += part.text
         deps.emit({ type: 'text_delta', turnId, text: part.text })
+      } else if (part.type === 'tool-input-start') {
+        inputs.set(part.id, { callId: part.id, name: part.toolName, chars: 0, head: '' })
+      } else if (part.type === 'tool-input-delta') {
+        const input = inputs.get(part.id)
+        if (input) {
+          input.chars += part.delta.length
+          if (input.head.length < TRUNCATED_ARGS_HEAD_CHARS) input.head += part.delta.slice(0, TRUNCATED_ARGS_HEAD_CHARS - input.head.length)
+          if (input.chars > MAX_TOOL_ARGS_BYTES && !oversized) {
+            oversized = input
+            cut.abort()
+          }
+        }
       } else if (part.type === 'tool-call') {
         calls.push(toStepCall(part, mode))
       } else if (part.type === 'finish-step') {
@@ -123,12 +142,14 @@ async function streamStep(
       }
     }
   } catch (err) {
+    if (oversized && !signal.aborted) return { text, calls: [...calls, oversizedCall(oversized)] }
     if (isAbortError(err, signal)) return { text, calls: [] }
     // a tool call the SDK cannot parse (openai-compatible: an empty or missing name) ends the stream;
     // the model gets an error result for it and another try, instead of the turn ending
     if (InvalidResponseDataError.isInstance(err)) return { text, calls: [...calls, malformedCall(err, mode)], malformed: err }
     throw deps.classifyError(err)
   }
+  if (oversized && !signal.aborted) return { text, calls: [...calls, oversizedCall(oversized)] }
   if (finishReason === 'length') {
     for (const c of calls) c.invalidReason = 'the arguments were cut off by the model output limit'
   }
@@ -152,13 +173,33 @@ function toStepCall(part: { toolCallId: string; toolName: string; input: unknown
   } else if (capped.truncated) {
     call.refusal =
       `Error: the arguments of this ${part.toolName} call are ${capped.bytes} bytes, over the ${MAX_TOOL_ARGS_BYTES}-byte cap; ` +
-      'it was not run and its arguments were dropped. Split the work into smaller calls (for a large file, write it in parts ' +
-      'with several edit_file calls, or generate it with a bash command).'
+      `it was not run and its arguments were dropped. ${SPLIT_ADVICE}`
   } else if (part.invalid === true && isUnparseable(part.input)) {
     // unknown tools are refused by name in dispatch; schema problems are re-checked there
     call.invalidReason = 'the arguments are not valid JSON'
   }
   return call
+}
+
+/** A tool call whose arguments are still streaming: `chars` so far (UTF-16 units, at most its bytes) and their start. */
+interface StreamingInput {
+  callId: string
+  name: string
+  chars: number
+  head: string
+}
+
+/** The call recorded for arguments cut off at the cap while streaming: truncated, refused. */
+function oversizedCall(input: StreamingInput): StepCall {
+  const name = VALID_TOOL_NAME.test(input.name) ? input.name : INVALID_TOOL_NAME
+  return {
+    callId: input.callId,
+    name,
+    args: { _truncated: `arguments over the ${MAX_TOOL_ARGS_BYTES}-byte cap; the response was cut at ${input.chars} characters`, _head: input.head },
+    refusal:
+      `Error: the arguments of this ${name} call grew past the ${MAX_TOOL_ARGS_BYTES}-byte cap (the response was cut at ` +
+      `${input.chars} characters); it was not run and its arguments were dropped. ${SPLIT_ADVICE}`
+  }
 }
 
 /** The stand-in call recorded for a response the SDK rejected, with its error result. */
