@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
 import { createDefaultGuestProvider, createSessionService, type SessionService } from '../../src/main/session'
-import { SPAWN_GRACE_MS } from '../../src/main/guest/agent-client'
+import { PING_CHECK_MS, SPAWN_GRACE_MS } from '../../src/main/guest/agent-client'
 import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
@@ -105,8 +105,8 @@ describe.skipIf(skipWithoutDocker())('no guest call can hang (issue 8, item 3)',
     const first = guestId(id)
     expect(evs.at(-1)).toMatchObject({ type: 'turn_ended', reason: 'error' })
     expect(evs.find((e) => e.type === 'error')).toMatchObject({ code: 'guest_failed', message: expect.stringMatching(/stopped answering/) })
-    // timeout 2 s + host grace; guard 10x
-    expect(took).toBeLessThan(10 * (2000 + SPAWN_GRACE_MS))
+    // timeout 2 s + host grace + the liveness ping; guard 10x
+    expect(took).toBeLessThan(10 * (2000 + SPAWN_GRACE_MS + PING_CHECK_MS))
     expect(await waitFor(() => containers('dev.cortex.session', id).every((c) => !c.startsWith(first ?? '-')), 10_000)).toBe(true)
     script.push({ toolCalls: [{ name: 'bash', args: { command: 'echo alive' } }] }, { text: 'ok' })
     const [r] = results(await turn(id, 'again'))

@@ -4,7 +4,7 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { CortexError } from '../../shared/errors'
-import { AgentClient, CALL_DEADLINE_MS, KILL_ACK_MS, SPAWN_GRACE_MS, deadlineOf } from './agent-client'
+import { AgentClient, CALL_DEADLINE_MS, KILL_ACK_MS, PING_CHECK_MS, SPAWN_GRACE_MS, deadlineOf } from './agent-client'
 import { GuestCallError } from './guest'
 
 function harness() {
@@ -70,18 +70,32 @@ describe('AgentClient', () => {
     await expect(client.call({ op: 'ping' })).rejects.toMatchObject({ code: 'guest_failed' })
   })
 
-  it('a spawn unanswered past its deadline wedges the agent: every call fails and onWedged runs', async () => {
+  it('a spawn and a ping unanswered past their deadlines wedge the agent: every call fails and onWedged runs', async () => {
     const { client, nextRequest } = harness()
     const wedged: string[] = []
     client.onWedged = (reason) => wedged.push(reason)
     const other = client.call({ op: 'stat', path: '/x' })
     const p = client.call({ op: 'spawn', argv: ['x'], cwd: '/', timeoutMs: 50 }, { deadlineMs: 100 })
     await nextRequest(2)
-    await expect(p).rejects.toMatchObject({ code: 'guest_failed', message: expect.stringMatching(/stopped answering \(spawn got no answer within 100 ms\)/) })
+    await expect(p).rejects.toMatchObject({
+      code: 'guest_failed',
+      message: expect.stringMatching(new RegExp(`stopped answering \\(spawn got no answer within 100 ms, nor a ping within ${PING_CHECK_MS} ms\\)`))
+    })
     await expect(other).rejects.toMatchObject({ code: 'guest_failed' })
     expect(wedged).toHaveLength(1)
     expect(client.closed).toBe(true)
     expect(client.wedged).toBe(true)
+  }, 20_000)
+
+  it('a spawn past its deadline on an agent that answers ping fails alone (ETIMEDOUT) and is killed', async () => {
+    const { client, reply, nextRequest } = harness()
+    const p = client.call({ op: 'spawn', argv: ['x'], cwd: '/', timeoutMs: 50 }, { deadlineMs: 100 })
+    const spawnReq = await nextRequest(1)
+    const ping = await nextRequest(2)
+    reply({ id: ping.id, type: 'result', result: { agentVersion: '1', node: 'v18', pid: 1 } })
+    await expect(p).rejects.toMatchObject({ name: 'GuestCallError', code: 'ETIMEDOUT' })
+    expect(await nextRequest(3)).toMatchObject({ op: 'kill', target: spawnReq.id })
+    expect(client.closed).toBe(false)
   })
 
   it('the default deadline of a spawn is its timeout plus the grace; other ops get CALL_DEADLINE_MS', () => {
@@ -111,8 +125,8 @@ describe('AgentClient', () => {
     ac.abort()
     await expect(p).rejects.toMatchObject({ name: 'AbortError' })
     expect(Date.now() - t0).toBeLessThan(100)
-    for (let i = 0; i < 100 && wedged.length === 0; i++) await new Promise((r) => setTimeout(r, 50))
-    expect(wedged).toEqual([`kill got no answer within ${KILL_ACK_MS} ms`])
+    for (let i = 0; i < 200 && wedged.length === 0; i++) await new Promise((r) => setTimeout(r, 50))
+    expect(wedged).toEqual([`kill got no answer within ${KILL_ACK_MS} ms, nor a ping within ${PING_CHECK_MS} ms`])
     expect(client.closed).toBe(true)
   }, 20_000)
 })

@@ -5,12 +5,12 @@
  * abort into a `kill` of the spawn plus an AbortError, and fails every in-flight call when the
  * agent's stdout ends.
  *
- * Every call has a host-side deadline (a spawn: its `timeoutMs` plus {@link SPAWN_GRACE_MS}; other
- * ops: {@link CALL_DEADLINE_MS}), so a stopped, wedged or killed agent can never hang a caller. An
- * agent that misses a spawn's deadline, does not acknowledge the `kill` of an aborted spawn within
- * {@link KILL_ACK_MS}, or does not answer a `ping` within {@link PING_CHECK_MS} after another op's
- * deadline is *wedged*: every in-flight call fails with CortexError `guest_failed`, the connection
- * closes and {@link AgentClient.onWedged} runs (the guest then removes its container).
+ * Every call has a host-side deadline (a spawn: its `timeoutMs` plus {@link SPAWN_GRACE_MS}; the
+ * `kill` of an aborted spawn: {@link KILL_ACK_MS}; other ops: {@link CALL_DEADLINE_MS}), so a
+ * stopped, wedged or killed agent can never hang a caller. Past a deadline the agent is pinged; one
+ * that does not answer within {@link PING_CHECK_MS} is *wedged*: every in-flight call fails with
+ * CortexError `guest_failed`, the connection closes and {@link AgentClient.onWedged} runs (the guest
+ * then removes its container). One that answers keeps serving; only the late call fails (`ETIMEDOUT`).
  */
 import type { Readable, Writable } from 'node:stream'
 import type { AgentMessage, AgentRequestBody } from '../../shared/guest-protocol'
@@ -27,15 +27,15 @@ interface Pending {
 /** Host-side deadline of a non-spawn call (ms); past it the agent is pinged (see the module comment). */
 export const CALL_DEADLINE_MS = 30_000
 /**
- * How long past a spawn's `timeoutMs` the host waits for its result (ms): the agent's TERM→KILL
- * grace (2 s), the output drain and a margin. A healthy agent always answers within it.
+ * How long past a spawn's `timeoutMs` the host waits for its result (ms) before pinging the agent:
+ * the agent's TERM→KILL grace (2 s), the output drain and a margin.
  */
 export const SPAWN_GRACE_MS = 5_000
 /** Deadline of a spawn that sets no `timeoutMs` (ms). */
 export const SPAWN_DEFAULT_DEADLINE_MS = 600_000 + SPAWN_GRACE_MS
-/** How long an aborted spawn's `kill` may go unacknowledged before the agent counts as wedged (ms). */
+/** How long an aborted spawn's `kill` may go unacknowledged before the agent is pinged (ms). */
 export const KILL_ACK_MS = 3_000
-/** How long a liveness `ping` after a missed deadline may take before the agent counts as wedged (ms). */
+/** How long the liveness `ping` after a missed deadline may take before the agent counts as wedged (ms). */
 export const PING_CHECK_MS = 3_000
 
 /** An Error named `AbortError` (what fetch and node APIs reject with on abort). */
@@ -152,21 +152,30 @@ export class AgentClient {
     this.call({ op: 'kill', target }, { deadlineMs: KILL_ACK_MS }).catch((err: unknown) => this.log(`kill of ${target} failed: ${(err as Error).message}`))
   }
 
-  /** A call's deadline passed: a spawn or kill means the agent is wedged; for other ops, ping first. */
+  /**
+   * A call's deadline passed: ping the agent. No answer within {@link PING_CHECK_MS}: the agent is
+   * wedged. An answer: the agent lives (a blocked file op, a loaded guest), so only this call fails,
+   * as a tool error (`ETIMEDOUT`), and a spawn's process group is killed.
+   */
   private onDeadline(id: string, body: AgentRequestBody, deadlineMs: number): void {
     const p = this.pending.get(id)
     if (!p || this.ended) return
     const what = `${body.op} got no answer within ${deadlineMs} ms`
-    if (body.op === 'spawn' || body.op === 'kill' || body.op === 'ping') {
+    if (body.op === 'ping') {
       this.wedge(what)
       return
     }
-    this.call({ op: 'ping' }, { deadlineMs: PING_CHECK_MS }).then(
+    const timer = setTimeout(() => this.wedge(`${what}, nor a ping within ${PING_CHECK_MS} ms`), PING_CHECK_MS)
+    timer.unref?.()
+    // the ping's own deadline is only a backstop: the timer above decides
+    this.call({ op: 'ping' }, { deadlineMs: 10 * PING_CHECK_MS }).then(
       () => {
-        // The agent lives (e.g. one file op is blocked): only this call fails, as a tool error.
-        if (this.pending.delete(id)) p.reject(new GuestCallError('ETIMEDOUT', `the guest did not finish ${body.op} within ${deadlineMs} ms`))
+        clearTimeout(timer)
+        if (!this.pending.delete(id)) return
+        if (body.op === 'spawn') this.send({ op: 'kill', target: id, id: `k${id}` })
+        p.reject(new GuestCallError('ETIMEDOUT', `the guest did not finish ${body.op} within ${deadlineMs} ms`))
       },
-      () => undefined // the ping's own deadline wedges the agent and fails this call too
+      () => clearTimeout(timer)
     )
   }
 
