@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { CortexError } from '../../src/shared/errors'
 import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
 import { MAX_TOOL_ARGS_BYTES } from '../../src/main/harness/history'
-import { MAX_MALFORMED_STEPS } from '../../src/main/harness/turn-loop'
+import { MAX_MALFORMED_STEPS, MAX_STEP_TEXT_CHARS } from '../../src/main/harness/turn-loop'
 import { createSessionService, type SessionService } from '../../src/main/session'
 import { TEST_REPO_GID, TEST_REPO_UID } from '../support/repo-owner'
 import { sentToolCalls, sentToolResults, startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
@@ -130,5 +130,19 @@ describe('malformed responses', () => {
     const error = run.events.find((e) => e.type === 'error')
     expect(error).toMatchObject({ code: 'provider_error' })
     expect(run.events.at(-1)).toMatchObject({ type: 'turn_ended', reason: 'error' })
+  })
+})
+
+describe('bounded answers', () => {
+  it(`cuts an answer at ${MAX_STEP_TEXT_CHARS} characters, stops reading the response and completes the turn`, async () => {
+    const word = 'z'.repeat(3 * 1024 * 1024)
+    const run = await runOneTurn('openai-compatible', [{ text: `${word} ${word} ${word}`, chunkDelayMs: 50 }])
+    expect(run.server.requests[0]?.closedByClient).toBe(true)
+    const message = run.events.find((e): e is Extract<SessionEvent, { type: 'assistant_message' }> => e.type === 'assistant_message')
+    expect(message!.text.length).toBeLessThan(MAX_STEP_TEXT_CHARS + 200)
+    expect(message!.text).toMatch(/the answer was cut at \d+ characters/)
+    expect(run.events.at(-1)).toMatchObject({ type: 'turn_ended', reason: 'completed' })
+    const log = join(run.dataDir, 'sessions', run.sessionId, 'events.jsonl')
+    expect(statSync(log).size).toBeLessThan(MAX_STEP_TEXT_CHARS + 100 * 1024)
   })
 })

@@ -57,6 +57,12 @@ const QUOTED_NAME_CHARS = 80
 /** What a refused over-cap call tells the model to do instead. */
 const SPLIT_ADVICE = 'Split the work into smaller calls (for a large file, write it in parts with several edit_file calls, or generate it with a bash command).'
 
+/** Longest assistant text kept from one model step, in characters (1 Mi, like the argument cap; a model's output limit, ~64k tokens, is far below it); the response is cut there. */
+export const MAX_STEP_TEXT_CHARS = 1024 * 1024
+
+/** Appended where an over-long answer was cut. */
+const TEXT_CUT_NOTE = `[Cortex: the answer was cut at ${MAX_STEP_TEXT_CHARS} characters]`
+
 /** Consecutive model steps with a malformed tool call the SDK cannot parse (e.g. an empty name) before the turn ends with an error. */
 export const MAX_MALFORMED_STEPS = 3
 
@@ -105,6 +111,7 @@ async function streamStep(
   const cut = new AbortController()
   const inputs = new Map<string, StreamingInput>()
   let oversized: StreamingInput | undefined
+  let textCut = false
   try {
     const result = streamText({
       model: deps.model,
@@ -119,8 +126,14 @@ async function streamStep(
     })
     for await (const part of result.fullStream) {
       if (part.type === 'text-delta') {
-        text += part.text
-        deps.emit({ type: 'text_delta', turnId, text: part.text })
+        const room = MAX_STEP_TEXT_CHARS - text.length
+        const piece = part.text.length > room ? `${part.text.slice(0, Math.max(0, room))}\n\n${TEXT_CUT_NOTE}` : part.text
+        text += piece
+        deps.emit({ type: 'text_delta', turnId, text: piece })
+        if (piece !== part.text) {
+          textCut = true
+          cut.abort()
+        }
       } else if (part.type === 'tool-input-start') {
         inputs.set(part.id, { callId: part.id, name: part.toolName, chars: 0, head: '' })
       } else if (part.type === 'tool-input-delta') {
@@ -143,6 +156,7 @@ async function streamStep(
     }
   } catch (err) {
     if (oversized && !signal.aborted) return { text, calls: [...calls, oversizedCall(oversized)] }
+    if (textCut && !signal.aborted) return { text, calls }
     if (isAbortError(err, signal)) return { text, calls: [] }
     // a tool call the SDK cannot parse (openai-compatible: an empty or missing name) ends the stream;
     // the model gets an error result for it and another try, instead of the turn ending
