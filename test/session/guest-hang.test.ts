@@ -65,17 +65,20 @@ describe.skipIf(skipWithoutDocker())('no guest call can hang (issue 8, item 3)',
   }
   const open = async () => (await service.openSession({ repo })).id
 
-  it('a command that swaps fd 3 for a FIFO, drops the EXIT trap or reports a FIFO as its cwd cannot hang the call', async () => {
+  it('a command that swaps the report pipe for a FIFO, drops the EXIT trap or reports a FIFO as its cwd cannot hang the call', async () => {
     const id = await open()
     script.push(
       // the old attack, adapted: no cwd file exists any more; make the report channel a FIFO instead
-      { toolCalls: [{ name: 'bash', args: { command: 'trap - EXIT; mkfifo /tmp/cwd.fifo; exec 3>&-; exec 3<>/tmp/cwd.fifo; echo swapped', timeout_ms: 5000 } }] },
+      { toolCalls: [{ name: 'bash', args: { command: 'trap - EXIT; mkfifo /tmp/cwd.fifo; exec 63>&-; exec 63<>/tmp/cwd.fifo 3<>/tmp/cwd.fifo; echo swapped', timeout_ms: 5000 } }] },
       // report a FIFO as the working directory: the next call must not open it
-      { toolCalls: [{ name: 'bash', args: { command: 'trap - EXIT; echo /tmp/cwd.fifo >&3; echo reported', timeout_ms: 5000 } }] },
+      { toolCalls: [{ name: 'bash', args: { command: 'trap - EXIT; echo /tmp/cwd.fifo >&63; echo reported', timeout_ms: 5000 } }] },
       { toolCalls: [{ name: 'bash', args: { command: 'pwd', timeout_ms: 5000 } }] },
       // a detached child keeps fd 3 open: the call still ends at once, and the cwd is still reported
       { toolCalls: [{ name: 'bash', args: { command: 'cd /tmp && (setsid sleep 60 >/dev/null 2>&1 &) && echo detached', timeout_ms: 5000 } }] },
       { toolCalls: [{ name: 'bash', args: { command: 'pwd', timeout_ms: 5000 } }] },
+      // the command's own fd 3 is its own: the wrapper's report does not land in it
+      { toolCalls: [{ name: 'bash', args: { command: 'exec 3>/tmp/mine.txt; echo mine >&3; cd /', timeout_ms: 5000 } }] },
+      { toolCalls: [{ name: 'bash', args: { command: 'pwd; cat /tmp/mine.txt', timeout_ms: 5000 } }] },
       { text: 'done' }
     )
     const t0 = Date.now()
@@ -83,13 +86,14 @@ describe.skipIf(skipWithoutDocker())('no guest call can hang (issue 8, item 3)',
     const took = Date.now() - t0
     const rs = results(evs)
     expect(evs.at(-1)).toMatchObject({ type: 'turn_ended', reason: 'completed' })
-    expect(rs.map((r) => r.isError)).toEqual([false, false, false, false, false])
+    expect(rs.map((r) => r.isError)).toEqual([false, false, false, false, false, false, false])
     expect(rs[0]?.result).toContain('swapped')
     expect(rs[1]?.result).toContain('reported')
     expect(rs[2]?.result).toContain('cwd_reset')
     expect(rs[2]?.result).toContain(repo)
     expect(rs[3]?.result).toContain('detached')
     expect(rs[4]?.result).toMatch(/^\/tmp$/m)
+    expect(rs[6]?.result).toMatch(/^\/\nmine$/m)
     // five quick commands (under a second each when nothing blocks); 10x guard
     expect(took).toBeLessThan(50_000)
     await service.closeSession({ sessionId: id })

@@ -3,11 +3,12 @@
  * process group, live output forwarded to the UI through ctx.emitOutput, and Stop through ctx.signal.
  *
  * The command runs inside a small wrapper shell (`eval` of the command, so `cd` and `exit` behave as
- * in bash) whose EXIT trap (1) reports the final working directory (`pwd -P`) on fd 3, a pipe the
- * guest agent owns and returns with the result (never a file the command could replace with a FIFO
+ * in bash) whose EXIT trap (1) reports the final working directory (`pwd -P`) on the agent's report
+ * pipe (fd 3, moved to fd 63 so the command's own `exec 3>…` cannot collide), which the guest agent
+ * owns and returns with the result (never a file the command could replace with a FIFO
  * or a link: nothing the tool reads afterwards can block), so the next call starts there (kept per
  * guest, i.e. per session; a directory that vanished resets to the workspace root and the result
- * says so; a command that closes fd 3 or replaces the trap just leaves the directory unchanged), and
+ * says so; a command that closes fd 63 or replaces the trap just leaves the directory unchanged), and
  * (2) sends SIGTERM to the call's process group, so background children (`cmd &`) end with the call
  * and cannot hold its output open. A process meant to outlive the call must leave the group
  * (`setsid CMD > log 2>&1 &`); it then lives until the session's guest closes. stdin is /dev/null;
@@ -54,14 +55,16 @@ export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
 
 /**
  * The wrapper run as `bash -c WRAPPER cortex-bash COMMAND` with the agent's report pipe on fd 3:
- * installs the EXIT trap (report `pwd -P` on fd 3, TERM the process group with TERM ignored in the
+ * moves the pipe to fd 63 (fd 3 is free for the command, as usual), installs the EXIT trap (report
+ * `pwd -P` on fd 63, TERM the process group with TERM ignored in the
  * wrapper itself — after 50 ms when background jobs are alive, so a `setsid CMD &` that was just
  * forked has left the group — keep the exit status) and evals the command.
  */
 const WRAPPER = [
   '__cortex_cmd=$1',
+  'exec 63>&3 3>&-',
   // With background jobs alive, wait 50 ms first so a just-forked `setsid CMD &` has left the group.
-  `trap '__cortex_rc=$?; pwd -P >&3 2>/dev/null; trap "" TERM; [ -n "$(jobs -p)" ] && sleep 0.05; kill -TERM 0 2>/dev/null; exit $__cortex_rc' EXIT`,
+  `trap '__cortex_rc=$?; pwd -P >&63 2>/dev/null; trap "" TERM; [ -n "$(jobs -p)" ] && sleep 0.05; kill -TERM 0 2>/dev/null; exit $__cortex_rc' EXIT`,
   'set --',
   'eval "$__cortex_cmd"'
 ].join('\n')
@@ -141,8 +144,8 @@ export const bashTool = defineTool({
 })
 
 /**
- * The directory the wrapper reported on fd 3 (its last line), or undefined when none was (killed,
- * exec'd, fd 3 closed). Not trusted beyond its shape: the next call checks it is a directory.
+ * The directory the wrapper reported (the report's text without its final newline), or undefined
+ * when none was (killed, exec'd, fd 63 closed). Not trusted beyond its shape: the next call checks it is a directory.
  */
 function reportedCwd(res: SpawnResult): string | undefined {
   const text = (res.report ?? '').replace(/\n$/, '')
