@@ -30,9 +30,14 @@ export function capToolArgs(args: unknown): CappedArgs {
     args: {
       _truncated: `arguments of ${bytes} bytes exceeded the ${MAX_TOOL_ARGS_BYTES}-byte cap and were dropped`,
       _bytes: bytes,
-      _head: text.slice(0, TRUNCATED_ARGS_HEAD_CHARS)
+      _head: detach(text.slice(0, TRUNCATED_ARGS_HEAD_CHARS))
     },
     bytes,
     truncated: true
   }
+}
+
+/** A copy of `s` that does not keep its parent string alive (V8 keeps a slice's whole parent otherwise). */
+export function detach(s: string): string {
+  return JSON.parse(JSON.stringify(s)) as string
 }

@@ -4,6 +4,7 @@
  * the model stops calling tools or Stop aborts. There is no round budget.
  */
 import { randomUUID } from 'node:crypto'
+import { detach } from '../../shared/tool-args'
 import { InvalidResponseDataError, streamText, type LanguageModel } from 'ai'
 import type { CortexError } from '../../shared/errors'
 import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
@@ -180,7 +181,7 @@ function toStepCall(part: { toolCallId: string; toolName: string; input: unknown
   const call: StepCall = { callId: part.toolCallId, name: part.toolName, args: capped.args }
   if (!VALID_TOOL_NAME.test(part.toolName)) {
     const quoted = JSON.stringify(part.toolName.slice(0, QUOTED_NAME_CHARS)) + (part.toolName.length > QUOTED_NAME_CHARS ? '…' : '')
-    call.name = part.toolName.slice(0, QUOTED_NAME_CHARS)
+    call.name = detach(part.toolName.slice(0, QUOTED_NAME_CHARS))
     call.refusal =
       `Error: tool ${quoted} does not exist: it is not a valid tool name (1-64 letters, digits, _ or -); it was not run. ` +
       `Tools available now: ${MODE_TOOLS[mode].join(', ')}.`
@@ -209,7 +210,7 @@ function oversizedCall(input: StreamingInput): StepCall {
   return {
     callId: input.callId,
     name,
-    args: { _truncated: `arguments over the ${MAX_TOOL_ARGS_BYTES}-byte cap; the response was cut at ${input.chars} characters`, _head: input.head },
+    args: { _truncated: `arguments over the ${MAX_TOOL_ARGS_BYTES}-byte cap; the response was cut at ${input.chars} characters`, _head: detach(input.head) },
     refusal:
       `Error: the arguments of this ${name} call grew past the ${MAX_TOOL_ARGS_BYTES}-byte cap (the response was cut at ` +
       `${input.chars} characters); it was not run and its arguments were dropped. ${SPLIT_ADVICE}`
