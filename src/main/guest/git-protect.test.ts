@@ -2,7 +2,7 @@
 // which paths get read-only binds, which are pinned, what is created, what is refused; and the
 // container spec carrying them and the seccomp profile.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -88,6 +88,17 @@ describe('gitGuardMounts', () => {
     expect(gitGuardMounts(repo, owner, 'read-only').mounts).toEqual([])
     rmSync(join(repo, '.git', 'hooks'))
     rmdirSync(elsewhere)
+  })
+
+  it.skipIf(process.getuid?.() === 0)('refuses to start unprotected when a missing control path cannot be created', () => {
+    const repo = gitRepo()
+    rmSync(join(repo, '.git', 'hooks'), { recursive: true })
+    chmodSync(join(repo, '.git'), 0o555)
+    try {
+      expect(() => gitGuardMounts(repo, owner, 'workspace-write')).toThrow(expect.objectContaining({ code: 'repo_invalid', message: expect.stringMatching(/cannot prepare .*hooks/) }))
+    } finally {
+      chmodSync(join(repo, '.git'), 0o755)
+    }
   })
 })
 

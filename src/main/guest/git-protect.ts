@@ -57,7 +57,8 @@ export function isInsideRepo(root: string, p: string): boolean {
  * Under `read-only` the whole repository is already read-only: no mounts, nothing created.
  * @param repo absolute real path of the repository folder
  * @throws CortexError `repo_invalid` when a protected path is a symlink (a bind would follow it
- *   out of the repository) or when a `.git` pointer file cannot be read.
+ *   out of the repository), a `.git` pointer file cannot be read, or a missing protected path
+ *   cannot be created (except on a read-only file system).
  */
 export function gitGuardMounts(repo: string, owner: { uid: number; gid: number }, policy: SandboxPolicy): GitGuard {
   const guard: GitGuard = { mounts: [], createdEmptyDirs: [], notes: [] }
@@ -69,8 +70,18 @@ export function gitGuardMounts(repo: string, owner: { uid: number; gid: number }
       if (process.getuid?.() === 0) chownSync(p, owner.uid, owner.gid)
       return true
     } catch (err) {
-      guard.notes.push(`could not create ${p}: ${(err as Error).message}`)
-      return false
+      const code = (err as NodeJS.ErrnoException).code
+      // a read-only file system: the guest cannot create it either
+      if (code === 'EROFS') {
+        guard.notes.push(`could not create ${p}: ${(err as Error).message}`)
+        return false
+      }
+      // left missing, the guest (running as the owner) could create it unprotected: refuse instead
+      throw new CortexError(
+        'repo_invalid',
+        `cannot prepare ${p} for the guest (${code ?? (err as Error).message}); Cortex creates it so it can keep it read-only in the guest. Create it yourself (as the repository's owner) or fix the folder's permissions`,
+        { cause: err }
+      )
     }
   }
   const refuseLink = (p: string): never => {
