@@ -12,7 +12,7 @@ export const GIT_GUARD_NOTE =
 
 /** Whether `path` (as shown to the model) is one of the git control paths the guest keeps read-only. */
 export function isGitGuardPath(path: string): boolean {
-  return /(^|\/)\.git(\/(modules\/.+\/|worktrees\/[^/]+\/)?(config|config\.worktree|commondir|hooks|info)(\/|$)|$)/.test(path)
+  return /(^|\/)\.git(\/(modules\/.+\/|worktrees\/[^/]+\/)?(config|config\.worktree|commondir|hooks|info|modules|worktrees)(\/|$)|$)/.test(path)
 }
 
 /**
