@@ -147,6 +147,20 @@ describe.skipIf(skipWithoutDocker())('the git guard (real guest, session service
     expect(existsSync(join(repo, '.git'))).toBe(false)
   }, 120_000)
 
+  it('two guests of a folder without .git: the placeholder stays while either runs, then goes', async () => {
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' }, { git: false })
+    const first = await open(repo)
+    const second = await open(repo)
+    const tryInit = `git init -q; echo "rc=$?"`
+    expect(results(await turn(first, [bash(tryInit)]))[0]?.result).toMatch(/rc=[1-9]/)
+    await service.closeSession({ sessionId: first })
+    expect(existsSync(join(repo, '.git'))).toBe(true)
+    expect(results(await turn(second, [bash(tryInit)]))[0]?.result).toMatch(/rc=[1-9]/)
+    expect(existsSync(join(repo, '.git', 'HEAD'))).toBe(false)
+    await service.closeSession({ sessionId: second })
+    expect(existsSync(join(repo, '.git'))).toBe(false)
+  }, 120_000)
+
   it('a .git pointer file cannot be re-pointed', async () => {
     const repo = await makeTestRepo({ 'a.txt': 'a\n' })
     // move the gitdir inside the repository and point .git at it (as `git init --separate-git-dir` does)

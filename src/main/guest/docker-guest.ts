@@ -7,7 +7,7 @@
  */
 import { rmSync } from 'node:fs'
 import { promises as fsp } from 'node:fs'
-import { isAbsolute, resolve } from 'node:path'
+import { dirname, isAbsolute, resolve } from 'node:path'
 import { PassThrough, type Duplex } from 'node:stream'
 import Dockerode from 'dockerode'
 import { CortexError } from '../../shared/errors'
@@ -17,7 +17,7 @@ import type { PingResult, SpawnResult } from '../../shared/guest-protocol'
 import { DEFAULT_SANDBOX_POLICY } from '../../shared/sandbox'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import { AgentClient, abortError } from './agent-client'
-import { AGENT_EXIT_MARKER, AGENT_IN_GUEST, GUEST_NETWORK, LABEL_MANAGED, guestContainerSpec, passwdFiles } from './container-spec'
+import { AGENT_EXIT_MARKER, AGENT_IN_GUEST, GUEST_NETWORK, LABEL_MANAGED, LABEL_REPO, guestContainerSpec, passwdFiles } from './container-spec'
 import type { GuestLimits } from './container-spec'
 import type { Guest, GuestProgress, GuestProvider, GuestStartOptions } from './guest'
 import { gitGuardMounts, removeGuardPlaceholders } from './git-protect'
@@ -210,6 +210,23 @@ class DockerBackend implements GuestBackend {
     }
   }
 
+  /**
+   * Remove the empty `.git` placeholder this guest mounted (git-protect.ts), unless another running
+   * guest of the same repository still mounts it: removing it on the host would take it away in
+   * that guest too. Waits at most 1 s for Docker; on no answer the empty folder stays.
+   */
+  private async removePlaceholders(): Promise<void> {
+    for (const p of this.placeholders) {
+      try {
+        const others = await withTimeout(this.docker.listContainers({ filters: { label: [`${LABEL_REPO}=${dirname(p)}`] } }), 1000, 'no answer')
+        if (others.some((c) => c.Id !== this.container.id)) continue
+        removeGuardPlaceholders({ createdEmptyDirs: [p] })
+      } catch (err) {
+        this.logger.debug('git guard placeholder kept', { path: p, ...errorFields(err) })
+      }
+    }
+  }
+
   /** See {@link GuestBackend.remove}. */
   async remove(): Promise<void> {
     try {
@@ -219,7 +236,7 @@ class DockerBackend implements GuestBackend {
       if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err
     } finally {
       rmSync(this.etcDir, { recursive: true, force: true })
-      removeGuardPlaceholders({ createdEmptyDirs: this.placeholders })
+      await this.removePlaceholders()
       this.logger.debug('guest removed', { containerId: this.container.id.slice(0, 12) })
     }
   }

@@ -27,7 +27,10 @@ export interface GitGuardMount {
 export interface GitGuard {
   /** Binds to add after the repository bind (Docker orders them by depth). */
   mounts: GitGuardMount[]
-  /** Folders created here that stay empty unless the user fills them; rmdir them (if still empty) when the guest goes. */
+  /**
+   * Empty placeholder folders this guest mounts (created here, or left by another guest of the
+   * same folder); rmdir them (if still empty and no other guest of the folder runs) when it goes.
+   */
   createdEmptyDirs: string[]
   /** Things the guard could not protect, for the log (e.g. a gitdir outside the repository). */
   notes: string[]
@@ -71,6 +74,8 @@ export function gitGuardMounts(repo: string, owner: { uid: number; gid: number }
       return true
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
+      // created meanwhile (another guest of this folder starting): it exists, protect it
+      if (code === 'EEXIST') return !lstatOrNull(p)?.isSymbolicLink()
       // a read-only file system: the guest cannot create it either
       if (code === 'EROFS') {
         guard.notes.push(`could not create ${p}: ${(err as Error).message}`)
@@ -176,8 +181,10 @@ export function gitGuardMounts(repo: string, owner: { uid: number; gid: number }
     if (real && isInsideRepo(repo, real)) protectGitdir(real, true, 0)
     else guard.notes.push(`${dotGit} points outside the repository (${m?.[1] ?? 'unreadable'}); that gitdir is not visible in the guest`)
   } else if (st.isDirectory() && !lstatOrNull(join(dotGit, 'HEAD'))) {
-    // not a gitdir (e.g. another guest's empty placeholder): read-only as it is
+    // not a gitdir (e.g. another guest's empty placeholder): read-only as it is; the last guest
+    // to go removes it while it is empty
     guard.mounts.push({ path: dotGit, readOnly: true })
+    if (readdirSync(dotGit).length === 0) guard.createdEmptyDirs.push(dotGit)
   } else if (st.isDirectory()) {
     // pinned (in protectGitdir): a mount point cannot be renamed or removed, so `.git` cannot be
     // swapped for a forged one
