@@ -26,6 +26,7 @@ import { ManagedGuest } from './managed-guest'
 import type { GuestBackend } from './managed-guest'
 import { defaultAgentPath } from './paths'
 import { LABEL_OWNER, ownerTag } from './owner'
+import { dockerEndpointOf, ensureHostWatchdog } from './host-watchdog'
 import { demuxLogs, dockerWhere, reapOrphans, statusOf, throttleBuildProgress, withTimeout, type ReapOptions } from './docker-util'
 
 export { throttleBuildProgress }
@@ -303,6 +304,8 @@ export class DockerGuestProvider implements GuestProvider {
     check()
 
     progress('starting', `creating container from ${image}`)
+    // before the first container exists: from now on a killed process leaves no guest behind
+    ensureHostWatchdog(await dockerEndpointOf(this.docker.modem as unknown as Record<string, unknown>).catch(() => undefined), (msg) => log.warn(msg))
     // git control files read-only in the guest, so nothing there runs on the host later (ADR 0006)
     const guard = gitGuardMounts(repo, { uid: st.uid, gid: st.gid }, policy)
     for (const n of guard.notes) log.info(`git guard: ${n}`, { sessionId })
@@ -423,11 +426,17 @@ export async function removeOwnGuests(opts: { docker?: Dockerode; deadlineMs?: n
     const list = await docker.listContainers({ all: true, filters: { label: [`${LABEL_MANAGED}=1`, `${LABEL_OWNER}=${ownerTag()}`] } })
     await Promise.all(
       list.map(async (c) => {
+        const container = docker.getContainer(c.Id)
         try {
-          await docker.getContainer(c.Id).remove({ force: true })
+          await container.remove({ force: true })
           removed.push(c.Id)
         } catch (err) {
-          if (statusOf(err) === 404 || statusOf(err) === 409) removed.push(c.Id)
+          if (statusOf(err) === 404) removed.push(c.Id)
+          if (statusOf(err) !== 409) return
+          // 409: a removal is already under way (e.g. the session's close): wait until it is gone
+          const until = Date.now() + deadlineMs
+          while (Date.now() < until && (await container.inspect().then(() => true, (e: unknown) => statusOf(e) !== 404))) await new Promise((r) => setTimeout(r, 50))
+          removed.push(c.Id)
         }
       })
     )
