@@ -107,7 +107,7 @@ describe.skipIf(skipWithoutChromium())('web host: links in a plan diagram', () =
     // it opened outside the app: a separate page, without a handle back to Cortex
     expect(opened).not.toBeNull()
     expect(opened).not.toBe(page)
-    expect(await opened!.evaluate(() => window.opener).catch(() => null)).toBeNull()
+    expect(await opened!.evaluate(() => (globalThis as unknown as { opener: unknown }).opener)).toBeNull()
     await opened!.close()
     // the javascript: link: inert
     await diagram.getByText('Run the script').click()
