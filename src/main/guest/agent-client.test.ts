@@ -4,7 +4,7 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { CortexError } from '../../shared/errors'
-import { AgentClient, CALL_DEADLINE_MS, KILL_ACK_MS, PING_CHECK_MS, SPAWN_GRACE_MS, deadlineOf } from './agent-client'
+import { ABORT_SETTLE_MS, AgentClient, CALL_DEADLINE_MS, KILL_ACK_MS, PING_CHECK_MS, SPAWN_GRACE_MS, deadlineOf } from './agent-client'
 import { GuestCallError } from './guest'
 
 function harness() {
@@ -49,15 +49,23 @@ describe('AgentClient', () => {
     expect(chunks).toEqual(['stderr:warn'])
   })
 
-  it('on abort sends kill for the spawn and rejects with AbortError', async () => {
-    const { client, nextRequest } = harness()
+  it('on abort sends kill for the spawn and rejects with AbortError once the spawn is reported ended', async () => {
+    const { client, reply, nextRequest } = harness()
     const ac = new AbortController()
     const p = client.call({ op: 'spawn', argv: ['sleep', '9'], cwd: '/' }, { signal: ac.signal })
+    let rejected = false
+    p.catch(() => (rejected = true))
     const spawnReq = await nextRequest(1)
     ac.abort()
-    await expect(p).rejects.toMatchObject({ name: 'AbortError' })
     const kill = await nextRequest(2)
     expect(kill).toMatchObject({ op: 'kill', target: spawnReq.id })
+    await new Promise((r) => setTimeout(r, 50))
+    expect(rejected).toBe(false) // the group is not reported gone yet
+    const t0 = Date.now()
+    reply({ id: kill.id, type: 'result', result: { killed: true } })
+    reply({ id: spawnReq.id, type: 'result', result: { exitCode: null, signal: 'SIGTERM', killed: true } })
+    await expect(p).rejects.toMatchObject({ name: 'AbortError' })
+    expect(Date.now() - t0).toBeLessThan(ABORT_SETTLE_MS)
   })
 
   it('rejects in-flight and later calls when the agent output ends', async () => {
@@ -124,7 +132,7 @@ describe('AgentClient', () => {
     const t0 = Date.now()
     ac.abort()
     await expect(p).rejects.toMatchObject({ name: 'AbortError' })
-    expect(Date.now() - t0).toBeLessThan(100)
+    expect(Date.now() - t0).toBeLessThan(ABORT_SETTLE_MS + 500)
     for (let i = 0; i < 200 && wedged.length === 0; i++) await new Promise((r) => setTimeout(r, 50))
     expect(wedged).toEqual([`kill got no answer within ${KILL_ACK_MS} ms, nor a ping within ${PING_CHECK_MS} ms`])
     expect(client.closed).toBe(true)

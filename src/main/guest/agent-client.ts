@@ -2,8 +2,8 @@
  * Host side of the guest-agent line protocol, independent of Docker: writes JSON-line requests to
  * the agent's stdin and correlates the JSON-line messages read from its stdout by id. Delivers
  * `output` messages to the call's onOutput, maps agent errors to {@link GuestCallError}, turns an
- * abort into a `kill` of the spawn plus an AbortError, and fails every in-flight call when the
- * agent's stdout ends.
+ * abort into a `kill` of the spawn plus an AbortError (once the spawn is reported ended, at most
+ * {@link ABORT_SETTLE_MS} later), and fails every in-flight call when the agent's stdout ends.
  *
  * Every call has a host-side deadline (a spawn: its `timeoutMs` plus {@link SPAWN_GRACE_MS}; the
  * `kill` of an aborted spawn: {@link KILL_ACK_MS}; other ops: {@link CALL_DEADLINE_MS}), so a
@@ -33,6 +33,11 @@ export const CALL_DEADLINE_MS = 30_000
 export const SPAWN_GRACE_MS = 5_000
 /** Deadline of a spawn that sets no `timeoutMs` (ms). */
 export const SPAWN_DEFAULT_DEADLINE_MS = 600_000 + SPAWN_GRACE_MS
+/**
+ * Longest wait (ms) after Stop for an aborted spawn to be reported ended (its process group killed)
+ * before the call rejects anyway; usually a few ms, 2 s more for a group that ignores SIGTERM.
+ */
+export const ABORT_SETTLE_MS = 1_000
 /** How long an aborted spawn's `kill` may go unacknowledged before the agent is pinged (ms). */
 export const KILL_ACK_MS = 3_000
 /** How long the liveness `ping` after a missed deadline may take before the agent counts as wedged (ms). */
@@ -103,7 +108,9 @@ export class AgentClient {
   /**
    * Send one request and resolve with its `result`. Rejects with {@link GuestCallError} when the agent
    * answers `error`, with an AbortError when `opts.signal` aborts (a spawn is killed via a `kill`
-   * request), and with CortexError `guest_failed` when the agent has exited.
+   * request and the rejection waits for its end, at most {@link ABORT_SETTLE_MS}), with CortexError
+   * `guest_failed` when the agent has exited or is wedged, and with GuestCallError `ETIMEDOUT` when
+   * the call missed its deadline on a live agent.
    */
   call(body: AgentRequestBody, opts: CallOptions = {}): Promise<unknown> {
     if (this.ended) return Promise.reject(this.closedError ?? new CortexError('guest_failed', 'the guest agent exited'))
@@ -117,10 +124,27 @@ export class AgentClient {
         clearTimeout(timer)
       }
       const onAbort = (): void => {
-        if (!this.pending.delete(id)) return
-        cleanup()
-        if (body.op === 'spawn') this.killSpawn(id)
-        reject(abortError())
+        if (!this.pending.has(id)) return
+        if (body.op !== 'spawn') {
+          this.pending.delete(id)
+          cleanup()
+          reject(abortError())
+          return
+        }
+        // Kill the spawn and reject once the agent reports it ended (its whole process group is then
+        // gone, so the next call cannot see it), or after ABORT_SETTLE_MS if the agent does not answer.
+        this.killSpawn(id)
+        let settled = false
+        const done = (): void => {
+          if (settled) return
+          settled = true
+          this.pending.delete(id)
+          clearTimeout(settle)
+          cleanup()
+          reject(abortError())
+        }
+        const settle = setTimeout(done, ABORT_SETTLE_MS)
+        this.pending.set(id, { resolve: done, reject: done })
       }
       this.pending.set(id, {
         resolve: (v) => {
