@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
 import { createDefaultGuestProvider, createSessionService, type SessionService } from '../../src/main/session'
-import { PING_CHECK_MS, SPAWN_GRACE_MS } from '../../src/main/guest/agent-client'
+import { CALL_DEADLINE_MS, PING_CHECK_MS, SPAWN_GRACE_MS } from '../../src/main/guest/agent-client'
 import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
@@ -119,6 +119,27 @@ describe.skipIf(skipWithoutDocker())('no guest call can hang (issue 8, item 3)',
     expect(guestId(id)).not.toBe(first)
     await service.closeSession({ sessionId: id })
   }, 120_000)
+
+  it('a file tool on an agent stopped from the host ends at the call deadline and the guest is replaced', async () => {
+    const id = await open()
+    script.push({ toolCalls: [{ name: 'bash', args: { command: 'echo warm' } }] }, { text: 'ok' })
+    await turn(id, 'warm up')
+    const first = guestId(id)
+    // SIGSTOP the agent from the host (docker exec), not from a tool call
+    execFileSync('docker', ['exec', first!, 'sh', '-c', `for p in /proc/[0-9]*; do case "$(tr '\\0' ' ' < $p/cmdline 2>/dev/null)" in "node /opt/cortex/agent.cjs"*) kill -STOP \${p#/proc/};; esac; done`])
+    script.push({ toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] })
+    const t0 = Date.now()
+    const evs = await turn(id, 'read')
+    const took = Date.now() - t0
+    expect(evs.at(-1)).toMatchObject({ type: 'turn_ended', reason: 'error' })
+    expect(evs.find((e) => e.type === 'error')).toMatchObject({ code: 'guest_failed', message: expect.stringMatching(/stopped answering/) })
+    expect(took).toBeLessThan(10 * (CALL_DEADLINE_MS + PING_CHECK_MS))
+    script.push({ toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] }, { text: 'ok' })
+    const [r] = results(await turn(id, 'again'))
+    expect(r).toMatchObject({ isError: false })
+    expect(guestId(id)).not.toBe(first)
+    await service.closeSession({ sessionId: id })
+  }, 300_000)
 
   it('Stop ends a call whose agent is stopped at once, and the wedged guest is replaced', async () => {
     const id = await open()

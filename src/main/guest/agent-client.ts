@@ -25,7 +25,7 @@ interface Pending {
 }
 
 /** Host-side deadline of a non-spawn call (ms); past it the agent is pinged (see the module comment). */
-export const CALL_DEADLINE_MS = 30_000
+export const CALL_DEADLINE_MS = 10_000
 /**
  * How long past a spawn's `timeoutMs` the host waits for its result (ms) before pinging the agent:
  * the agent's TERM→KILL grace (2 s), the output drain and a margin.

@@ -22,7 +22,7 @@ export interface CallOptions {
   signal?: AbortSignal
   onOutput?: OutputListener
   /**
-   * Host-side deadline (ms) replacing the default (a spawn: `timeoutMs` + 5 s; other ops: 30 s).
+   * Host-side deadline (ms) replacing the default (a spawn: `timeoutMs` + 5 s; other ops: 10 s).
    * A spawn past it means the agent is wedged: the call rejects `guest_failed` and the guest is replaced.
    */
   deadlineMs?: number
