@@ -13,7 +13,6 @@ import Dockerode from 'dockerode'
 import { CortexError } from '../../shared/errors'
 import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
 import { AGENT_PROTOCOL_VERSION } from '../../shared/guest-protocol'
-import type { PingResult, SpawnResult } from '../../shared/guest-protocol'
 import { DEFAULT_SANDBOX_POLICY } from '../../shared/sandbox'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import { AgentClient, abortError } from './agent-client'
@@ -21,15 +20,15 @@ import { AGENT_EXIT_MARKER, AGENT_IN_GUEST, GUEST_NETWORK, LABEL_MANAGED, LABEL_
 import type { GuestLimits } from './container-spec'
 import type { Guest, GuestProgress, GuestProvider, GuestStartOptions } from './guest'
 import { gitGuardMounts, removeGuardPlaceholders } from './git-protect'
-import { ensureGuestImage, guestImageTag } from './image'
+import { ensureGuestImage, guestImageTag, probeGuestImage } from './image'
 import { ManagedGuest } from './managed-guest'
 import type { GuestBackend } from './managed-guest'
 import { defaultAgentPath } from './paths'
-import { LABEL_OWNER, ownerTag } from './owner'
 import { dockerEndpointOf, ensureHostWatchdog } from './host-watchdog'
-import { demuxLogs, dockerWhere, reapOrphans, statusOf, throttleBuildProgress, withTimeout, type ReapOptions } from './docker-util'
+import { demuxLogs, dockerWhere, reapOrphans, removeOwned, statusOf, throttleBuildProgress, withTimeout, type ReapOptions } from './docker-util'
 
 export { throttleBuildProgress }
+export { REQUIRED_GUEST_COMMANDS } from './image'
 
 export { AGENT_IN_GUEST, GUEST_HOME, LABEL_MANAGED, LABEL_REPO, LABEL_SANDBOX, LABEL_SESSION } from './container-spec'
 export type { GuestLimits } from './container-spec'
@@ -38,8 +37,6 @@ export type { GuestLimits } from './container-spec'
 export const DOCKER_PING_TIMEOUT_MS = 4000
 /** Longest wait for Docker to force-remove a guest container (ms); keeps close and quit within 5 s. */
 export const REMOVE_DEADLINE_MS = 3500
-/** Tools the guest agent and the tools need in a user-named image, besides `node` ≥ 18. */
-export const REQUIRED_GUEST_COMMANDS = ['bash', 'rg', 'git'] as const
 
 /** Options of {@link DockerGuestProvider}. */
 export interface DockerGuestProviderOptions {
@@ -332,7 +329,7 @@ export class DockerGuestProvider implements GuestProvider {
         throw new CortexError('guest_failed', `${(err as Error).message}${st2 && !st2.running ? `; ${st2.description}` : ''}`, { cause: err })
       }
       const guest = new ManagedGuest(container.id, repo, policy, backend, client)
-      if (image !== defaultImage) await this.probeImage(guest, image, repo)
+      if (image !== defaultImage) await probeGuestImage(guest, image, repo, log)
       progress('ready')
       return guest
     } catch (err) {
@@ -344,26 +341,6 @@ export class DockerGuestProvider implements GuestProvider {
       }
       if (err instanceof CortexError || (err as Error).name === 'AbortError') throw err
       throw new CortexError('guest_failed', `could not start the guest container: ${(err as Error).message}`, { cause: err })
-    }
-  }
-
-  /** Check a user-named image has node >= 18 and {@link REQUIRED_GUEST_COMMANDS}; throws `image_unavailable`. */
-  private async probeImage(guest: Guest, image: string, repo: string): Promise<void> {
-    const missing: string[] = []
-    const ping = (await guest.call({ op: 'ping' })) as PingResult
-    const major = Number(/^v(\d+)/.exec(ping.node)?.[1] ?? 0)
-    if (major < 18) missing.push(`node >= 18 (found ${ping.node})`)
-    const script = `for c in ${REQUIRED_GUEST_COMMANDS.join(' ')}; do command -v "$c" >/dev/null 2>&1 || printf '%s\\n' "$c"; done`
-    let r: SpawnResult
-    try {
-      r = await guest.spawn({ argv: ['sh', '-c', script], cwd: repo, timeoutMs: 10_000 })
-      missing.push(...r.stdout.split('\n').filter(Boolean))
-    } catch (err) {
-      missing.push('sh')
-      ;(this.opts.logger ?? NOOP_LOGGER).debug('image probe could not run sh', { image, ...errorFields(err) })
-    }
-    if (missing.length) {
-      throw new CortexError('image_unavailable', `guest image ${image} lacks what the guest needs: ${missing.join(', ')}; add them to the image or use the default image`)
     }
   }
 
@@ -402,7 +379,7 @@ export class DockerGuestProvider implements GuestProvider {
 
 /**
  * Remove containers labelled {@link LABEL_MANAGED}=1 whose {@link LABEL_SESSION} is not in
- * `liveSessionIds` (running or not) and whose owner process ({@link LABEL_OWNER}) is this one or
+ * `liveSessionIds` (running or not) and whose owner process (`cortex.owner`) is this one or
  * is gone from this machine, with their passwd folders, and the passwd folders of dead processes:
  * see {@link reapOrphans} (docker-util.ts) for the rules and options. Uses `opts.docker` or the
  * engine named by DOCKER_HOST. Resolves with the removed container ids. Rejects with CortexError
@@ -413,34 +390,11 @@ export async function reapOrphanGuests(liveSessionIds: Iterable<string>, opts: R
 }
 
 /**
- * Force-remove every guest container this process created (label {@link LABEL_OWNER} = this
- * process's {@link ownerTag}), running or not, in parallel, giving up after `deadlineMs` (default
+ * Force-remove every guest container this process created (label `cortex.owner` = this
+ * process's owner tag), running or not, in parallel, giving up after `deadlineMs` (default
  * {@link REMOVE_DEADLINE_MS}). For an exit that cannot wait for sessions to close (a second Ctrl-C,
  * a shutdown past its deadline). Resolves with the ids removed; never rejects.
  */
 export async function removeOwnGuests(opts: { docker?: Dockerode; deadlineMs?: number } = {}): Promise<string[]> {
-  const docker = opts.docker ?? new Dockerode()
-  const deadlineMs = opts.deadlineMs ?? REMOVE_DEADLINE_MS
-  const removed: string[] = []
-  const work = (async () => {
-    const list = await docker.listContainers({ all: true, filters: { label: [`${LABEL_MANAGED}=1`, `${LABEL_OWNER}=${ownerTag()}`] } })
-    await Promise.all(
-      list.map(async (c) => {
-        const container = docker.getContainer(c.Id)
-        try {
-          await container.remove({ force: true })
-          removed.push(c.Id)
-        } catch (err) {
-          if (statusOf(err) === 404) removed.push(c.Id)
-          if (statusOf(err) !== 409) return
-          // 409: a removal is already under way (e.g. the session's close): wait until it is gone
-          const until = Date.now() + deadlineMs
-          while (Date.now() < until && (await container.inspect().then(() => true, (e: unknown) => statusOf(e) !== 404))) await new Promise((r) => setTimeout(r, 50))
-          removed.push(c.Id)
-        }
-      })
-    )
-  })()
-  await withTimeout(work, deadlineMs, 'deadline').catch(() => undefined)
-  return removed
+  return removeOwned(opts.docker ?? new Dockerode(), opts.deadlineMs ?? REMOVE_DEADLINE_MS)
 }

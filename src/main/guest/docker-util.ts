@@ -143,3 +143,41 @@ export function guestEtcDirOf(c: ListedContainer): string | undefined {
   const dir = source ? dirname(source) : undefined
   return dir && isGuestEtcDir(dir) ? dir : undefined
 }
+
+/** The engine calls {@link removeOwned} makes (a dockerode client satisfies it). */
+export interface OwnedEngine {
+  listContainers(opts: { all: boolean; filters: { label: string[] } }): Promise<ListedContainer[]>
+  getContainer(id: string): { remove(opts: { force: boolean }): Promise<unknown>; inspect(): Promise<unknown> }
+}
+
+/**
+ * Force-remove every guest container this process created (label {@link LABEL_OWNER} = this
+ * process's {@link ownerTag}), running or not, in parallel, giving up after `deadlineMs`. A
+ * removal already under way (409) is waited for until the container is gone. Resolves with the ids
+ * removed; never rejects.
+ */
+export async function removeOwned(docker: OwnedEngine, deadlineMs: number): Promise<string[]> {
+  const removed: string[] = []
+  const work = (async () => {
+    const list = await docker.listContainers({ all: true, filters: { label: [`${LABEL_MANAGED}=1`, `${LABEL_OWNER}=${ownerTag()}`] } })
+    await Promise.all(
+      list.map(async (c) => {
+        const container = docker.getContainer(c.Id)
+        try {
+          await container.remove({ force: true })
+          removed.push(c.Id)
+        } catch (err) {
+          if (statusOf(err) === 404) removed.push(c.Id)
+          if (statusOf(err) !== 409) return
+          // 409: a removal is already under way (e.g. the session's close): wait until it is gone
+          const until = Date.now() + deadlineMs
+          while (Date.now() < until && (await container.inspect().then(() => true, (e: unknown) => statusOf(e) !== 404))) await new Promise((r) => setTimeout(r, 50))
+          removed.push(c.Id)
+        }
+      })
+    )
+  })()
+  // past the deadline the exit goes on; what is left is the next start's sweep (logged by callers)
+  await withTimeout(work, deadlineMs, 'deadline').catch(() => undefined)
+  return removed
+}

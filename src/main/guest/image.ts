@@ -9,10 +9,15 @@ import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CortexError } from '../../shared/errors'
+import type { PingResult, SpawnResult } from '../../shared/guest-protocol'
+import { errorFields, type Logger } from '../../shared/logger-types'
+import type { Guest } from './guest'
 import { guestRecipeDir } from './paths'
 
 /** Recipe files whose bytes determine the image tag, relative to resources/guest/. */
 export const GUEST_RECIPE_FILES = ['build-image.sh', 'packages.txt'] as const
+/** Tools the guest agent and the tools need in a user-named image, besides `node` ≥ 18. */
+export const REQUIRED_GUEST_COMMANDS = ['bash', 'rg', 'git'] as const
 /** Image repository name; the tag is the recipe hash. */
 export const GUEST_IMAGE_REPO = 'cortex-guest'
 
@@ -161,5 +166,29 @@ export async function guestBuildMain(write: (line: string) => void): Promise<num
   } catch (err) {
     write(`error: ${(err as Error).message}`)
     return 1
+  }
+}
+
+/**
+ * Check that a user-named image, running as `guest`, has node ≥ 18 and {@link REQUIRED_GUEST_COMMANDS}
+ * (one ping and one `sh -c` of at most 10 s in `repo`).
+ * @throws CortexError `image_unavailable` naming what is missing
+ */
+export async function probeGuestImage(guest: Guest, image: string, repo: string, log: Logger): Promise<void> {
+  const missing: string[] = []
+  const ping = (await guest.call({ op: 'ping' })) as PingResult
+  const major = Number(/^v(\d+)/.exec(ping.node)?.[1] ?? 0)
+  if (major < 18) missing.push(`node >= 18 (found ${ping.node})`)
+  const script = `for c in ${REQUIRED_GUEST_COMMANDS.join(' ')}; do command -v "$c" >/dev/null 2>&1 || printf '%s\\n' "$c"; done`
+  let r: SpawnResult
+  try {
+    r = await guest.spawn({ argv: ['sh', '-c', script], cwd: repo, timeoutMs: 10_000 })
+    missing.push(...r.stdout.split('\n').filter(Boolean))
+  } catch (err) {
+    missing.push('sh')
+    log.debug('image probe could not run sh', { image, ...errorFields(err) })
+  }
+  if (missing.length) {
+    throw new CortexError('image_unavailable', `guest image ${image} lacks what the guest needs: ${missing.join(', ')}; add them to the image or use the default image`)
   }
 }

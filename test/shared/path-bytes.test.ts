@@ -1,6 +1,6 @@
 // The byte ↔ wire ↔ model conventions for file names (pure).
 import { describe, expect, it } from 'vitest'
-import { bytesToWire, hasEscapedBytes, hasModelEscapes, modelToWire, wireToBytes, wireToModel } from './path-bytes'
+import { bytesToWire, hasEscapedBytes, hasModelEscapes, modelToWire, wireToBytes, wireToModel } from '../../src/shared/path-bytes'
 
 const b = (...parts: (string | number[])[]): Uint8Array =>
   Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...Buffer.from(p, 'utf8')] : p)))
