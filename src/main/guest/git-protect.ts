@@ -203,8 +203,12 @@ function protectSubmoduleLinks(repo: string, guard: GitGuard, refuseLink: (p: st
     return // no .gitmodules: no submodule links to protect
   }
   for (const m of text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)) {
-    const p = resolve(repo, m[1] as string, '.git')
-    if (!isInsideRepo(repo, p)) continue
+    // Docker resolves a bind's source on the host, links included: a path through a symlink the
+    // model planted (`x -> /elsewhere`) would bind that folder into the guest read-write. Only the
+    // real folder is pinned, and only when it lies inside the repository.
+    const dir = safeRealpath(resolve(repo, m[1] as string))
+    if (!dir || dir === repo || !isInsideRepo(repo, dir)) continue
+    const p = join(dir, '.git')
     const st = lstatOrNull(p)
     if (st?.isSymbolicLink()) refuseLink(p)
     if (!st?.isFile()) continue
