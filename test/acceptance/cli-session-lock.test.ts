@@ -11,10 +11,19 @@ import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
 
-/** Remove containers of `sessionId` (the kill -9'd CLI could not). */
+/**
+ * Remove containers of `sessionId` (the kill -9'd CLI could not), one at a time: the host watchdog
+ * or the guest's own exit may be removing one already ("No such container", "already in progress").
+ */
 function removeGuests(sessionId: string): void {
   const ids = execFileSync('docker', ['ps', '-aq', '--filter', `label=dev.cortex.session=${sessionId}`], { encoding: 'utf8' }).trim()
-  if (ids) execFileSync('docker', ['rm', '-f', ...ids.split('\n')], { stdio: 'ignore' })
+  for (const id of ids ? ids.split('\n') : []) {
+    try {
+      execFileSync('docker', ['rm', '-f', id], { stdio: 'ignore' })
+    } catch {
+      // gone or going already: the watchdog or the guest's own exit is removing it
+    }
+  }
 }
 
 describe.skipIf(skipWithoutDocker())('cortex run --resume: one process per session', () => {
