@@ -7,10 +7,12 @@
  * folder is pinned (bound onto itself) so it cannot be renamed away and replaced; a folder without
  * `.git` gets an empty read-only `.git`, so `git init` cannot plant a new gitdir at the root.
  * Missing control paths are created on the host first, owned by the repository owner, because a
- * bind target must exist. Host symlinks there are refused: a mount would follow them. See
+ * bind target must exist. Host symlinks there are refused: a mount would follow them. Files the
+ * guest may have made (`.gitmodules`, `.git` pointers, `commondir`) are read without blocking or
+ * following a link, and a submodule folder is bound only by its real path inside the repository. See
  * docs/adr/0006-guest-cannot-arm-the-host.md.
  */
-import { chownSync, closeSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, realpathSync, rmdirSync } from 'node:fs'
+import { chownSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, readdirSync, realpathSync, rmdirSync } from 'node:fs'
 import type { Stats } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { CortexError } from '../../shared/errors'
@@ -130,8 +132,9 @@ export function gitGuardMounts(repo: string, owner: { uid: number; gid: number }
     protect(join(gd, 'info'), 'dir', create)
     for (const extra of ['config.worktree', 'commondir', 'gitdir']) protect(join(gd, extra), 'file', false)
     const common = join(gd, 'commondir')
-    if (lstatOrNull(common)?.isFile()) {
-      const target = resolve(gd, readFileSync(common, 'utf8').trim())
+    const commonText = lstatOrNull(common)?.isFile() ? readRegularFile(common) : null
+    if (commonText !== null) {
+      const target = resolve(gd, commonText.trim())
       const real = safeRealpath(target)
       if (real && isInsideRepo(repo, real)) protectGitdir(real, false, depth)
     }
@@ -170,12 +173,13 @@ export function gitGuardMounts(repo: string, owner: { uid: number; gid: number }
   } else if (st.isFile()) {
     // a worktree or submodule checkout: the pointer itself must not be re-pointed
     guard.mounts.push({ path: dotGit, readOnly: true })
-    let text: string
+    let text: string | null
     try {
-      text = readFileSync(dotGit, 'utf8')
+      text = readRegularFile(dotGit)
     } catch (err) {
       throw new CortexError('repo_invalid', `cannot read ${dotGit}: ${(err as Error).message}`)
     }
+    if (text === null) throw new CortexError('repo_invalid', `cannot read ${dotGit}: it is no longer a regular file`)
     const m = /^gitdir:\s*(.+?)\s*$/m.exec(text)
     const real = m ? safeRealpath(resolve(repo, m[1] as string)) : null
     if (real && isInsideRepo(repo, real)) protectGitdir(real, true, 0)
@@ -196,12 +200,14 @@ export function gitGuardMounts(repo: string, owner: { uid: number; gid: number }
 
 /** Submodule checkouts' `.git` pointer files (paths from `.gitmodules`) are read-only too, their folders pinned. */
 function protectSubmoduleLinks(repo: string, guard: GitGuard, refuseLink: (p: string) => never, pin: (dir: string) => void): void {
-  let text: string
+  let text: string | null
   try {
-    text = readFileSync(join(repo, '.gitmodules'), 'utf8')
+    text = readRegularFile(join(repo, '.gitmodules'))
   } catch {
     return // no .gitmodules: no submodule links to protect
   }
+  // a link, FIFO or device (git itself ignores a symlinked .gitmodules): no submodule links to protect
+  if (text === null) return
   for (const m of text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)) {
     // Docker resolves a bind's source on the host, links included: a path through a symlink the
     // model planted (`x -> /elsewhere`) would bind that folder into the guest read-write. Only the
@@ -214,6 +220,42 @@ function protectSubmoduleLinks(repo: string, guard: GitGuard, refuseLink: (p: st
     if (!st?.isFile()) continue
     pin(dirname(p))
     guard.mounts.push({ path: p, readOnly: true })
+  }
+}
+
+/** Longest control file read on the host (bytes); `.gitmodules` of a large monorepo stays far below. */
+const MAX_CONTROL_FILE_BYTES = 4 * 1024 * 1024
+
+/**
+ * Read a file the guest may have made, on the host, without ever blocking or following a link: the
+ * open is non-blocking and refuses a final symlink (a FIFO there would block this thread for good,
+ * a link to /dev/zero would never end), and only a regular file of at most
+ * {@link MAX_CONTROL_FILE_BYTES} is read.
+ * @returns the text, or null for a symlink, FIFO, socket, device, folder or an over-long file
+ * @throws the open's error for a missing or unreadable file (ENOENT, EACCES)
+ */
+function readRegularFile(p: string): string | null {
+  let fd: number
+  try {
+    fd = openSync(p, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ELOOP' || code === 'ENXIO' || code === 'EISDIR') return null // a link or a socket: not a control file
+    throw err
+  }
+  try {
+    const st = fstatSync(fd)
+    if (!st.isFile() || st.size > MAX_CONTROL_FILE_BYTES) return null
+    const buf = Buffer.alloc(st.size)
+    let got = 0
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, got)
+      if (n === 0) break
+      got += n
+    }
+    return buf.subarray(0, got).toString('utf8')
+  } finally {
+    closeSync(fd)
   }
 }
 
