@@ -4,17 +4,14 @@
  * row naming both files (issue 8.1). The session service behind startWebHost, the scripted model
  * server over HTTP. Screenshot: test-results/web-host-warning.png.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DockerGuestProvider } from '../src/main/guest/docker-guest'
-import { createSessionService, type SessionService } from '../src/main/session'
-import { startWebHost, type WebHost } from '../src/web'
 import { ensureAgentBundle, makeTestRepo } from '../test/support/guest'
 import { skipWithoutChromium, skipWithoutDocker } from '../test/support/requirements'
-import { startScriptedModelServer, type ScriptedModelServer } from '../test/support/scripted-model-server'
-import { ensureRendererBuild, launchChromium, RENDERER_DIR, RESULTS_DIR, type TestBrowser } from './support/browser'
+import { ensureRendererBuild, launchChromium, RESULTS_DIR, type TestBrowser } from './support/browser'
+import { gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
 
 const COMMAND = [
   'echo "touch /tmp/x" > .envrc',
@@ -22,44 +19,31 @@ const COMMAND = [
 ].join('\n')
 
 describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: host-run files changed by a turn', () => {
-  let model: ScriptedModelServer
-  let service: SessionService
-  let host: WebHost
+  let app: WebApp
   let browser: TestBrowser
   let repo: string
-  let dataDir: string
 
   beforeAll(async () => {
     ensureRendererBuild()
-    model = await startScriptedModelServer([{ toolCalls: [{ name: 'bash', args: { command: COMMAND } }] }, { text: 'Set up direnv for you.' }])
-    dataDir = mkdtempSync(join(tmpdir(), 'cortex-e2e-warn-home-'))
     repo = await makeTestRepo({ 'package.json': '{"name":"demo","version":"1.0.0"}\n' })
-    service = await createSessionService({
-      dataDir,
-      modelSettings: { provider: 'openai-compatible', modelId: 'scripted-model', baseUrl: model.baseUrl },
+    app = await startWebApp({
+      script: [{ toolCalls: [{ name: 'bash', args: { command: COMMAND } }] }, { text: 'Set up direnv for you.' }],
       guests: new DockerGuestProvider({ agentPath: ensureAgentBundle(), labels: { 'dev.cortex.test': '1' } })
     })
-    host = await startWebHost({ api: service, rendererDir: RENDERER_DIR, port: 0 })
     browser = await launchChromium()
   }, 300_000)
 
   afterAll(async () => {
     await browser?.close()
-    await host?.close()
-    await service?.shutdown()
-    await model?.close()
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+    await app?.close()
   })
 
   it('shows a warning row listing .envrc and package.json at the end of the turn', async () => {
     const page = await browser.context.newPage()
     const pageErrors: string[] = []
     page.on('pageerror', (e) => pageErrors.push(e.message))
-    await page.goto(host.url)
-    await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor({ timeout: 15_000 })
-    await page.getByTestId('repo-input').fill(repo)
-    await page.getByTestId('repo-open').click()
-    await expect.poll(() => page.getByTestId('session-info').textContent()).toBe(repo)
+    await gotoApp(page, app.host.url)
+    await openRepo(page, repo)
     await page.getByTestId('composer-input').fill('Set up direnv.')
     await page.getByTestId('send-button').click()
     await page.getByTestId('turn-end').waitFor({ timeout: 60_000 })

@@ -13,12 +13,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { CortexError } from '../src/shared/errors'
-import { createSessionService, type SessionService } from '../src/main/session'
-import { startWebHost, type WebHost } from '../src/web'
 import { TEST_REPO_GID, TEST_REPO_UID } from '../test/support/repo-owner'
 import { skipWithoutChromium } from '../test/support/requirements'
-import { startScriptedModelServer, type ScriptedModelServer } from '../test/support/scripted-model-server'
-import { ensureRendererBuild, launchChromium, RENDERER_DIR, RESULTS_DIR, type TestBrowser } from './support/browser'
+import { ensureRendererBuild, launchChromium, RESULTS_DIR, type TestBrowser } from './support/browser'
+import { gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
 
 const DIAGRAM = [
   'flowchart TD',
@@ -29,26 +27,20 @@ const DIAGRAM = [
 ].join('\n')
 
 describe.skipIf(skipWithoutChromium())('web host: links in a plan diagram', () => {
-  let model: ScriptedModelServer
-  let service: SessionService
-  let host: WebHost
+  let app: WebApp
   let browser: TestBrowser
   let repo: string
-  let dataDir: string
   let guestStarts = 0
 
   beforeAll(async () => {
     ensureRendererBuild()
-    model = await startScriptedModelServer([
-      { toolCalls: [{ name: 'plan', args: { title: 'Linked plan', summary: 'A diagram with links.', steps: ['one', 'two'], mermaid: DIAGRAM } }] },
-      { text: 'The plan is ready.' }
-    ])
-    dataDir = mkdtempSync(join(tmpdir(), 'cortex-e2e-links-home-'))
     repo = mkdtempSync(join(tmpdir(), 'cortex-e2e-links-repo-'))
     if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID) // a root-owned repository is refused
-    service = await createSessionService({
-      dataDir,
-      modelSettings: { provider: 'openai-compatible', modelId: 'scripted-model', baseUrl: model.baseUrl },
+    app = await startWebApp({
+      script: [
+        { toolCalls: [{ name: 'plan', args: { title: 'Linked plan', summary: 'A diagram with links.', steps: ['one', 'two'], mermaid: DIAGRAM } }] },
+        { text: 'The plan is ready.' }
+      ],
       guests: {
         start: () => {
           guestStarts++
@@ -57,16 +49,13 @@ describe.skipIf(skipWithoutChromium())('web host: links in a plan diagram', () =
       },
       eagerGuest: false
     })
-    host = await startWebHost({ api: service, rendererDir: RENDERER_DIR, port: 0 })
     browser = await launchChromium()
   }, 300_000)
 
   afterAll(async () => {
     await browser?.close()
-    await host?.close()
-    await service?.shutdown()
-    await model?.close()
-    for (const dir of [dataDir, repo]) if (dir) rmSync(dir, { recursive: true, force: true })
+    await app?.close()
+    if (repo) rmSync(repo, { recursive: true, force: true })
   })
 
   it('clicking a diagram link never navigates the app page', async () => {
@@ -82,11 +71,8 @@ describe.skipIf(skipWithoutChromium())('web host: links in a plan diagram', () =
     page.on('framenavigated', (f) => {
       if (f === page.mainFrame()) navigations++
     })
-    await page.goto(host.url)
-    await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor({ timeout: 15_000 })
-    await page.getByTestId('repo-input').fill(repo)
-    await page.getByTestId('repo-open').click()
-    await expect.poll(() => page.getByTestId('session-info').textContent()).toBe(repo)
+    await gotoApp(page, app.host.url)
+    await openRepo(page, repo)
     await page.getByTestId('mode-select').selectOption('plan')
     await page.getByTestId('composer-input').fill('Plan it.')
     await page.getByTestId('send-button').click()

@@ -10,19 +10,18 @@
  * Screenshots: test-results/web-turn.png, web-turn-reloaded.png, web-plan.png, web-markdown.png,
  * web-narrow.png (900×700).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { DockerGuestProvider } from '../src/main/guest/docker-guest'
 import { ensureGuestImage } from '../src/main/guest/image'
-import { createSessionService, type SessionService } from '../src/main/session'
-import { startWebHost, type WebHost } from '../src/web'
+import type { WebHost } from '../src/web'
 import { ensureAgentBundle, makeTestRepo } from '../test/support/guest'
 import { skipWithoutChromium, skipWithoutDocker } from '../test/support/requirements'
-import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../test/support/scripted-model-server'
-import { ensureRendererBuild, launchChromium, RENDERER_DIR, RESULTS_DIR, type TestBrowser } from './support/browser'
+import type { ScriptStep } from '../test/support/scripted-model-server'
+import { ensureRendererBuild, launchChromium, RESULTS_DIR, type TestBrowser } from './support/browser'
+import { gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
 
 const README = '# Demo\n\nHello from the Cortex e2e repository.\n'
 const MARKDOWN_TEXT = [
@@ -84,13 +83,7 @@ const MARKDOWN_TURN: ScriptStep[] = [
 ]
 
 /** What one test runs against: its own repository, model script, session service and web host. */
-interface Stack {
-  repo: string
-  model: ScriptedModelServer
-  service: SessionService
-  host: WebHost
-  dataDir: string
-}
+type Stack = WebApp & { repo: string }
 
 describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code turn in the browser', () => {
   let agentPath: string
@@ -107,12 +100,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
   afterEach(async () => {
     const s = stack
     stack = undefined
-    if (!s) return
-    // (A stack whose start failed half-way has no host or service yet.)
-    await (s.host as WebHost | undefined)?.close()
-    await (s.service as SessionService | undefined)?.shutdown()
-    await s.model.close()
-    rmSync(s.dataDir, { recursive: true, force: true })
+    await s?.close()
   })
 
   afterAll(async () => {
@@ -122,15 +110,8 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
   /** Start this test's stack: a fresh repository, a model that answers `script`, a service and a host. */
   async function startStack(script: ScriptStep[]): Promise<Stack> {
     const repo = await makeTestRepo({ 'README.md': README, 'docs/guide.md': '# Guide\n', 'src/index.ts': 'export {}\n' })
-    const model = await startScriptedModelServer(script)
-    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-e2e-home-'))
-    stack = { repo, model, dataDir } as Stack
-    stack.service = await createSessionService({
-      dataDir,
-      modelSettings: { provider: 'openai-compatible', modelId: 'scripted-model', baseUrl: model.baseUrl },
-      guests: new DockerGuestProvider({ agentPath, labels: { 'dev.cortex.test': '1' } })
-    })
-    stack.host = await startWebHost({ api: stack.service, rendererDir: RENDERER_DIR, port: 0 })
+    const app = await startWebApp({ script, guests: new DockerGuestProvider({ agentPath, labels: { 'dev.cortex.test': '1' } }) })
+    stack = { ...app, repo }
     return stack
   }
 
@@ -142,8 +123,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text())
     })
-    await page.goto(host.url)
-    await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor({ timeout: 15_000 })
+    await gotoApp(page, host.url)
     return { page, errors }
   }
 
@@ -154,9 +134,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
     expect(await page.getByTestId('composer-input').isDisabled()).toBe(true)
     expect(await page.getByTestId('send-button').isDisabled()).toBe(true)
     expect(await page.getByTestId('terminal-empty').isVisible()).toBe(true)
-    await page.getByTestId('repo-input').fill(repo)
-    await page.getByTestId('repo-open').click()
-    await expect.poll(() => page.getByTestId('session-info').textContent()).toBe(repo)
+    await openRepo(page, repo)
     // The path shows once: the field is cleared for the next repository.
     expect(await page.getByTestId('repo-input').inputValue()).toBe('')
     await page.getByTestId('mode-select').selectOption('agent')
@@ -216,9 +194,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
   it('renders the plan from a Plan-mode turn with its mermaid diagram', async () => {
     const { repo, model, host } = await startStack(PLAN_TURN)
     const { page, errors: pageErrors } = await openApp(host)
-    await page.getByTestId('repo-input').fill(repo)
-    await page.getByTestId('repo-open').click()
-    await expect.poll(() => page.getByTestId('session-info').textContent()).toBe(repo)
+    await openRepo(page, repo)
     await page.getByTestId('mode-select').selectOption('plan')
     await page.getByTestId('mode-row').waitFor()
     await page.getByTestId('composer-input').fill('Plan a French greeting.')
@@ -244,9 +220,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
   it('stops a running turn with Esc', async () => {
     const { repo, model, host } = await startStack(HANGING_TURN)
     const { page, errors: pageErrors } = await openApp(host)
-    await page.getByTestId('repo-input').fill(repo)
-    await page.getByTestId('repo-open').click()
-    await expect.poll(() => page.getByTestId('session-info').textContent()).toBe(repo)
+    await openRepo(page, repo)
     await page.getByTestId('composer-input').fill('Run the long job.')
     await page.getByTestId('send-button').click()
     await expect.poll(() => page.getByTestId('assistant-text').allTextContents(), { timeout: 60_000 }).toEqual(['Starting a long job'])
@@ -263,9 +237,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
   it('renders Markdown safely, an edit_file diff, a foldable long result, and fits 900 px', async () => {
     const { repo, host } = await startStack(MARKDOWN_TURN)
     const { page, errors: pageErrors } = await openApp(host)
-    await page.getByTestId('repo-input').fill(repo)
-    await page.getByTestId('repo-open').click()
-    await expect.poll(() => page.getByTestId('session-info').textContent()).toBe(repo)
+    await openRepo(page, repo)
     await page.getByTestId('composer-input').fill('Show me some Markdown and edit a file.')
     await page.getByTestId('send-button').click()
     await page.getByTestId('turn-end').waitFor({ timeout: 120_000 })

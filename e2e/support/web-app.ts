@@ -1,0 +1,75 @@
+/**
+ * The app stack the browser specs drive: a scripted model server over HTTP, a real session service
+ * in a fresh data folder, and the web host serving the built renderer; plus the page steps every
+ * spec starts with (load the app and wait for its socket, open a repository).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { expect } from 'vitest'
+import type { GuestProvider } from '../../src/main/guest/guest'
+import { createSessionService, type SessionService } from '../../src/main/session'
+import { startWebHost, type WebHost } from '../../src/web'
+import { startScriptedModelServer, type ScriptedModelServer, type ScriptStep } from '../../test/support/scripted-model-server'
+import { RENDERER_DIR } from './browser'
+
+/** One running stack; `close()` stops the host, the service (removing its guests) and the model, and removes the data folder. */
+export interface WebApp {
+  model: ScriptedModelServer
+  service: SessionService
+  host: WebHost
+  dataDir: string
+  close(): Promise<void>
+}
+
+/**
+ * Start a stack whose model answers `script` and whose sessions get guests from `guests`.
+ * `eagerGuest: false` starts a guest only when a tool needs one. On a failure half-way, what
+ * already started is stopped before the error propagates.
+ */
+export async function startWebApp(opts: { script: ScriptStep[]; guests: GuestProvider; eagerGuest?: boolean }): Promise<WebApp> {
+  const model = await startScriptedModelServer(opts.script)
+  const dataDir = mkdtempSync(join(tmpdir(), 'cortex-e2e-home-'))
+  let service: SessionService | undefined
+  try {
+    service = await createSessionService({
+      dataDir,
+      modelSettings: { provider: 'openai-compatible', modelId: 'scripted-model', baseUrl: model.baseUrl },
+      guests: opts.guests,
+      eagerGuest: opts.eagerGuest
+    })
+    const host = await startWebHost({ api: service, rendererDir: RENDERER_DIR, port: 0 })
+    const started = service
+    return {
+      model,
+      service: started,
+      host,
+      dataDir,
+      async close() {
+        await host.close()
+        await started.shutdown()
+        await model.close()
+        rmSync(dataDir, { recursive: true, force: true })
+      }
+    }
+  } catch (err) {
+    await service?.shutdown()
+    await model.close()
+    rmSync(dataDir, { recursive: true, force: true })
+    throw err
+  }
+}
+
+/** Load the app at `url` in `page` and wait until its socket to the host is open (15 s guard). */
+export async function gotoApp(page: Page, url: string): Promise<void> {
+  await page.goto(url)
+  await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor({ timeout: 15_000 })
+}
+
+/** Open `repo` through the repository picker and wait until the session shows it. */
+export async function openRepo(page: Page, repo: string): Promise<void> {
+  await page.getByTestId('repo-input').fill(repo)
+  await page.getByTestId('repo-open').click()
+  await expect.poll(() => page.getByTestId('session-info').textContent()).toBe(repo)
+}
