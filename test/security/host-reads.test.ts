@@ -4,13 +4,19 @@
 // read: not even SIGTERM ran), and a symlink to /dev/zero read without end. Through the built CLI
 // with a real guest and the scripted model server: the model turns `.gitmodules` into a FIFO (or a
 // link to /dev/zero), and the next run on the folder still starts its guest and ends normally.
+// The turn-end watch of host-run files (host-exec-watch.ts) lstat'ed a file and then opened it by
+// name: a process the model left running in the guest that keeps swapping `.envrc` between a
+// regular file and a FIFO made the host's open block for good, so the turn never ended. Through the
+// session service: a dozen turns against that swapping loop all end.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { DockerGuestProvider } from '../../src/main/guest/docker-guest'
+import { createSessionService } from '../../src/main/session'
 import { CLI } from '../support/cli'
-import { makeTestRepo } from '../support/guest'
+import { ensureAgentBundle, makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
 
@@ -69,4 +75,44 @@ describe.skipIf(skipWithoutDocker())('host reads of guest-made files never block
       expect(second.stdout).toContain('still-alive')
     }, 120_000)
   }
+
+  it('a guest process swapping .envrc between a file and a FIFO never hangs the turn-end watch', async () => {
+    const script: ScriptStep[] = []
+    const server = await startScriptedModelServer(script)
+    servers.push(server)
+    const home = mkdtempSync(join(tmpdir(), 'cortex-host-reads-home-'))
+    homes.push(home)
+    const service = await createSessionService({
+      dataDir: home,
+      modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl },
+      guests: new DockerGuestProvider({ agentPath: ensureAgentBundle(), labels: { 'dev.cortex.test': '1' } })
+    })
+    try {
+      const repo = await makeTestRepo({ 'a.txt': 'a\n' })
+      const id = (await service.openSession({ repo, sandbox: 'workspace-write' })).id
+      const swap = [
+        'import os, time',
+        'end = time.time() + 40',
+        'while time.time() < end:',
+        '    try: os.mkfifo(".f")',
+        '    except FileExistsError: pass',
+        '    os.rename(".f", ".envrc")',
+        '    open(".r", "w").write("x")',
+        '    os.rename(".r", ".envrc")'
+      ].join('\n')
+      script.push({ toolCalls: [{ name: 'bash', args: { command: `setsid python3 -c '${swap}' </dev/null >/dev/null 2>&1 & echo started` } }] }, { text: 'started' })
+      const turn = async (): Promise<boolean> => {
+        await service.submit({ sessionId: id, op: { type: 'user_message', text: 'go' } })
+        return Promise.race([service.idle(id).then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 15_000))])
+      }
+      expect(await turn()).toBe(true)
+      for (let i = 0; i < 12; i++) {
+        script.push({ text: `turn ${i}` })
+        expect(await turn(), `turn ${i} did not end within 15 s`).toBe(true)
+      }
+      await service.closeSession({ sessionId: id })
+    } finally {
+      await service.shutdown()
+    }
+  }, 300_000)
 })
