@@ -88,21 +88,24 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
   })
   const model = () => ['--provider', 'openai-compatible', '--base-url', server!.baseUrl, '--model', 'scripted']
 
+  /** Spawn the built CLI with `args` in this test's CORTEX_HOME; `out.text` collects its stdout. */
+  function startCli(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess & { pid: number }; out: { text: string } } {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, CORTEX_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    pids.push(child.pid!)
+    const out = { text: '' }
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out.text += c))
+    child.stderr.resume()
+    return { child: child as ChildProcess & { pid: number }, out }
+  }
+
   /** Start `cortex run --json` and resolve once the first tool call started. */
   async function runUntilToolStarts(command: string, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
     script.push({ toolCalls: [{ name: 'bash', args: { command } }] }, { text: 'done' })
-    const child = spawn(process.execPath, [CLI, 'run', '--repo', repo, ...model(), '--json', 'go'], {
-      env: { ...process.env, CORTEX_HOME: home, ...env },
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
-    pids.push(child.pid!)
-    let out = ''
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c))
-    child.stderr.resume()
-    expect(await waitFor(() => out.includes('"tool_call_started"') || child.exitCode !== null, 60_000), out).toBe(true)
-    expect(child.exitCode, out).toBe(null)
+    const { child, out: stdout } = startCli(['run', '--repo', repo, ...model(), '--json', 'go'], env)
+    expect(await waitFor(() => stdout.text.includes('"tool_call_started"') || child.exitCode !== null, 60_000), stdout.text).toBe(true)
+    expect(child.exitCode, stdout.text).toBe(null)
     await sleep(500) // the command is running in the guest
-    expect(guestsOf(child.pid!, false)).toHaveLength(1)
+    expect(guestsOf(child.pid, false)).toHaveLength(1)
     return child
   }
 
@@ -146,16 +149,9 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
 
   /** Start `cortex serve` and open a WebSocket to it. */
   async function serve(env: NodeJS.ProcessEnv = {}) {
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...model()], {
-      env: { ...process.env, CORTEX_HOME: home, ...env },
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
-    pids.push(child.pid!)
-    let out = ''
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c))
-    child.stderr.resume()
-    expect(await waitFor(() => /serving at (\S+)/.test(out) || child.exitCode !== null, 60_000), out).toBe(true)
-    const url = new URL(/serving at (\S+)/.exec(out)![1]!)
+    const { child, out: stdout } = startCli(['serve', '--port', '0', ...model()], env)
+    expect(await waitFor(() => /serving at (\S+)/.test(stdout.text) || child.exitCode !== null, 60_000), stdout.text).toBe(true)
+    const url = new URL(/serving at (\S+)/.exec(stdout.text)![1]!)
     const ws = new WebSocket(`ws://${url.host}/ws?token=${url.searchParams.get('token')}`, { origin: url.origin })
     await new Promise((r, j) => ws.once('open', r).once('error', j))
     const events: EventEnvelope[] = []
@@ -186,7 +182,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     await s.request('submit', { sessionId, op: { type: 'user_message', text: 'hang' } })
     expect(await s.toolStarted(1)).toBe(true)
     await sleep(500)
-    expect(guestsOf(s.child.pid!, false).length).toBeGreaterThanOrEqual(1)
+    expect(guestsOf(s.child.pid, false).length).toBeGreaterThanOrEqual(1)
     const t0 = Date.now()
     s.child.kill('SIGTERM')
     const { code } = await exited(s.child)
@@ -194,7 +190,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     s.ws.terminate()
     expect(code).toBe(0)
     expect(took).toBeLessThan(5_000)
-    expect(guestsOf(s.child.pid!, true)).toEqual([])
+    expect(guestsOf(s.child.pid, true)).toEqual([])
     process.stdout.write(`[guest-lifetime] serve SIGTERM: exited after ${took} ms, no container\n`)
   }, 120_000)
 
@@ -211,8 +207,8 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     await sleep(800)
     const out = s.events.filter((e) => e.event.type === 'tool_output').map((e) => JSON.stringify(e.event)).join('')
     expect(out).toContain('restarted')
-    expect(guestsOf(s.child.pid!, false)).toHaveLength(1)
-    const death = watchDeath(guestsOf(s.child.pid!, false)[0]!)
+    expect(guestsOf(s.child.pid, false)).toHaveLength(1)
+    const death = watchDeath(guestsOf(s.child.pid, false)[0]!)
     await death.ready
     const t0 = Date.now()
     s.child.kill('SIGKILL')
@@ -220,7 +216,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     s.ws.terminate()
     expect(await waitFor(death.stoppedByItself, 10_000), death.actions.join(',')).toBe(true)
     death.stop()
-    expect(await waitFor(() => guestsOf(s.child.pid!, false).length === 0, 2000)).toBe(true)
+    expect(await waitFor(() => guestsOf(s.child.pid, false).length === 0, 2000)).toBe(true)
     process.stdout.write(`[guest-lifetime] serve kill -9 (exec-restarted agent): guest stopped after ${Date.now() - t0} ms\n`)
   }, 120_000)
 })

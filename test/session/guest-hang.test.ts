@@ -141,13 +141,18 @@ describe.skipIf(skipWithoutDocker())('no guest call can hang (issue 8, item 3)',
     await service.closeSession({ sessionId: id })
   }, 300_000)
 
-  it('Stop ends a call whose agent is stopped at once, and the wedged guest is replaced', async () => {
-    const id = await open()
+  /** Start a turn whose bash call SIGSTOPs the guest agent, and resolve once that call runs. */
+  async function startStoppedAgentCall(id: string): Promise<void> {
     script.push({ toolCalls: [{ name: 'bash', args: { command: 'kill -STOP $PPID; sleep 300' } }] })
     const from = events.length
     await service.submit({ sessionId: id, op: { type: 'user_message', text: 'hang' } })
     expect(await waitFor(() => of(id, from).some((e) => e.type === 'tool_call_started'), 30_000)).toBe(true)
     await sleep(500)
+  }
+
+  it('Stop ends a call whose agent is stopped at once, and the wedged guest is replaced', async () => {
+    const id = await open()
+    await startStoppedAgentCall(id)
     const t0 = Date.now()
     await service.submit({ sessionId: id, op: { type: 'stop' } })
     await service.idle(id)
@@ -165,11 +170,7 @@ describe.skipIf(skipWithoutDocker())('no guest call can hang (issue 8, item 3)',
 
   it('closeSession during a call on a stopped agent finishes within 5 s and leaves no container', async () => {
     const id = await open()
-    script.push({ toolCalls: [{ name: 'bash', args: { command: 'kill -STOP $PPID; sleep 300' } }] })
-    const from = events.length
-    await service.submit({ sessionId: id, op: { type: 'user_message', text: 'hang' } })
-    expect(await waitFor(() => of(id, from).some((e) => e.type === 'tool_call_started'), 30_000)).toBe(true)
-    await sleep(500)
+    await startStoppedAgentCall(id)
     expect(containers('dev.cortex.session', id, false)).toHaveLength(1)
     const t0 = Date.now()
     await service.closeSession({ sessionId: id })
