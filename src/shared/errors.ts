@@ -18,6 +18,7 @@ export const ErrorCodeSchema = z.enum([
   'busy', // a turn is already running
   'session_locked', // the session is open in another process
   'session_limit', // too many sessions open in this process (CORTEX_MAX_SESSIONS)
+  'history_invalid', // the session history cannot be repaired into a valid model request (src/main/harness/history-validator.ts)
   'internal'
 ])
 

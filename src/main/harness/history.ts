@@ -9,8 +9,9 @@ import { capToolArgs } from '../../shared/tool-args'
 
 export { MAX_TOOL_ARGS_BYTES, TRUNCATED_ARGS_HEAD_CHARS, capToolArgs, type CappedArgs } from '../../shared/tool-args'
 
-/** Text of the result given to a tool call that never finished. */
-export const INTERRUPTED_RESULT = 'Error: interrupted — this tool call did not finish (stopped by the user or the app closed).'
+import { INTERRUPTED_RESULT, validateHistory } from './history-validator'
+
+export { INTERRUPTED_RESULT, HistoryInvalidError } from './history-validator'
 
 /** Tool names every provider accepts when replayed (OpenAI's rule, the strictest): 1–64 of `A-Za-z0-9_-`. */
 export const VALID_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/
@@ -36,9 +37,11 @@ export function toModelInput(args: unknown): Record<string, unknown> {
 /**
  * Build messages from events, in order: `user_message` → user, `assistant_message` → assistant
  * (text + tool-call parts), `tool_call_finished` → tool results grouped in one tool message.
- * Other events are ignored. Calls left without a result get {@link INTERRUPTED_RESULT}.
+ * Other events are ignored. Calls left without a result get {@link INTERRUPTED_RESULT}. The result
+ * passes {@link validateHistory} (run before every model request); `onRepair` gets one line per repair.
+ * @throws HistoryInvalidError when the history cannot be repaired
  */
-export function buildModelMessages(events: readonly SessionEvent[]): ModelMessage[] {
+export function buildModelMessages(events: readonly SessionEvent[], onRepair?: (note: string) => void): ModelMessage[] {
   const messages: ModelMessage[] = []
   let pending: ToolCall[] = []
   let results: ToolResultPart[] = []
@@ -84,7 +87,9 @@ export function buildModelMessages(events: readonly SessionEvent[]): ModelMessag
     }
   }
   closePending()
-  return messages
+  const checked = validateHistory(messages)
+  for (const note of checked.repairs) onRepair?.(note)
+  return checked.messages
 }
 
 function resultPart(toolCallId: string, toolName: string, text: string, isError = false): ToolResultPart {
