@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { ErrorCodeSchema } from './errors'
 import { ModeSchema } from './modes'
+import { PROPOSAL_EVENTS, PROPOSAL_OPERATIONS } from './proposals'
 import { SandboxPolicySchema } from './sandbox'
 
 /** A todo item kept by the session (todo_read / todo_write). */
@@ -30,6 +31,8 @@ export const OperationSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('user_message'), text: z.string().min(1) }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('set_mode'), mode: ModeSchema }),
+  /** accept_plan, reject_plan, accept_spec, reject_spec (./proposals). */
+  ...PROPOSAL_OPERATIONS,
   /** Switch the sandbox policy: the guest restarts with the new mounts and network; rejected while a turn runs. */
   z.object({ type: z.literal('set_sandbox'), policy: SandboxPolicySchema })
 ])
@@ -90,6 +93,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('plan_updated'), plan: PlanSchema }),
   z.object({ type: z.literal('todos_updated'), todos: z.array(TodoSchema) }),
   z.object({ type: z.literal('mode_changed'), mode: ModeSchema }),
+  /** lock_changed, spec_updated, proposal_decided (./proposals). */
+  ...PROPOSAL_EVENTS,
   z.object({ type: z.literal('sandbox_changed'), policy: SandboxPolicySchema }),
   z.object({ type: z.literal('guest_status'), state: GuestStateSchema, detail: z.string().optional() }),
   z.object({ type: z.literal('turn_ended'), turnId: z.string(), reason: TurnEndReasonSchema }),

@@ -1,6 +1,7 @@
 /**
- * Mode table: which tools each mode offers the model. Pure data, shared by the harness (what to
- * offer, what to refuse at execution time) and the renderer (mode picker). Source: ARCHITECTURE.md.
+ * Mode table and locks: which tools each mode offers the model, and the one pure function
+ * ({@link offeredTools}) the harness uses both to offer tools and to refuse withheld calls at
+ * execution time. Pure data, shared by the harness and the renderer (mode picker, lock banner).
  */
 import { z } from 'zod'
 
@@ -14,32 +15,75 @@ export const TOOL_NAMES = [
   'bash',
   'todo_read',
   'todo_write',
-  'plan'
+  'plan',
+  'spec'
 ] as const
 
 /** One tool name from {@link TOOL_NAMES}. */
 export type ToolName = (typeof TOOL_NAMES)[number]
 
-/** Schema of a mode: `ask` (read-only look-around), `plan` (ask + plan tool), `agent` (everything). */
-export const ModeSchema = z.enum(['ask', 'plan', 'agent'])
+/**
+ * Schema of a mode: `ask` (read-only look-around), `plan` (ask + plan tool), `spec` (ask + spec
+ * tool: requirements → design → tasks), `agent` (everything but spec).
+ */
+export const ModeSchema = z.enum(['ask', 'plan', 'spec', 'agent'])
 
 /** A session mode; decides the tools offered to the model and allowed at execution time. */
 export type Mode = z.infer<typeof ModeSchema>
 
+/** The documents of a spec, in the order they are drafted and accepted. */
+export const SpecStageSchema = z.enum(['requirements', 'design', 'tasks'])
+/** See {@link SpecStageSchema}. */
+export type SpecStage = z.infer<typeof SpecStageSchema>
+
+/**
+ * A proposal awaiting the user's decision: a plan (after the plan tool ran in Plan mode) or one spec
+ * document (after the spec tool drafted it). While a lock is set no mutating tool is offered or run,
+ * whatever the mode; it is released by accepting, rejecting with feedback, or switching mode.
+ */
+export const ModeLockSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('plan') }),
+  z.object({ kind: z.literal('spec'), stage: SpecStageSchema })
+])
+/** See {@link ModeLockSchema}; `null` is "no lock". */
+export type ModeLock = z.infer<typeof ModeLockSchema>
+
 const ASK_TOOLS: readonly ToolName[] = ['read_file', 'glob', 'grep']
 
-/** Tools offered per mode. A tool absent here is never offered and is refused if called anyway. */
+/** Tools that change files or run commands: never offered in Ask, Plan or Spec, nor under a lock. */
+export const MUTATING_TOOLS: readonly ToolName[] = ['write_file', 'edit_file', 'bash', 'todo_write']
+
+/** Tools offered per mode without a lock. A tool absent here is never offered and is refused if called anyway. */
 export const MODE_TOOLS: Readonly<Record<Mode, readonly ToolName[]>> = {
   ask: ASK_TOOLS,
   plan: [...ASK_TOOLS, 'plan'],
-  agent: TOOL_NAMES
+  spec: [...ASK_TOOLS, 'spec'],
+  // spec drives Spec mode's accept/reject flow, so Agent offers everything else
+  agent: TOOL_NAMES.filter((t) => t !== 'spec')
 }
 
 /**
- * Whether `tool` may run in `mode`.
+ * The tools offered (and allowed to run) now.
+ * @param mode the mode in force
+ * @param lock the pending proposal, or null/undefined when none awaits a decision
+ * @returns tool names in catalog order; under a lock, {@link MUTATING_TOOLS} are removed
+ */
+export function offeredTools(mode: Mode, lock?: ModeLock | null): readonly ToolName[] {
+  const tools = MODE_TOOLS[mode]
+  return lock ? tools.filter((t) => !MUTATING_TOOLS.includes(t)) : tools
+}
+
+/**
+ * Whether `tool` may run now.
  * @param mode the mode in force when the call runs (not when it was requested)
  * @param tool any string; unknown tool names are never allowed
+ * @param lock the lock in force when the call runs
  */
-export function isToolAllowed(mode: Mode, tool: string): tool is ToolName {
-  return (MODE_TOOLS[mode] as readonly string[]).includes(tool)
+export function isToolAllowed(mode: Mode, tool: string, lock?: ModeLock | null): tool is ToolName {
+  return (offeredTools(mode, lock) as readonly string[]).includes(tool)
+}
+
+/** What the user sees of a lock, e.g. "Plan — locked until you accept". */
+export function lockLabel(lock: ModeLock): string {
+  return lock.kind === 'plan' ? 'Plan — locked until you accept' : `Spec ${lock.stage} — locked until you accept`
 }

@@ -6,7 +6,7 @@
  */
 import { CortexError } from '../../shared/errors'
 import type { ToolCall } from '../../shared/events'
-import { MODE_TOOLS, isToolAllowed, type Mode } from '../../shared/modes'
+import { isToolAllowed, offeredTools, type Mode, type ModeLock } from '../../shared/modes'
 import { GuestCallError } from '../guest/guest'
 import { isAbortError as isAbortInChain } from '../providers'
 import { MAX_RESULT_CHARS, capHeadTail } from '../tools/limits'
@@ -14,6 +14,12 @@ import { ToolError, type ToolContext, type ToolDefinition, type ToolRunContext }
 
 /** Largest tool result stored in the session and sent to the model, in characters (~8k tokens); one constant shared with the tools (tools/limits). */
 export { MAX_RESULT_CHARS }
+
+/** The mode and lock in force when a call runs: together they decide which tools may run ({@link offeredTools}). */
+export interface ModeState {
+  mode: Mode
+  lock?: ModeLock | null
+}
 
 /** Outcome of one call: the result text for the model and whether it is an error. */
 export interface DispatchResult {
@@ -32,8 +38,9 @@ export function isAbortError(err: unknown, signal: AbortSignal): boolean {
 }
 
 /**
- * Execute `call` under `mode` (the mode in force NOW, not when the call was requested).
- * @param catalog every tool by name; a name absent from `MODE_TOOLS[mode]` is refused
+ * Execute `call` under `mode` (the mode and lock in force NOW, not when the call was requested).
+ * @param mode a mode, or a mode with its lock; a name absent from `offeredTools(mode, lock)` is refused
+ * @param catalog every tool by name
  * @param ctx the call's context; `ctx.getGuest` is awaited only for a valid call of a tool that
  *   needs the guest ({@link ToolDefinition.needsGuest}), so a refused call never starts one
  * @param invalidReason set when the model's arguments could not be parsed or were cut off
@@ -42,15 +49,18 @@ export function isAbortError(err: unknown, signal: AbortSignal): boolean {
  */
 export async function dispatchToolCall(
   call: ToolCall,
-  mode: Mode,
+  mode: Mode | ModeState,
   catalog: Readonly<Record<string, ToolDefinition>>,
   ctx: ToolRunContext,
   invalidReason?: string
 ): Promise<DispatchResult> {
-  if (!isToolAllowed(mode, call.name)) {
+  const state: ModeState = typeof mode === 'string' ? { mode } : mode
+  if (!isToolAllowed(state.mode, call.name, state.lock)) {
     const known = Object.hasOwn(catalog, call.name) // not `in`: "constructor" is no tool
-    const offered = MODE_TOOLS[mode].join(', ')
-    const why = known ? `is not available in ${mode} mode` : 'does not exist'
+    const offered = offeredTools(state.mode, state.lock).join(', ')
+    const why = !known ? 'does not exist' : state.lock && isToolAllowed(state.mode, call.name)
+      ? `is blocked until the user accepts the ${state.lock.kind} or switches mode`
+      : `is not available in ${state.mode} mode`
     return { isError: true, output: `Error: tool "${call.name}" ${why}; it was not run. Tools available now: ${offered}.` }
   }
   if (invalidReason) return { isError: true, output: `Error: ${invalidReason}; the call was not run.` }

@@ -9,12 +9,12 @@ import { InvalidResponseDataError, streamText, type LanguageModel } from 'ai'
 import type { CortexError } from '../../shared/errors'
 import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
 import type { SessionEvent, ToolCall } from '../../shared/events'
-import { MODE_TOOLS, type Mode } from '../../shared/modes'
+import { offeredTools, type Mode, type ModeLock } from '../../shared/modes'
 import type { Guest } from '../guest/guest'
 import type { ToolDefinition, ToolSessionState } from '../tools/tool'
 import { declareTools } from '../providers'
 import { INVALID_TOOL_NAME, MAX_TOOL_ARGS_BYTES, TRUNCATED_ARGS_HEAD_CHARS, VALID_TOOL_NAME, buildModelMessages, capToolArgs } from './history'
-import { dispatchToolCall, isAbortError } from './tool-dispatch'
+import { dispatchToolCall, isAbortError, type ModeState } from './tool-dispatch'
 
 /** Everything a turn needs; supplied by the session. */
 export interface TurnDeps {
@@ -25,6 +25,8 @@ export interface TurnDeps {
   catalog: Readonly<Record<string, ToolDefinition>>
   /** The mode in force now (it may change between steps). */
   getMode(): Mode
+  /** The lock in force now (a plan or spec document awaiting the user); none when absent. */
+  getLock?(): ModeLock | null
   /** Persisted events so far (the history source). */
   events(): readonly SessionEvent[]
   emit(event: SessionEvent): void
@@ -33,8 +35,8 @@ export interface TurnDeps {
   session: ToolSessionState
   /** Map a provider failure to a typed error (provider_unreachable / provider_error). */
   classifyError(err: unknown): CortexError
-  /** System prompt for the given mode. */
-  systemPrompt(mode: Mode): string
+  /** System prompt for the given mode and lock. */
+  systemPrompt(mode: Mode, lock?: ModeLock | null): string
   /** Retries per model request for retryable HTTP failures (AI SDK `maxRetries`). Default 1. */
   maxRetries?: number
   /** Output cap per model step in tokens; unset leaves the provider's default. */
@@ -78,8 +80,9 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   for (;;) {
     if (signal.aborted) return 'stopped'
     const mode = deps.getMode()
-    const offered = MODE_TOOLS[mode].map((name) => deps.catalog[name]).filter((t): t is ToolDefinition => !!t)
-    const step = await streamStep(deps, mode, offered)
+    const lock = deps.getLock?.() ?? null
+    const offered = offeredTools(mode, lock).map((name) => deps.catalog[name]).filter((t): t is ToolDefinition => !!t)
+    const step = await streamStep(deps, { mode, lock }, offered)
     malformed = step.malformed ? malformed + 1 : 0
     if (step.malformed && malformed >= MAX_MALFORMED_STEPS) throw deps.classifyError(step.malformed)
     deps.emit({
@@ -101,7 +104,7 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
 
 async function streamStep(
   deps: TurnDeps,
-  mode: Mode,
+  mode: ModeState,
   offered: ToolDefinition[]
 ): Promise<{ text: string; calls: StepCall[]; malformed?: unknown }> {
   const { signal, turnId } = deps
@@ -116,7 +119,7 @@ async function streamStep(
   try {
     const result = streamText({
       model: deps.model,
-      system: deps.systemPrompt(mode),
+      system: deps.systemPrompt(mode.mode, mode.lock),
       messages: buildModelMessages(deps.events()),
       tools: declareTools(offered),
       abortSignal: AbortSignal.any([signal, cut.signal]),
@@ -176,7 +179,7 @@ async function streamStep(
  * replaced by their truncated form (so the log and every later request stay small) and refused;
  * a name no provider would accept back (empty, `../x`, kilobytes of junk) is refused by a quoted cut.
  */
-function toStepCall(part: { toolCallId: string; toolName: string; input: unknown; invalid?: boolean }, mode: Mode): StepCall {
+function toStepCall(part: { toolCallId: string; toolName: string; input: unknown; invalid?: boolean }, mode: ModeState): StepCall {
   const capped = capToolArgs(part.input)
   const call: StepCall = { callId: part.toolCallId, name: part.toolName, args: capped.args }
   if (!VALID_TOOL_NAME.test(part.toolName)) {
@@ -184,7 +187,7 @@ function toStepCall(part: { toolCallId: string; toolName: string; input: unknown
     call.name = detach(part.toolName.slice(0, QUOTED_NAME_CHARS))
     call.refusal =
       `Error: tool ${quoted} does not exist: it is not a valid tool name (1-64 letters, digits, _ or -); it was not run. ` +
-      `Tools available now: ${MODE_TOOLS[mode].join(', ')}.`
+      `Tools available now: ${offeredTools(mode.mode, mode.lock).join(', ')}.`
   } else if (capped.truncated) {
     call.refusal =
       `Error: the arguments of this ${part.toolName} call are ${capped.bytes} bytes, over the ${MAX_TOOL_ARGS_BYTES}-byte cap; ` +
@@ -218,14 +221,14 @@ function oversizedCall(input: StreamingInput): StepCall {
 }
 
 /** The stand-in call recorded for a response the SDK rejected, with its error result. */
-function malformedCall(err: InvalidResponseDataError, mode: Mode): StepCall {
+function malformedCall(err: InvalidResponseDataError, mode: ModeState): StepCall {
   return {
     callId: `malformed_${randomUUID()}`,
     name: INVALID_TOOL_NAME,
     args: {},
     refusal:
       `Error: your last response had a malformed tool call (${err.message.slice(0, 200)}); it was not run. ` +
-      `Call tools by their exact names. Tools available now: ${MODE_TOOLS[mode].join(', ')}.`
+      `Call tools by their exact names. Tools available now: ${offeredTools(mode.mode, mode.lock).join(', ')}.`
   }
 }
 
@@ -250,7 +253,8 @@ async function runCall(deps: TurnDeps, call: StepCall): Promise<void> {
   let output: string
   let isError: boolean
   try {
-    const mode = deps.getMode()
+    // checked against the mode and lock in force now, not when the model asked
+    const mode = { mode: deps.getMode(), lock: deps.getLock?.() ?? null }
     // the guest is attached (and awaited) by dispatch, only for a valid call of a tool that needs it
     const ctx = {
       getGuest: () => deps.getGuest(),

@@ -15,6 +15,7 @@ import type { Guest, GuestProvider } from '../guest/guest'
 import { buildSystemPrompt } from '../harness/system-prompt'
 import { runTurn } from '../harness/turn-loop'
 import { watchHostExec } from '../harness/host-exec-watch'
+import { ProposalState, decideProposal, isProposalOperation, type ProposalOperation } from '../harness/mode-locks'
 import type { SessionLog } from '../store/session-store'
 import type { ToolDefinition } from '../tools/tool'
 
@@ -60,6 +61,8 @@ export class Session {
   private readonly history: SessionEvent[] = []
   private readonly persisted: EventEnvelope[] = []
   private todos: Todo[] = []
+  /** The plan/spec lock and what awaits the user's decision (harness/mode-locks), kept from the events. */
+  private readonly proposals = new ProposalState()
   private turn: { id: string; controller: AbortController; done: Promise<void> } | null = null
   private guest: Promise<Guest> | null = null
   private closed = false
@@ -79,6 +82,7 @@ export class Session {
       this.history.push(event)
       this.persisted.push(envelope)
       if (event.type === 'todos_updated') this.todos = event.todos
+      this.proposals.apply(event)
     }
   }
 
@@ -108,6 +112,7 @@ export class Session {
     if (!EPHEMERAL_EVENTS.has(event.type)) {
       this.history.push(event)
       this.persisted.push(envelope)
+      this.proposals.apply(event)
       if (!this.closed) this.deps.log.append(envelope)
     }
     this.deps.publish(envelope)
@@ -121,6 +126,7 @@ export class Session {
    */
   submit(op: Operation): void {
     if (this.closed) throw new CortexError('session_not_found', `session ${this.id} is closed`)
+    if (isProposalOperation(op)) return this.decide(op)
     switch (op.type) {
       case 'user_message':
         if (this.turn) throw new CortexError('busy', 'a turn is already running: press Stop (Esc) first or wait for it to end')
@@ -132,6 +138,8 @@ export class Session {
       case 'set_mode':
         if (op.mode !== this.mode) {
           this.logger.info('mode changed', { from: this.mode, to: op.mode })
+          // switching mode releases a plan or spec lock
+          for (const e of this.proposals.onModeSwitch()) this.emit(e)
           this.mode = op.mode
           this.emit({ type: 'mode_changed', mode: op.mode })
         }
@@ -141,6 +149,23 @@ export class Session {
         if (op.policy !== this.sandbox) this.switchSandbox(op.policy)
         return
     }
+  }
+
+  /**
+   * Accept or reject the plan or spec document awaiting a decision (harness/mode-locks): emits the
+   * decision (mode and todos included) and starts the next turn with the plan, spec or feedback.
+   * @throws CortexError('busy') while a turn runs, ('invalid_input') when nothing of that kind awaits
+   */
+  private decide(op: ProposalOperation): void {
+    if (this.turn) throw new CortexError('busy', `${op.type} waits for the running turn to end: press Stop (Esc) first or wait`)
+    const { events, message } = decideProposal(this.proposals, op)
+    this.logger.info('proposal decided', { op: op.type })
+    for (const e of events) {
+      if (e.type === 'mode_changed') this.mode = e.mode
+      if (e.type === 'todos_updated') this.todos = e.todos.map((t) => ({ ...t }))
+      this.emit(e)
+    }
+    this.startTurn(message)
   }
 
   private switchSandbox(policy: SandboxPolicy): void {
@@ -248,6 +273,7 @@ export class Session {
       signal: controller.signal,
       catalog: this.deps.catalog,
       getMode: () => this.mode,
+      getLock: () => this.proposals.lock,
       events: () => this.history,
       emit: (e) => this.emit(e),
       getGuest: () => this.ensureGuest(),
@@ -257,11 +283,20 @@ export class Session {
           this.todos = todos.map((t) => ({ ...t }))
           this.emit({ type: 'todos_updated', todos: this.todos })
         },
-        setPlan: (plan: Plan) => this.emit({ type: 'plan_updated', plan })
+        setPlan: (plan: Plan) => {
+          this.emit({ type: 'plan_updated', plan })
+          for (const e of this.proposals.onPlanPublished(this.mode)) this.emit(e)
+        },
+        spec: {
+          nextStage: () => this.proposals.nextSpecStage(),
+          propose: (doc) => {
+            for (const e of this.proposals.onSpecDrafted(doc)) this.emit(e)
+          }
+        }
       },
       classifyError: this.deps.classifyError,
       maxOutputTokens: this.deps.maxOutputTokens,
-      systemPrompt: (mode) => buildSystemPrompt(this.repo, mode),
+      systemPrompt: (mode, lock) => buildSystemPrompt(this.repo, mode, lock),
       logger: this.logger
     })).then(
       (outcome) => this.endTurn(turnId, outcome),

@@ -14,6 +14,7 @@ import { bashTool } from './bash'
 import { todoReadTool } from './todo-read'
 import { todoWriteTool } from './todo-write'
 import { planTool } from './plan'
+import { specTool } from './spec'
 
 /** Every tool, keyed by name. */
 export const TOOL_CATALOG: Readonly<Record<ToolName, ToolDefinition>> = {
@@ -25,7 +26,8 @@ export const TOOL_CATALOG: Readonly<Record<ToolName, ToolDefinition>> = {
   bash: bashTool,
   todo_read: todoReadTool,
   todo_write: todoWriteTool,
-  plan: planTool
+  plan: planTool,
+  spec: specTool
 }
 
 /**

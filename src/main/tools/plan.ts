@@ -2,7 +2,7 @@
  * plan: publish a plan (title, summary, ordered steps, mermaid diagram) to the session. The mermaid
  * source is checked with mermaid's own parser first; a diagram that does not parse is a ToolError
  * carrying the parser's message so the model can fix it. A valid plan goes to ctx.session.setPlan
- * (which emits plan_updated); the user then reviews it.
+ * (which emits plan_updated and, in Plan mode, locks until the user accepts or rejects it).
  */
 import { z } from 'zod'
 import { PlanSchema } from '../../shared/events'
@@ -47,6 +47,6 @@ export const planTool = defineTool({
     const plan = { title: input.title, summary: input.summary, steps: [...input.steps], mermaid: input.mermaid }
     ctx.session.setPlan(plan)
     const n = plan.steps.length
-    return { output: capHead(`Plan "${plan.title}" published with ${n} step${n === 1 ? '' : 's'} and a ${check.diagramType} diagram. The user can now review it.`) }
+    return { output: capHead(`Plan "${plan.title}" published with ${n} step${n === 1 ? '' : 's'} and a ${check.diagramType} diagram. In Plan mode it now awaits the user's decision (accept, or reject with feedback): end your turn with a one-line note.`) }
   }
 })

@@ -4,7 +4,8 @@
  */
 import type { z } from 'zod'
 import type { Plan, Todo } from '../../shared/events'
-import type { ToolName } from '../../shared/modes'
+import type { SpecStage, ToolName } from '../../shared/modes'
+import type { SpecDocument } from '../../shared/proposals'
 import type { Guest } from '../guest/guest'
 
 /** Session state a tool may read or replace (todos and plan live in the session, not the transcript). */
@@ -12,8 +13,14 @@ export interface ToolSessionState {
   getTodos(): Todo[]
   /** Replace the whole list; emits todos_updated. */
   setTodos(todos: Todo[]): void
-  /** Publish a validated plan; emits plan_updated. */
+  /** Publish a validated plan; emits plan_updated (and, in Plan mode, locks until the user decides). */
   setPlan(plan: Plan): void
+  /**
+   * The spec in progress (Spec mode); absent where there is no session (tests of other tools).
+   * `nextStage()` is the stage to draft now (the one awaiting a decision, or the first not yet
+   * accepted); `propose(doc)` publishes a draft of that stage: emits spec_updated and locks.
+   */
+  spec?: { nextStage(): SpecStage; propose(doc: SpecDocument): void }
 }
 
 /** What a tool runs with. `signal` aborts on Stop; tools must pass it to every guest call. */
