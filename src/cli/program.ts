@@ -26,6 +26,11 @@ const parseSandbox = (v: string): SandboxPolicy => {
   if (!r.success) throw new InvalidArgumentError(`expected one of ${SandboxPolicySchema.options.join(', ')}`)
   return r.data
 }
+const parseSeconds = (v: string): string => {
+  const n = Number(v)
+  if (v.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 3600) throw new InvalidArgumentError('expected seconds above 0, at most 3600')
+  return v
+}
 const parsePort = (v: string): number => {
   const n = Number(v)
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port from 0 to 65535')
@@ -40,6 +45,12 @@ function withModelFlags(cmd: Command): Command {
     .option('--model <id>', 'model id (env CORTEX_MODEL); required for openai-compatible')
     .option('--base-url <url>', 'API base URL, e.g. http://127.0.0.1:11434/v1 for Ollama')
     .option('--allow-root-repo', 'allow a root-owned repository: the agent then runs as root in the guest and writes root-owned files (env CORTEX_ALLOW_ROOT_REPO=1)')
+    .addOption(new Option('--stream-idle-timeout <seconds>', 'abort a model stream that sends nothing this long, retry once, then fail with provider_timeout (env CORTEX_STREAM_IDLE_TIMEOUT, default 120)').argParser(parseSeconds))
+}
+
+/** `--stream-idle-timeout` → CORTEX_STREAM_IDLE_TIMEOUT, which the session service reads (src/main/harness/model-request.ts). */
+function applyIdleTimeoutFlag(opts: { streamIdleTimeout?: string }): void {
+  if (opts.streamIdleTimeout !== undefined) process.env.CORTEX_STREAM_IDLE_TIMEOUT = opts.streamIdleTimeout
 }
 
 /** `--allow-root-repo` → CORTEX_ALLOW_ROOT_REPO=1, which the session service reads (src/main/session/repo-policy.ts). */
@@ -61,10 +72,17 @@ export function buildProgram(): Command {
         new Option('--sandbox <policy>', 'read-only | workspace-write | network').default('workspace-write').argParser(parseSandbox)
       )
       .option('--json', 'print every session event as one JSON object per line', false)
-      .argument('<prompt...>', 'what to do')
+      .addOption(
+        new Option('--input <format>', 'text: run PROMPT as one turn; stream-json: also read operations (JSON lines) from stdin and run until stdin closes')
+          .choices(['text', 'stream-json'])
+          .default('text')
+      )
+      .argument('[prompt...]', 'what to do (optional with --input stream-json: the first user_message on stdin starts the turn)')
   ).action(async (prompt: string[], opts, cmd: Command) => {
     if (!opts.repo && !opts.resume) cmd.error('error: --repo <dir> is required (or --resume <id>)')
+    if (prompt.length === 0 && opts.input !== 'stream-json') cmd.error("error: missing PROMPT (or use --input stream-json and send {\"type\":\"user_message\",\"text\":…} on stdin)")
     applyRootRepoFlag(opts)
+    applyIdleTimeoutFlag(opts)
     process.exitCode = await runCommand(prompt.join(' '), opts)
   })
   program
@@ -80,6 +98,7 @@ export function buildProgram(): Command {
       .addOption(new Option('--port <n>', 'port; 0 picks a free one').default(0).argParser(parsePort))
   ).action(async (opts) => {
     applyRootRepoFlag(opts)
+    applyIdleTimeoutFlag(opts)
     process.exitCode = await serveCommand(opts)
   })
   program

@@ -13,6 +13,7 @@ import type { SandboxPolicy } from '../shared/sandbox'
 import { cliLogLevels, createCortexService, createFileLogger, listStoredSessions, removeOwnGuests, type ModelFlags, type SessionService } from '../main/session'
 import { dataDir } from './paths'
 import { createRenderer } from './render'
+import { driveStreamInput } from './stream-input'
 
 /** Options of `cortex run` after parsing. `repo` may be relative (resolved against the cwd). */
 export interface RunOptions extends ModelFlags {
@@ -26,6 +27,8 @@ export interface RunOptions extends ModelFlags {
   json: boolean
   /** Log debug records to stderr too. */
   verbose?: boolean
+  /** `stream-json`: read operations from stdin as JSON lines and keep running until stdin closes (see stream-input.ts). */
+  input?: 'text' | 'stream-json'
 }
 
 /** Name of the CLI's log file in the data folder. */
@@ -46,7 +49,11 @@ export type RunExit = 0 | 1 | 130
  * Run one turn and resolve with the exit status. Never throws: configuration and infrastructure
  * errors are printed as one line (`error: …`, or an `error` JSON event with --json).
  */
-export async function runCommand(prompt: string, opts: RunOptions, io = { out: process.stdout, err: process.stderr }): Promise<RunExit> {
+export async function runCommand(
+  prompt: string,
+  opts: RunOptions,
+  io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream; in?: NodeJS.ReadableStream } = { out: process.stdout, err: process.stderr }
+): Promise<RunExit> {
   const printError = (e: CortexError): void => {
     if (opts.json) io.out.write(JSON.stringify({ sessionId: null, seq: 0, time: Date.now(), event: { type: 'error', code: e.code, message: e.message } }) + '\n')
     else io.err.write(`error: ${e.message}\n`)
@@ -57,8 +64,10 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
   // interrupted, so a guest being started is still closed (never left running) before exit
   let interrupts = 0
   let sessionId = ''
+  const interrupted = new AbortController()
   const onSigint = (): void => {
     interrupts++
+    interrupted.abort()
     // a second Ctrl-C quits without waiting for the turn, but never before this process's guest
     // containers are force-removed (bounded); a third quits at once (the guest then stops by
     // itself: its agent exits when this process's connection closes)
@@ -104,12 +113,27 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
     sessionId = info.id
     for (const e of early.filter((x) => x.sessionId === sessionId)) render(e)
 
-    if (interrupts === 0) {
+    if (opts.input === 'stream-json') {
+      const svc = service
+      const id = sessionId
+      await driveStreamInput(interrupts === 0 ? prompt : '', {
+        submit: (op) => svc.submit({ sessionId: id, op }),
+        idle: () => svc.idle(id),
+        running: async () => (await svc.listSessions({})).some((s) => s.id === id && s.running),
+        input: io.in ?? process.stdin,
+        report: (message) => io.err.write(`error: ${message}\n`),
+        signal: interrupted.signal
+      })
+    } else if (interrupts === 0) {
       await service.submit({ sessionId, op: { type: 'user_message', text: prompt } })
       await endPromise
     }
     await service.closeSession({ sessionId })
-    if (interrupts > 0 || ended === 'stopped') return 130
+    io.err.write(resumeHint(sessionId))
+    if (interrupts > 0) return 130
+    // headless: stopped or failed turns were reported as events; the run itself succeeded
+    if (opts.input === 'stream-json') return 0
+    if (ended === 'stopped') return 130
     return ended === 'completed' ? 0 : 1
   } catch (err) {
     const e = toCortexError(err)
@@ -121,6 +145,11 @@ export async function runCommand(prompt: string, opts: RunOptions, io = { out: p
     process.off('SIGINT', onSigint)
     process.off('SIGTERM', onSigint)
   }
+}
+
+/** The line `cortex run` ends with (on stderr): the session id and the command that continues it. */
+export function resumeHint(sessionId: string): string {
+  return `session ${sessionId} · continue it with: cortex run --resume ${sessionId} "<prompt>"\n`
 }
 
 /** `cortex sessions`: print one line per stored session (id, created, mode, repository), or say there are none and where it looked; returns 0. */

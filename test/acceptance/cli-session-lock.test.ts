@@ -72,7 +72,8 @@ describe.skipIf(skipWithoutDocker())('cortex run --resume: one process per sessi
     await exited
     removeGuests(sessionId)
     const third = await runCli(['run', '--resume', sessionId, ...model, 'taking over'], { env })
-    expect(third.stderr).toBe('')
+    // nothing but the closing line naming the session and how to continue it
+    expect(third.stderr).toBe(`session ${sessionId} · continue it with: cortex run --resume ${sessionId} "<prompt>"\n`)
     expect(third.code).toBe(0)
     expect(third.stdout).toContain('taken over')
   }, 180_000)

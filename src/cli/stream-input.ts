@@ -1,0 +1,102 @@
+/**
+ * `--input stream-json` for `cortex run`: operations arrive on stdin as JSON lines, each exactly a
+ * contract operation (OperationSchema of src/shared/events.ts, so every op the contract gains passes
+ * through without a change here). A line that is not JSON or not an operation is reported and
+ * skipped; the lines after it are still read.
+ */
+import { createInterface } from 'node:readline'
+import { OperationSchema, type Operation } from '../shared/events'
+
+/** Longest stdin line accepted, in characters (4 MiB: a user message is far smaller); longer lines are reported and skipped. */
+export const MAX_INPUT_LINE_CHARS = 4 * 1024 * 1024
+
+/** What a stdin line turned into: an operation, or why it was skipped (1-based `line` number). */
+export type InputLine = { kind: 'op'; line: number; op: Operation } | { kind: 'bad'; line: number; message: string }
+
+/**
+ * Parse one stdin line. Blank lines yield null (ignored).
+ * @returns the operation, or `bad` with a message naming what is wrong (not JSON, which field, unknown type)
+ */
+export function parseInputLine(text: string, line: number): InputLine | null {
+  const trimmed = text.trim()
+  if (trimmed === '') return null
+  if (trimmed.length > MAX_INPUT_LINE_CHARS) return { kind: 'bad', line, message: `line is ${trimmed.length} characters, over the ${MAX_INPUT_LINE_CHARS}-character cap` }
+  let json: unknown
+  try {
+    json = JSON.parse(trimmed)
+  } catch (err) {
+    return { kind: 'bad', line, message: `not JSON (${err instanceof Error ? err.message : String(err)})` }
+  }
+  const parsed = OperationSchema.safeParse(json)
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(operation)'}: ${i.message}`).join('; ')
+    return { kind: 'bad', line, message: `not an operation: ${detail}` }
+  }
+  return { kind: 'op', line, op: parsed.data }
+}
+
+/**
+ * Read `input` line by line and call `onLine` with each parsed line, in order.
+ * @returns a promise that resolves when `input` ends (EOF or closed), and `close()` to stop reading early
+ */
+export function readOperations(input: NodeJS.ReadableStream, onLine: (l: InputLine) => void): { ended: Promise<void>; close(): void } {
+  const rl = createInterface({ input, crlfDelay: Infinity, terminal: false })
+  let n = 0
+  rl.on('line', (text) => {
+    const parsed = parseInputLine(text, ++n)
+    if (parsed) onLine(parsed)
+  })
+  const ended = new Promise<void>((resolve) => rl.once('close', () => resolve()))
+  return { ended, close: () => rl.close() }
+}
+
+/** What {@link driveStreamInput} works with: the session API (as the CLI holds it) and where it reports. */
+export interface StreamInputDeps {
+  /** Submit an op to the session; rejects with a CortexError when the session refuses it. */
+  submit(op: Operation): Promise<unknown>
+  /** Resolve when the session has no running turn. */
+  idle(): Promise<void>
+  /** Whether a turn is running now. */
+  running(): Promise<boolean>
+  /** Operations, one JSON line each (process.stdin). */
+  input: NodeJS.ReadableStream
+  /** Report a skipped line or a refused op (one line on stderr). */
+  report(message: string): void
+  /** Aborted by Ctrl-C: reading stops at once, the running turn is left to the caller's stop. */
+  signal: AbortSignal
+}
+
+/**
+ * The headless loop: submit `prompt` (when non-empty) as the first user message, then every
+ * operation read from `input`, in order, until `input` ends (or `signal` aborts) and no turn is
+ * running. A `user_message` while a turn runs is submitted like any op: the session queues it or
+ * refuses it, and a refusal is reported, never fatal.
+ */
+export async function driveStreamInput(prompt: string, d: StreamInputDeps): Promise<void> {
+  let chain: Promise<void> = Promise.resolve()
+  const submit = (op: Operation, where: string): void => {
+    chain = chain.then(
+      () => d.submit(op).then(
+        () => undefined,
+        (err: unknown) => d.report(`${where}: ${op.type} refused: ${err instanceof Error ? err.message : String(err)}`)
+      )
+    )
+  }
+  if (prompt.trim() !== '') submit({ type: 'user_message', text: prompt }, 'PROMPT')
+  const reader = readOperations(d.input, (l) => {
+    if (l.kind === 'op') submit(l.op, `stdin line ${l.line}`)
+    else d.report(`stdin line ${l.line} skipped: ${l.message}`)
+  })
+  const aborted = new Promise<void>((resolve) => {
+    if (d.signal.aborted) resolve()
+    d.signal.addEventListener('abort', () => resolve(), { once: true })
+  })
+  await Promise.race([reader.ended, aborted])
+  reader.close()
+  await chain
+  // a queued message may start the next turn as one ends: wait until none runs
+  for (;;) {
+    await d.idle()
+    if (!(await d.running())) return
+  }
+}

@@ -1,0 +1,73 @@
+// The headless interface: `cortex run --json --input stream-json` reads contract operations from
+// stdin (JSON lines), runs a turn per user_message, keeps running between turns, reports and skips
+// bad lines, honours `stop`, and exits 0 once stdin is closed and no turn runs. Real built CLI, real
+// guest, scripted model server over HTTP.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { startStreamCli } from '../support/cli-stream'
+import { makeTestRepo } from '../support/guest'
+import { skipWithoutDocker } from '../support/requirements'
+import { startScriptedModelServer, sentToolResults, type ScriptedModelServer } from '../support/scripted-model-server'
+
+describe.skipIf(skipWithoutDocker())('cortex run --input stream-json', () => {
+  let server: ScriptedModelServer | undefined
+  const home = mkdtempSync(join(tmpdir(), 'cortex-stream-home-'))
+  afterAll(async () => {
+    await server?.close()
+    rmSync(home, { recursive: true, force: true })
+  })
+
+  it('waits for the first user_message, runs turns until stdin closes, skips bad lines, honours stop, exits 0', async () => {
+    server = await startScriptedModelServer([
+      { text: 'first answer' },
+      { toolCalls: [{ name: 'bash', args: { command: 'echo from-the-guest' } }] },
+      { text: 'second done' },
+      { text: 'slow answer', hangAfterText: true },
+      { text: 'after the stop' }
+    ])
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const cli = startStreamCli(
+      ['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', '--input', 'stream-json'],
+      { env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0' } }
+    )
+    // no PROMPT: nothing is asked of the model until a user_message arrives
+    await cli.waitFor('session_opened')
+    expect(server.requests).toHaveLength(0)
+
+    cli.send('this is not json')
+    cli.send({ type: 'no_such_op' } as never)
+    cli.send(JSON.stringify({ type: 'user_message', text: '' }))
+    cli.send({ type: 'user_message', text: 'one' })
+    await cli.waitFor('turn_ended')
+    expect(cli.stderr()).toMatch(/error: stdin line 1 skipped: not JSON/)
+    expect(cli.stderr()).toMatch(/error: stdin line 2 skipped: not an operation/)
+    expect(cli.stderr()).toMatch(/error: stdin line 3 skipped: not an operation: text/)
+    // the process is still there after the turn, taking operations
+    expect(cli.child.exitCode).toBeNull()
+
+    let from = cli.events.length
+    cli.send({ type: 'user_message', text: 'two' })
+    await cli.waitFor('turn_ended', undefined, { from })
+    from = cli.events.length
+    cli.send({ type: 'user_message', text: 'three' })
+    await cli.waitFor('text_delta', (e) => e.text.includes('answer'), { from })
+    cli.send({ type: 'stop' })
+    await cli.waitFor('turn_ended', (e) => e.reason === 'stopped', { from })
+    cli.send({ type: 'user_message', text: 'four' })
+    cli.end() // closed while the fourth turn may still run: it finishes first
+    const run = await cli.exit()
+
+    expect(run.code).toBe(0)
+    const ends = run.events.flatMap((e) => (e.event.type === 'turn_ended' ? [e.event.reason] : []))
+    expect(ends).toEqual(['completed', 'completed', 'stopped', 'completed'])
+    expect(run.stdout).toContain('after the stop')
+    // each user message reached the model as its own message; the bash call ran in the guest
+    expect(server.requests).toHaveLength(5)
+    expect(sentToolResults(server.requests[2]!).map((r) => r.output)).toEqual([expect.stringContaining('from-the-guest')])
+    const sessionId = run.events[0]!.sessionId
+    expect(run.stderr).toContain(`cortex run --resume ${sessionId}`)
+    expect(run.events.at(-1)?.event).toMatchObject({ type: 'guest_status', state: 'stopped' })
+  }, 180_000)
+})
