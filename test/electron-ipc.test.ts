@@ -47,6 +47,8 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; inputs: unknown[
       throw new Error('disk on fire')
     },
     listSessions: async () => [],
+    listApprovalRules: async () => [],
+    removeApprovalRule: async () => ({ ok: true as const }),
     onEvent: (l) => {
       listeners.add(l)
       return () => void listeners.delete(l)

@@ -3,6 +3,7 @@
  * preload bridge, the web host and the renderer's client are all derived from this object.
  */
 import { z } from 'zod'
+import { ApprovalPolicySchema, ApprovalRuleSchema } from './approvals'
 import { CortexError } from './errors'
 import { EventEnvelopeSchema, OperationSchema } from './events'
 import { ModeSchema } from './modes'
@@ -19,6 +20,8 @@ export const SessionInfoSchema = z.object({
   repo: z.string(),
   mode: ModeSchema,
   sandbox: SandboxPolicySchema,
+  /** When tool calls wait for the user (see src/shared/approvals.ts). */
+  approvalPolicy: ApprovalPolicySchema.optional(),
   createdAt: z.number(),
   running: z.boolean()
 })
@@ -35,7 +38,9 @@ export const contract = {
       input: z.object({
         repo: z.string().min(1),
         mode: ModeSchema.default('agent'),
-        sandbox: SandboxPolicySchema.default('workspace-write')
+        sandbox: SandboxPolicySchema.default('workspace-write'),
+        /** `commands` for the app and an interactive CLI; headless `cortex run` passes `never` unless --ask. */
+        approvalPolicy: ApprovalPolicySchema.default('commands')
       }),
       output: SessionInfoSchema
     },
@@ -44,7 +49,7 @@ export const contract = {
      * tool call left without a result is closed as interrupted before the next model request.
      */
     resumeSession: {
-      input: z.object({ sessionId: z.string().min(1), sandbox: SandboxPolicySchema.optional() }),
+      input: z.object({ sessionId: z.string().min(1), sandbox: SandboxPolicySchema.optional(), approvalPolicy: ApprovalPolicySchema.optional() }),
       output: SessionInfoSchema
     },
     /** Submit an operation (user message, stop, set mode) to a session. */
@@ -54,7 +59,11 @@ export const contract = {
     /** The persisted events of an open session, in order (no streamed deltas): for a UI that (re)connects. */
     sessionEvents: { input: z.object({ sessionId: z.string() }), output: z.array(EventEnvelopeSchema) },
     /** List the sessions of this process. */
-    listSessions: { input: z.object({}), output: z.array(SessionInfoSchema) }
+    listSessions: { input: z.object({}), output: z.array(SessionInfoSchema) },
+    /** The stored Always/deny rules of a repository (absolute host path), oldest first. */
+    listApprovalRules: { input: z.object({ repo: z.string().min(1) }), output: z.array(ApprovalRuleSchema) },
+    /** Remove one stored rule of a repository; `invalid_input` when no rule has that id. */
+    removeApprovalRule: { input: z.object({ repo: z.string().min(1), ruleId: z.string().min(1) }), output: Ok }
   },
   /** The event stream; one channel for all sessions. */
   event: EventEnvelopeSchema

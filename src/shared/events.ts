@@ -3,6 +3,7 @@
  * CLI, web host) speaks. Each is a zod schema; the TypeScript types are inferred from them.
  */
 import { z } from 'zod'
+import { ApprovalDecisionSchema, ApprovalOutcomeSchema, ApprovalPolicySchema, ApprovalRuleSchema, EscalationSchema } from './approvals'
 import { ErrorCodeSchema } from './errors'
 import { ModeSchema } from './modes'
 import { PROPOSAL_EVENTS, PROPOSAL_OPERATIONS } from './proposals'
@@ -34,7 +35,22 @@ export const OperationSchema = z.discriminatedUnion('type', [
   /** accept_plan, reject_plan, accept_spec, reject_spec (./proposals). */
   ...PROPOSAL_OPERATIONS,
   /** Switch the sandbox policy: the guest restarts with the new mounts and network; rejected while a turn runs. */
-  z.object({ type: z.literal('set_sandbox'), policy: SandboxPolicySchema })
+  z.object({ type: z.literal('set_sandbox'), policy: SandboxPolicySchema }),
+  /**
+   * Answer approval request `requestId` (and only it: the decision binds that call's exact arguments).
+   * `allow_always` stores `rule` (for bash a command prefix such as `npm test *`, which must cover
+   * this call's command; default the suggested rule) for this repository; `deny` with `rule` stores a
+   * deny rule. `reason` goes back to the model with a denial.
+   */
+  z.object({
+    type: z.literal('approval_decision'),
+    requestId: z.string().min(1),
+    decision: ApprovalDecisionSchema,
+    reason: z.string().max(2000).optional(),
+    rule: z.string().min(1).max(2000).optional()
+  }),
+  /** Change the session's approval policy (never | commands | changes); applies from the next tool call. */
+  z.object({ type: z.literal('set_approval_policy'), policy: ApprovalPolicySchema })
 ])
 /** See {@link OperationSchema}. */
 export type Operation = z.infer<typeof OperationSchema>
@@ -56,7 +72,10 @@ export const TurnEndReasonSchema = z.enum(['completed', 'stopped', 'error'])
 
 /** Events a session emits, in order. Events marked ephemeral in {@link EPHEMERAL_EVENTS} are not persisted. */
 export const SessionEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('session_opened'), repo: z.string(), mode: ModeSchema, sandbox: SandboxPolicySchema.optional() }),
+  z.object({
+    type: z.literal('session_opened'), repo: z.string(), mode: ModeSchema, sandbox: SandboxPolicySchema.optional(),
+    approvalPolicy: ApprovalPolicySchema.optional()
+  }),
   z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string() }),
   z.object({ type: z.literal('turn_started'), turnId: z.string(), mode: ModeSchema }),
   z.object({ type: z.literal('text_delta'), turnId: z.string(), text: z.string() }),
@@ -96,6 +115,38 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   /** lock_changed, spec_updated, proposal_decided (./proposals). */
   ...PROPOSAL_EVENTS,
   z.object({ type: z.literal('sandbox_changed'), policy: SandboxPolicySchema }),
+  /**
+   * A tool call waits for the user (src/main/harness/approvals): the exact call, why it asks
+   * (`reason`: the model's justification of an escalation, or the policy), the sandbox escalation it
+   * needs, and the rule an Always would store (`suggestedRule`, absent for escalations).
+   */
+  z.object({
+    type: z.literal('approval_requested'),
+    turnId: z.string(),
+    requestId: z.string(),
+    callId: z.string(),
+    tool: z.string(),
+    args: z.unknown(),
+    reason: z.string().optional(),
+    escalation: EscalationSchema.optional(),
+    suggestedRule: z.string().optional()
+  }),
+  /**
+   * An approval request ended: by the user's `decision`, by a stored rule (`ruleId`, emitted without a
+   * request), or `cancelled` by Stop. `rule` is the rule an Always or a deny-with-rule stored.
+   */
+  z.object({
+    type: z.literal('approval_resolved'),
+    turnId: z.string(),
+    requestId: z.string().optional(),
+    callId: z.string(),
+    outcome: ApprovalOutcomeSchema,
+    decision: ApprovalDecisionSchema.optional(),
+    reason: z.string().optional(),
+    ruleId: z.string().optional(),
+    rule: ApprovalRuleSchema.optional()
+  }),
+  z.object({ type: z.literal('approval_policy_changed'), policy: ApprovalPolicySchema }),
   z.object({ type: z.literal('guest_status'), state: GuestStateSchema, detail: z.string().optional() }),
   z.object({ type: z.literal('turn_ended'), turnId: z.string(), reason: TurnEndReasonSchema }),
   /**

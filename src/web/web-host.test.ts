@@ -45,6 +45,12 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; calls: unknown[]
     async listSessions() {
       return []
     },
+    async listApprovalRules() {
+      return []
+    },
+    async removeApprovalRule() {
+      return { ok: true }
+    },
     onEvent(l) {
       listeners.add(l)
       return () => void listeners.delete(l)

@@ -102,4 +102,9 @@ export interface GuestStartOptions {
   onProgress?: GuestProgress
   /** Aborting cancels the start (nothing is left behind) and rejects with an AbortError. */
   signal?: AbortSignal
+  /**
+   * A guest for one call only (a sandbox escalation, src/main/harness/approvals): a warm pool neither
+   * hands out a warm guest for it nor re-keys itself to its policy.
+   */
+  oneOff?: boolean
 }

@@ -115,7 +115,7 @@ export class WarmGuestPool implements GuestProvider {
    */
   async start(opts: GuestStartOptions): Promise<Guest> {
     const sandbox = opts.sandbox ?? DEFAULT_SANDBOX_POLICY
-    if (opts.signal?.aborted) return this.provider.start(opts)
+    if (opts.signal?.aborted || opts.oneOff) return this.provider.start(opts)
     const warm = this.opts.size > 0 ? await this.take(opts.repo, sandbox) : undefined
     if (warm) {
       opts.onProgress?.('ready', 'warm guest from the pool')

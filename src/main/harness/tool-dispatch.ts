@@ -71,8 +71,12 @@ export async function dispatchToolCall(
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')
     return { isError: true, output: `Error: invalid arguments for ${call.name}: ${issues}. The call was not run.` }
   }
-  const toolCtx = tool.needsGuest === false ? withoutGuest(ctx, call.name) : { ...ctx, guest: await ctx.getGuest() }
+  // approvals (src/main/harness/approvals): asked only for a call that would run; may refuse, or hand a one-off guest
+  const approval = ctx.approve ? await ctx.approve({ ...call, args: parsed.data }) : undefined
+  if (approval && !approval.run) return { isError: true, output: boundResult(approval.output) }
+  const getGuest = approval?.getGuest ?? ctx.getGuest
   try {
+    const toolCtx = tool.needsGuest === false ? withoutGuest(ctx, call.name) : { ...ctx, guest: await getGuest() }
     const result = await tool.execute(parsed.data, toolCtx)
     return { output: boundResult(result.output), isError: result.isError ?? false }
   } catch (err) {
@@ -82,6 +86,8 @@ export async function dispatchToolCall(
     if (err instanceof CortexError) throw err
     const message = err instanceof Error ? err.message : String(err)
     throw new CortexError('guest_failed', `tool ${call.name} failed in the guest: ${message}`, { cause: err })
+  } finally {
+    await approval?.release?.()
   }
 }
 

@@ -14,6 +14,7 @@ import type { Guest } from '../guest/guest'
 import type { ToolDefinition, ToolSessionState } from '../tools/tool'
 import { declareTools } from '../providers'
 import { INVALID_TOOL_NAME, MAX_TOOL_ARGS_BYTES, TRUNCATED_ARGS_HEAD_CHARS, VALID_TOOL_NAME, buildModelMessages, capToolArgs } from './history'
+import type { ApprovalGate } from './approvals/approval-gate'
 import { dispatchToolCall, isAbortError, type ModeState } from './tool-dispatch'
 
 /** Everything a turn needs; supplied by the session. */
@@ -43,6 +44,8 @@ export interface TurnDeps {
   maxOutputTokens?: number
   /** Where the turn logs failed calls and model errors (default nowhere). */
   logger?: Logger
+  /** The session's approval gate (policy, rules, escalations); absent, every call runs without asking. */
+  approvals?: ApprovalGate
 }
 
 /** How a turn ended (errors are thrown instead). */
@@ -261,7 +264,8 @@ async function runCall(deps: TurnDeps, call: StepCall): Promise<void> {
       signal,
       session: deps.session,
       emitOutput: (stream: 'stdout' | 'stderr', chunk: string) =>
-        deps.emit({ type: 'tool_output', turnId, callId: call.callId, stream, chunk })
+        deps.emit({ type: 'tool_output', turnId, callId: call.callId, stream, chunk }),
+      ...(deps.approvals ? { approve: (c: ToolCall) => deps.approvals!.check(c, turnId, signal) } : {})
     }
     ;({ output, isError } = await dispatchToolCall(call, mode, deps.catalog, ctx, call.invalidReason))
   } catch (err) {

@@ -16,6 +16,7 @@ import { SessionStore } from '../store/session-store'
 import { TOOL_CATALOG } from '../tools/catalog'
 import { checkRepoPolicy } from './repo-policy'
 import { Session, type SessionDeps } from './session'
+import { ApprovalRulesStore } from '../harness/approvals/rules-store'
 
 /** Options of {@link createSessionService}. */
 export interface SessionServiceOptions {
@@ -53,6 +54,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
   // the AI SDK reports warnings through process.emitWarning unless told otherwise
   ;(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false
   const store = new SessionStore(options.dataDir)
+  const rules = new ApprovalRulesStore(options.dataDir)
   const sessions = new Map<string, Session>()
   const listeners = new Set<(e: EventEnvelope) => void>()
   const model = createLanguageModel(options.modelSettings)
@@ -91,7 +93,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     }
   }
   /** Build a live session with the service's shared parts, register it and start attaching its guest. */
-  const admit = (own: Pick<SessionDeps, 'id' | 'repo' | 'mode' | 'sandbox' | 'createdAt' | 'log' | 'resumed'>, opened?: SessionEvent): Session => {
+  const admit = (own: Pick<SessionDeps, 'id' | 'repo' | 'mode' | 'sandbox' | 'createdAt' | 'log' | 'resumed' | 'approvalPolicy'>, opened?: SessionEvent): Session => {
     const session = new Session({
       ...own,
       model,
@@ -100,6 +102,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       // the Anthropic SDK caps unknown model ids at 4096 output tokens otherwise
       maxOutputTokens: options.modelSettings.provider === 'anthropic' ? 16_384 : undefined,
       guests: options.guests,
+      rules,
       catalog: TOOL_CATALOG,
       logger: childLogger(logger, { sessionId: own.id })
     })
@@ -115,6 +118,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     repo: s.repo,
     mode: s.getMode(),
     sandbox: s.getSandbox(),
+    approvalPolicy: s.getApprovalPolicy(),
     createdAt: s.createdAt,
     running: s.isRunning()
   })
@@ -126,7 +130,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
 
   return {
     async openSession(input) {
-      const { repo, mode, sandbox } = parse('openSession', input)
+      const { repo, mode, sandbox, approvalPolicy } = parse('openSession', input)
       checkCap()
       const root = resolveRepo(repo)
       const { warnings } = checkRepoPolicy(root, { dataDir: options.dataDir, allowRootRepo: options.allowRootRepo })
@@ -140,12 +144,12 @@ export async function createSessionService(options: SessionServiceOptions): Prom
         provider: options.modelSettings.provider,
         model: options.modelSettings.modelId
       })
-      const session = admit({ id, repo: root, mode, sandbox, createdAt, log }, { type: 'session_opened', repo: root, mode, sandbox })
+      const session = admit({ id, repo: root, mode, sandbox, createdAt, log, approvalPolicy }, { type: 'session_opened', repo: root, mode, sandbox, approvalPolicy })
       for (const message of warnings) session.emit({ type: 'host_exec_warning', paths: [root], message })
       return info(session)
     },
     async resumeSession(input) {
-      const { sessionId, sandbox: wanted } = parse('resumeSession', input)
+      const { sessionId, sandbox: wanted, approvalPolicy } = parse('resumeSession', input)
       if (sessions.has(sessionId)) return info(get(sessionId))
       checkCap()
       const meta = /^[A-Za-z0-9_-]+$/.test(sessionId) ? store.readMeta(sessionId) : null
@@ -170,7 +174,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       }
       const session = admit({
         id: sessionId, repo: root, mode, sandbox: sandbox ?? 'workspace-write', createdAt: meta.createdAt,
-        log, resumed: envelopes
+        log, resumed: envelopes, ...(approvalPolicy ? { approvalPolicy } : {})
       })
       for (const message of policy.warnings) session.emit({ type: 'host_exec_warning', paths: [root], message })
       return info(session)
@@ -190,6 +194,15 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     async sessionEvents(input) {
       const { sessionId } = parse('sessionEvents', input)
       return get(sessionId).envelopes()
+    },
+    async listApprovalRules(input) {
+      const { repo } = parse('listApprovalRules', input)
+      return rules.list(resolveRepo(repo))
+    },
+    async removeApprovalRule(input) {
+      const { repo, ruleId } = parse('removeApprovalRule', input)
+      rules.remove(resolveRepo(repo), ruleId)
+      return { ok: true as const }
     },
     async listSessions(input) {
       parse('listSessions', input)

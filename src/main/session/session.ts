@@ -15,6 +15,9 @@ import type { Guest, GuestProvider } from '../guest/guest'
 import { buildSystemPrompt } from '../harness/system-prompt'
 import { runTurn } from '../harness/turn-loop'
 import { watchHostExec } from '../harness/host-exec-watch'
+import { SessionApprovals, approvalPolicyFromLog } from './session-approvals'
+import type { ApprovalRulesStore } from '../harness/approvals/rules-store'
+import type { ApprovalPolicy } from '../../shared/approvals'
 import { ProposalState, decideProposal, isProposalOperation, type ProposalOperation } from '../harness/mode-locks'
 import type { SessionLog } from '../store/session-store'
 import type { ToolDefinition } from '../tools/tool'
@@ -39,6 +42,9 @@ export interface SessionDeps {
   resumed?: readonly EventEnvelope[]
   /** Where the session and its turns log (records carry the session id); default nowhere. */
   logger?: Logger
+  /** Approval policy (default `commands`) and the per-repository rules store (session-approvals.ts). */
+  approvalPolicy?: ApprovalPolicy
+  rules: ApprovalRulesStore
 }
 
 /** Longest wait (ms) of {@link Session.close} for the stopped turn to end and for a starting guest. */
@@ -67,6 +73,7 @@ export class Session {
   private guest: Promise<Guest> | null = null
   private closed = false
   private readonly logger: Logger
+  private readonly approvals: SessionApprovals
 
   /** @param deps see {@link SessionDeps} */
   constructor(private readonly deps: SessionDeps) {
@@ -84,6 +91,10 @@ export class Session {
       if (event.type === 'todos_updated') this.todos = event.todos
       this.proposals.apply(event)
     }
+    this.approvals = new SessionApprovals({
+      sessionId: this.id, repo: this.repo, policy: deps.approvalPolicy ?? approvalPolicyFromLog(this.history) ?? 'commands',
+      rules: deps.rules, guests: deps.guests, getSandbox: () => this.sandbox, emit: (e) => this.emit(e), logger: this.logger
+    })
   }
 
   /** Persisted envelopes so far, in order (a copy). */
@@ -94,6 +105,11 @@ export class Session {
   /** Current sandbox policy. */
   getSandbox(): SandboxPolicy {
     return this.sandbox
+  }
+
+  /** Current approval policy (never | commands | changes). */
+  getApprovalPolicy(): ApprovalPolicy {
+    return this.approvals.getPolicy()
   }
 
   /** Current mode. */
@@ -127,6 +143,7 @@ export class Session {
   submit(op: Operation): void {
     if (this.closed) throw new CortexError('session_not_found', `session ${this.id} is closed`)
     if (isProposalOperation(op)) return this.decide(op)
+    if (this.approvals.submit(op)) return // approval_decision, set_approval_policy
     switch (op.type) {
       case 'user_message':
         if (this.turn) throw new CortexError('busy', 'a turn is already running: press Stop (Esc) first or wait for it to end')
@@ -297,7 +314,8 @@ export class Session {
       classifyError: this.deps.classifyError,
       maxOutputTokens: this.deps.maxOutputTokens,
       systemPrompt: (mode, lock) => buildSystemPrompt(this.repo, mode, lock),
-      logger: this.logger
+      logger: this.logger,
+      approvals: this.approvals.gate
     })).then(
       (outcome) => this.endTurn(turnId, outcome),
       (err: unknown) => {

@@ -19,6 +19,7 @@
  */
 import { z } from 'zod'
 import type { SpawnResult } from '../../shared/guest-protocol'
+import { EscalationSchema } from '../../shared/approvals'
 import { defineTool } from './tool'
 import { displayPath, isInside, workspaceRoot } from './paths'
 import { gitGuardNote, rethrowGuestError } from './guest-errors'
@@ -78,6 +79,7 @@ const description = `Run a shell command with bash inside the isolated guest (no
 - The result always gives exit_code, then stdout and stderr (colour and terminal escape codes removed). Long output keeps its beginning and end; the note then gives the byte count and the path of the full log in the guest, which you can read in parts with sed or grep. A non-zero exit code is reported, not treated as a tool failure: read it and decide.
 - stdin is empty and pagers/editors are disabled (git log, git commit --amend, man return at once); interactive prompts get no answer, so pass flags such as -y.
 - Background processes (cmd &) are stopped when the command returns. To keep a server running for later calls, detach it: setsid CMD > /tmp/server.log 2>&1 & (it runs until the session ends).
+- The sandbox has no network (and may be read-only). If a command truly needs the network, or must write under a read-only sandbox, set escalate ("network" or "write") with a justification: the user is asked, and if allowed that one command runs in a fresh guest with that access. Do not escalate otherwise.
 - Prefer read_file, glob, grep, write_file and edit_file over cat, find, grep, sed or echo > for file work.`
 
 /** Input of bash. */
@@ -90,7 +92,11 @@ export const BashInput = z.object({
     .max(BASH_MAX_TIMEOUT_MS)
     .optional()
     .describe(`Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`),
-  description: z.string().optional().describe('Short description of what the command does, for the user')
+  description: z.string().optional().describe('Short description of what the command does, for the user'),
+  escalate: EscalationSchema.optional().describe(
+    'Only when the command cannot work inside the sandbox: "network" (it needs the network) or "write" (it must write while the repository is read-only). The user is asked; if allowed, this one command runs in a fresh guest with that access (starting in the workspace root).'
+  ),
+  justification: z.string().max(500).optional().describe('With escalate: why the command needs it, shown to the user')
 })
 
 /** bash: run a command, stream its output, report exit code, cwd and capped output. */

@@ -57,6 +57,14 @@ export class ToolError extends Error {
 export type ToolRunContext = Omit<ToolContext, 'guest'> & {
   /** The session's guest, attached (and awaited) on first use; rejects with CortexError when it cannot start. */
   getGuest(): Promise<Guest>
+  /**
+   * The approval gate, asked once the call is known to be valid and before any guest is touched
+   * (src/main/harness/approvals): refuse it with `output` for the model, or run it, in the one-off
+   * guest `getGuest` gives when set (`release` removes it after the call). Rejects with an AbortError on Stop.
+   */
+  approve?(call: { callId: string; name: string; args: unknown }): Promise<
+    { run: true; getGuest?: () => Promise<Guest>; release?: () => Promise<void> } | { run: false; output: string }
+  >
 }
 
 /** One tool: its name, model-facing description, zod input schema and execution. */

@@ -1,0 +1,198 @@
+/**
+ * The approval gate of one session: the policy (which calls ask), the stored rules (deny wins over
+ * allow), sandbox escalations (always ask, never covered by a rule, refused under `never`) and the
+ * queue of pending decisions. A waiting call has no deadline on the human, but Stop always ends the
+ * wait (the call then gets an "interrupted" result from the turn loop).
+ */
+import { randomUUID } from 'node:crypto'
+import {
+  ESCALATION_LABELS, type ApprovalDecision, type ApprovalPolicy, type ApprovalRule, type Escalation
+} from '../../../shared/approvals'
+import { CortexError } from '../../../shared/errors'
+import type { SessionEvent, ToolCall } from '../../../shared/events'
+import type { SandboxPolicy } from '../../../shared/sandbox'
+import type { Guest } from '../../guest/guest'
+import { commandMatches, patternProblem, suggestCommandRule } from './command-rules'
+import type { ApprovalRulesStore } from './rules-store'
+
+/** The tools each policy asks about. */
+export const POLICY_TOOLS: Readonly<Record<ApprovalPolicy, readonly string[]>> = {
+  never: [],
+  commands: ['bash'],
+  changes: ['bash', 'write_file', 'edit_file']
+}
+
+/** The sandbox policy a one-off guest gets for an escalation. */
+export const ESCALATED_POLICY: Readonly<Record<Escalation, SandboxPolicy>> = {
+  network: 'network',
+  write: 'workspace-write'
+}
+
+/** Whether `escalation` asks for more than `sandbox` gives (a `write` under `network` does not). */
+export function needsEscalation(escalation: Escalation, sandbox: SandboxPolicy): boolean {
+  return escalation === 'network' ? sandbox !== 'network' : sandbox === 'read-only'
+}
+
+/** What the gate needs from its session. */
+export interface ApprovalGateDeps {
+  /** Absolute host path of the repository: rules are scoped to it. */
+  repo: string
+  rules: ApprovalRulesStore
+  getPolicy(): ApprovalPolicy
+  getSandbox(): SandboxPolicy
+  emit(event: SessionEvent): void
+  /**
+   * Start a guest for this session's repository under `policy`, used for one escalated call only and
+   * closed after it. Aborting `signal` cancels the start.
+   */
+  startOneOffGuest(policy: SandboxPolicy, signal: AbortSignal): Promise<Guest>
+}
+
+/** The gate's answer for one call: run it (maybe in a one-off guest), or refuse it with `output` for the model. */
+export type GateVerdict =
+  | { run: true; getGuest?: () => Promise<Guest>; release?: () => Promise<void> }
+  | { run: false; output: string }
+
+interface Pending {
+  turnId: string
+  call: ToolCall
+  escalation?: Escalation
+  resolve(answer: { decision: ApprovalDecision; reason?: string; rule?: ApprovalRule }): void
+}
+
+/** The approval gate of one session (see the module comment). */
+export class ApprovalGate {
+  private readonly pending = new Map<string, Pending>()
+
+  /** @param deps see {@link ApprovalGateDeps} */
+  constructor(private readonly deps: ApprovalGateDeps) {}
+
+  /** Ids of the requests waiting for a decision, oldest first. */
+  pendingIds(): string[] {
+    return [...this.pending.keys()]
+  }
+
+  /**
+   * Decide whether `call` (a valid call whose arguments passed the tool's schema) may run now:
+   * deny rules refuse; an escalation asks (or is refused under `never`); a call the policy asks about
+   * runs when an allow rule covers it, else waits for {@link decide}.
+   * @returns the verdict; a refusal's `output` is the tool result for the model
+   * @throws AbortError when `signal` aborts while waiting (the request is resolved as `cancelled`)
+   */
+  async check(call: ToolCall, turnId: string, signal: AbortSignal): Promise<GateVerdict> {
+    const policy = this.deps.getPolicy()
+    const args = (call.args ?? {}) as Record<string, unknown>
+    const command = call.name === 'bash' && typeof args.command === 'string' ? args.command : undefined
+    const declared = call.name === 'bash' && (args.escalate === 'network' || args.escalate === 'write') ? args.escalate : undefined
+    const escalation = declared && needsEscalation(declared, this.deps.getSandbox()) ? declared : undefined
+    const resolved = (extra: Partial<Extract<SessionEvent, { type: 'approval_resolved' }>> & { outcome: 'allowed' | 'denied' | 'cancelled' }): void =>
+      this.deps.emit({ type: 'approval_resolved', turnId, callId: call.callId, ...extra })
+
+    const rules = this.deps.rules.list(this.deps.repo).filter((r) => r.tool === call.name && (r.pattern === undefined || (command !== undefined && commandMatches(r.pattern, command))))
+    const deny = rules.find((r) => r.kind === 'deny')
+    if (deny) {
+      resolved({ outcome: 'denied', ruleId: deny.id })
+      return { run: false, output: `Error: denied by the user's rule for this repository (${describeRule(deny)}); the call was not run. Do not retry it; choose another way or ask the user.` }
+    }
+    if (escalation && policy === 'never') {
+      resolved({ outcome: 'denied', reason: 'escalations are refused under --ask never' })
+      return {
+        run: false,
+        output: `Error: this command declares escalate: "${escalation}" (${ESCALATION_LABELS[escalation]}), but this session never asks for approval (approval policy never), so escalations are refused; it was not run. Do the work within the sandbox (${this.deps.getSandbox()}) or tell the user what you need.`
+      }
+    }
+    if (!escalation) {
+      if (!POLICY_TOOLS[policy].includes(call.name)) return { run: true }
+      const allow = rules.find((r) => r.kind === 'allow')
+      if (allow) {
+        resolved({ outcome: 'allowed', ruleId: allow.id })
+        return { run: true }
+      }
+    }
+
+    const requestId = randomUUID()
+    const suggestedRule = escalation ? undefined : command !== undefined ? suggestCommandRule(command) : undefined
+    const justification = typeof args.justification === 'string' ? args.justification : undefined
+    const reason = escalation ? `${ESCALATION_LABELS[escalation]}${justification ? `: ${justification}` : ''}` : `approval policy ${policy}`
+    const answer = await new Promise<{ decision: ApprovalDecision; reason?: string; rule?: ApprovalRule }>((resolve, reject) => {
+      const onAbort = (): void => {
+        this.pending.delete(requestId)
+        resolved({ requestId, outcome: 'cancelled' })
+        reject(signal.reason instanceof Error ? signal.reason : new DOMException('stopped while waiting for approval', 'AbortError'))
+      }
+      if (signal.aborted) return onAbort()
+      signal.addEventListener('abort', onAbort, { once: true })
+      this.pending.set(requestId, {
+        turnId, call, ...(escalation ? { escalation } : {}),
+        resolve: (a) => {
+          signal.removeEventListener('abort', onAbort)
+          resolve(a)
+        }
+      })
+      this.deps.emit({
+        type: 'approval_requested', turnId, requestId, callId: call.callId, tool: call.name, args: call.args, reason,
+        ...(escalation ? { escalation } : {}), ...(suggestedRule ? { suggestedRule } : {})
+      })
+    })
+    resolved({
+      requestId, outcome: answer.decision === 'deny' ? 'denied' : 'allowed', decision: answer.decision,
+      ...(answer.reason ? { reason: answer.reason } : {}), ...(answer.rule ? { rule: answer.rule } : {})
+    })
+    if (answer.decision === 'deny') {
+      const why = answer.reason?.trim() ? `Reason: ${answer.reason.trim()}` : 'No reason was given.'
+      return { run: false, output: `Error: the user denied this ${call.name} call; it was not run. ${why} Do not retry the same call; adjust to what the user said.` }
+    }
+    if (!escalation) return { run: true }
+    return this.oneOff(ESCALATED_POLICY[escalation], signal)
+  }
+
+  /**
+   * Apply the user's answer to request `requestId`: only that request, i.e. that call's exact
+   * arguments. `allow_always` stores `rule` (bash: default the suggested prefix; it must cover the
+   * call's command) unless the call is an escalation (never stored); `deny` with `rule` stores a deny rule.
+   * @throws CortexError('invalid_input') for an unknown (or already answered) request, or a rule that
+   *   does not cover the call
+   */
+  decide(op: { requestId: string; decision: ApprovalDecision; reason?: string; rule?: string }): void {
+    const p = this.pending.get(op.requestId)
+    if (!p) throw new CortexError('invalid_input', `no approval request ${op.requestId} is waiting (answered already, or the turn ended)`)
+    let stored: ApprovalRule | undefined
+    const storing = (op.decision === 'allow_always' && !p.escalation) || (op.decision === 'deny' && op.rule !== undefined)
+    if (storing) {
+      const pattern = p.call.name === 'bash' ? this.bashPattern(p.call, op.rule) : undefined
+      stored = this.deps.rules.add(this.deps.repo, { tool: p.call.name, kind: op.decision === 'deny' ? 'deny' : 'allow', ...(pattern ? { pattern } : {}) })
+    }
+    this.pending.delete(op.requestId)
+    p.resolve({ decision: op.decision, ...(op.reason ? { reason: op.reason } : {}), ...(stored ? { rule: stored } : {}) })
+  }
+
+  /** The pattern to store for a bash call: `rule` (checked) or the suggestion. */
+  private bashPattern(call: ToolCall, rule: string | undefined): string {
+    const command = String((call.args as { command?: unknown }).command ?? '')
+    const pattern = (rule ?? suggestCommandRule(command)).trim()
+    const problem = patternProblem(pattern)
+    if (problem) throw new CortexError('invalid_input', `rule "${pattern}": ${problem}`)
+    if (!commandMatches(pattern, command)) {
+      throw new CortexError('invalid_input', `rule "${pattern}" does not cover this command; a prefix rule covers only commands without shell operators (use the exact command line for this one)`)
+    }
+    return pattern
+  }
+
+  /** A verdict that runs the call in a one-off guest under `policy`, removed after the call. */
+  private oneOff(policy: SandboxPolicy, signal: AbortSignal): GateVerdict {
+    let started: Promise<Guest> | undefined
+    return {
+      run: true,
+      getGuest: () => (started ??= this.deps.startOneOffGuest(policy, signal)),
+      release: async () => {
+        const g = await started?.catch(() => undefined)
+        await g?.close()
+      }
+    }
+  }
+}
+
+/** A rule as quoted to the model and the user: `bash npm test *`, `write_file (any file)`. */
+export function describeRule(rule: Pick<ApprovalRule, 'tool' | 'pattern'>): string {
+  return rule.pattern ? `${rule.tool} ${rule.pattern}` : `${rule.tool} (any call)`
+}

@@ -1,0 +1,78 @@
+// The bash rule matcher: prefix rules cover plain-word commands only, so no shell operator,
+// expansion or redirection can smuggle a second command past an Always.
+import { describe, expect, it } from 'vitest'
+import { commandMatches, patternProblem, plainWords, suggestCommandRule } from './command-rules'
+
+describe('prefix rules', () => {
+  it('cover the prefix itself and longer plain commands, by whole words', () => {
+    expect(commandMatches('npm test *', 'npm test')).toBe(true)
+    expect(commandMatches('npm test *', 'npm test -- x')).toBe(true)
+    expect(commandMatches('npm test *', '  npm   test\t--watch=false ')).toBe(true)
+    expect(commandMatches('npm test *', 'npm "test" -- \'a b\'')).toBe(true)
+    expect(commandMatches('npm test *', 'npm testx')).toBe(false)
+    expect(commandMatches('npm test *', 'npm publish')).toBe(false)
+    expect(commandMatches('npm test *', 'npm')).toBe(false)
+    expect(commandMatches('npm test *', 'FOO=1 npm test')).toBe(false)
+  })
+
+  it.each([
+    'npm test; rm -rf /',
+    'npm test && rm -rf /',
+    'npm test || rm -rf /',
+    'npm test & rm -rf /',
+    'npm test | sh',
+    'npm test\nrm -rf /',
+    'npm test\r\nrm -rf /',
+    'npm test $(rm -rf /)',
+    'npm test `rm -rf /`',
+    'npm test "$(rm -rf /)"',
+    'npm test "`rm -rf /`"',
+    'npm test ${IFS}x',
+    'npm test > /etc/passwd',
+    'npm test < /dev/zero',
+    'npm test 2>&1',
+    'npm test <(rm -rf /)',
+    'npm test \\; rm',
+    'npm test "unterminated',
+    "npm test 'unterminated",
+    'npm test # ; rm -rf /',
+    'npm test {a,b}',
+    'npm test (x)',
+    'npm test\0rm'
+  ])('refuse %j (control operators, expansions, redirections)', (command) => {
+    expect(commandMatches('npm test *', command)).toBe(false)
+  })
+
+  it('read quoted operators as literal text', () => {
+    expect(plainWords("npm test -- 'a; b' \"c && d\"")).toEqual(['npm', 'test', '--', 'a; b', 'c && d'])
+    expect(commandMatches('npm test *', "npm test -- 'a; rm -rf /'")).toBe(true)
+    expect(plainWords('echo ""')).toEqual(['echo', ''])
+  })
+})
+
+describe('exact rules', () => {
+  it('cover exactly that command line, operators included', () => {
+    expect(commandMatches('npm test && npm run lint', 'npm test && npm run lint')).toBe(true)
+    expect(commandMatches('npm test && npm run lint', 'npm test && npm run lint; rm -rf /')).toBe(false)
+    expect(commandMatches('npm test', 'npm test -- x')).toBe(false)
+  })
+})
+
+describe('rule suggestions and checks', () => {
+  it('suggest the program and its subcommand, or the exact command when no prefix could cover it', () => {
+    expect(suggestCommandRule('npm test')).toBe('npm test *')
+    expect(suggestCommandRule('npm test -- x')).toBe('npm test *')
+    expect(suggestCommandRule('ls -la src')).toBe('ls *')
+    expect(suggestCommandRule('npm publish')).toBe('npm publish *')
+    expect(suggestCommandRule('npm test && rm x')).toBe('npm test && rm x')
+    expect(suggestCommandRule('./run.sh --fast')).toBe('./run.sh *')
+  })
+
+  it('refuse prefix rules that are not plain words', () => {
+    expect(patternProblem('npm test *')).toBeNull()
+    expect(patternProblem('npm test && x *')).toMatch(/shell operators/)
+    expect(patternProblem(' *')).toMatch(/empty|at least one word/)
+    expect(patternProblem('')).toMatch(/empty/)
+    expect(patternProblem('npm test; rm')).toBeNull() // exact: covers only that line
+  })
+})

@@ -1,0 +1,106 @@
+/**
+ * Matching bash commands against stored rules. A rule is either a command prefix ending in ` *`
+ * (`npm test *` covers `npm test` and `npm test ARGS…`) or an exact command line.
+ *
+ * A prefix rule only ever covers a command made of PLAIN WORDS: no shell control operator or
+ * expansion anywhere outside single quotes (`;`, `&`, `|`, `<`, `>`, `(`, `)`, `{`, `}`, `$`,
+ * backquote, backslash, `#`, a newline), and none of `$`, backquote or backslash inside double
+ * quotes. So `npm test; rm -rf /`, `npm test && x`, `npm test $(x)` or `npm test > f` never match
+ * `npm test *`; they can only be allowed once, or by an exact rule naming the whole command line.
+ * Words are compared after quote removal, so `npm "test"` is `npm test` (bash runs the same thing),
+ * and a prefix matches whole words only (`npm test *` does not cover `npm testx`).
+ */
+
+/** Characters that end a plain-word reading outside quotes (control operators, expansions, comments). */
+const UNSAFE_BARE = new Set([';', '&', '|', '<', '>', '(', ')', '{', '}', '$', '`', '\\', '#', '\n', '\r', '\0'])
+/** Characters that are expansions or escapes inside double quotes. */
+const UNSAFE_DOUBLE = new Set(['$', '`', '\\', '\0'])
+
+/**
+ * The shell words of `command` when it is made of plain words only (see the module comment), with
+ * quotes removed; null when it contains anything else or an unterminated quote.
+ */
+export function plainWords(command: string): string[] | null {
+  const words: string[] = []
+  let word: string | null = null
+  let quote: "'" | '"' | null = null
+  for (const ch of command) {
+    if (quote === "'") {
+      if (ch === "'") quote = null
+      else if (ch === '\0') return null
+      else word = (word ?? '') + ch
+      continue
+    }
+    if (quote === '"') {
+      if (ch === '"') quote = null
+      else if (UNSAFE_DOUBLE.has(ch)) return null
+      else word = (word ?? '') + ch
+      continue
+    }
+    if (ch === ' ' || ch === '\t') {
+      if (word !== null) words.push(word)
+      word = null
+      continue
+    }
+    if (UNSAFE_BARE.has(ch)) return null
+    if (ch === "'" || ch === '"') {
+      quote = ch
+      word ??= ''
+      continue
+    }
+    word = (word ?? '') + ch
+  }
+  if (quote) return null
+  if (word !== null) words.push(word)
+  return words
+}
+
+/** Whether `pattern` is a prefix rule (`… *`) rather than an exact command. */
+export function isPrefixPattern(pattern: string): boolean {
+  return /\s\*$/.test(pattern.trim())
+}
+
+/**
+ * Check a bash rule pattern as a user may store it.
+ * @returns an error message, or null when the pattern is valid: an exact command (any non-empty
+ *   text), or one or more plain words followed by ` *`
+ */
+export function patternProblem(pattern: string): string | null {
+  const p = pattern.trim()
+  if (p === '') return 'the rule is empty'
+  if (p === '*') return 'a prefix rule needs at least one word before " *"'
+  if (!isPrefixPattern(p)) return null
+  const words = plainWords(p.replace(/\s\*$/, ''))
+  if (!words) return `the prefix of "${p}" contains shell operators or expansions; a prefix rule must be plain words followed by " *"`
+  if (words.length === 0) return 'a prefix rule needs at least one word before " *"'
+  return null
+}
+
+/**
+ * Whether `pattern` covers `command`: an exact rule when the trimmed texts are equal; a prefix rule
+ * when the command is plain words (see {@link plainWords}) that start with the prefix's words.
+ */
+export function commandMatches(pattern: string, command: string): boolean {
+  const p = pattern.trim()
+  if (!isPrefixPattern(p)) return p === command.trim()
+  const prefix = plainWords(p.replace(/\s\*$/, ''))
+  const words = plainWords(command)
+  if (!prefix || prefix.length === 0 || !words || words.length < prefix.length) return false
+  return prefix.every((w, i) => words[i] === w)
+}
+
+/**
+ * The rule an Always would store for `command`, shown to the user to edit: the command's first
+ * words (the program and its subcommand, stopping before the first option, path or assignment) and
+ * ` *` (`npm test -- x` → `npm test *`, `ls -la` → `ls *`); for a command that is not plain words,
+ * the exact command line, since no prefix rule could cover it.
+ */
+export function suggestCommandRule(command: string): string {
+  const words = plainWords(command)
+  if (!words || words.length === 0 || words.some((w) => w === '')) return command.trim()
+  const kept = [words[0] as string]
+  const second = words[1]
+  if (second !== undefined && /^[A-Za-z][\w:.-]*$/.test(second) && !second.includes('=')) kept.push(second)
+  if (kept.some((w) => !/^[\w@%+=:,./-]+$/.test(w))) return command.trim() // a word that would need quoting
+  return `${kept.join(' ')} *`
+}
