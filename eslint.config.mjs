@@ -35,7 +35,7 @@ export const layers = [
   { layer: 'src/web', may: ['shared', 'main/session/index.ts'], why: 'adapters import only main/session (its index) and shared' },
   {
     layer: 'src/main/session',
-    may: ['shared', 'main/harness', 'main/tools', 'main/providers', 'main/guest', 'main/store', 'main/log'],
+    may: ['shared', 'main/harness', 'main/tools', 'main/providers', 'main/guest', 'main/store', 'main/log', 'main/checkpoints'],
     why: 'session composes the core (and offers the file logger to the hosts); it never imports an adapter or the app'
   },
   {
@@ -43,6 +43,10 @@ export const layers = [
     why: 'harness imports tools, providers, shared and guest types only'
   },
   { layer: 'src/main/tools', may: ['shared', 'main/guest'], guestTypesOnly: true, why: 'tools import guest types and shared only' },
+  {
+    layer: 'src/main/checkpoints', may: ['shared', 'main/guest'], guestTypesOnly: true,
+    why: 'checkpoints sit beside harness: they run the shadow store through a guest (types and the guest contract) and import shared'
+  },
   { layer: 'src/main/providers', may: ['shared'], why: 'providers import only shared (never guest or store)' },
   { layer: 'src/main/guest', may: ['shared', 'guest-agent'], why: 'guest imports shared and the guest agent\'s pure helpers only' },
   {

@@ -3,6 +3,7 @@
  * the contract), sender-frame check, validation errors of the API as WireResults, answers, handler removal, and
  * event forwarding to the window's webContents.
  */
+import { noCheckpoints } from './support/no-checkpoints'
 import { describe, expect, it, vi } from 'vitest'
 import { parseRequest, REQUEST_NAMES, type CortexApi } from '../src/shared/contract'
 import { CortexError } from '../src/shared/errors'
@@ -49,6 +50,7 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; inputs: unknown[
     listSessions: async () => [],
     listApprovalRules: async () => [],
     removeApprovalRule: async () => ({ ok: true as const }),
+    ...noCheckpoints(),
     onEvent: (l) => {
       listeners.add(l)
       return () => void listeners.delete(l)

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { ApprovalPolicySchema, ApprovalRuleSchema } from './approvals'
+import { CHECKPOINT_REQUESTS } from './checkpoints'
 import { CortexError } from './errors'
 import { EventEnvelopeSchema, OperationSchema } from './events'
 import { ModeSchema } from './modes'
@@ -63,7 +64,9 @@ export const contract = {
     /** The stored Always/deny rules of a repository (absolute host path), oldest first. */
     listApprovalRules: { input: z.object({ repo: z.string().min(1) }), output: z.array(ApprovalRuleSchema) },
     /** Remove one stored rule of a repository; `invalid_input` when no rule has that id. */
-    removeApprovalRule: { input: z.object({ repo: z.string().min(1), ruleId: z.string().min(1) }), output: Ok }
+    removeApprovalRule: { input: z.object({ repo: z.string().min(1), ruleId: z.string().min(1) }), output: Ok },
+    /** listChanges, fileDiff, changesPatch, revertChanges, redoRevert (./checkpoints). */
+    ...CHECKPOINT_REQUESTS
   },
   /** The event stream; one channel for all sessions. */
   event: EventEnvelopeSchema

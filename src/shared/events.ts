@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { ApprovalDecisionSchema, ApprovalOutcomeSchema, ApprovalPolicySchema, ApprovalRuleSchema, EscalationSchema } from './approvals'
+import { CHECKPOINT_EVENTS } from './checkpoints'
 import { ErrorCodeSchema } from './errors'
 import { ModeSchema } from './modes'
 import { PROPOSAL_EVENTS, PROPOSAL_OPERATIONS } from './proposals'
@@ -149,6 +150,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approval_policy_changed'), policy: ApprovalPolicySchema }),
   z.object({ type: z.literal('guest_status'), state: GuestStateSchema, detail: z.string().optional() }),
   z.object({ type: z.literal('turn_ended'), turnId: z.string(), reason: TurnEndReasonSchema }),
+  /** turn_changes, changes_reverted (./checkpoints). */
+  ...CHECKPOINT_EVENTS,
   /**
    * Something the host may run without asking changed, or the repository itself is risky: `paths`
    * (repository-relative, or absolute for the repository) and a message for the user. Emitted at a

@@ -3,6 +3,7 @@
  * WebSocket's refusals (missing/wrong token, foreign/missing Origin, wrong path) and its contract
  * dispatch and event push, using the real `ws` client against an in-test CortexApi.
  */
+import { noCheckpoints } from '../../test/support/no-checkpoints'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { connect as tcpConnect } from 'node:net'
@@ -51,6 +52,7 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; calls: unknown[]
     async removeApprovalRule() {
       return { ok: true }
     },
+    ...noCheckpoints(),
     onEvent(l) {
       listeners.add(l)
       return () => void listeners.delete(l)

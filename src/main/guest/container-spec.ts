@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
 import type { SandboxPolicy } from '../../shared/sandbox'
+import { CHECKPOINT_STORE_IN_GUEST } from './checkpoint-mount'
 import type { GitGuardMount } from './git-protect'
 import { LABEL_OWNER, ownerTag } from './owner'
 import { guestEtcDirPrefix, guestRecipeDir } from './paths'
@@ -108,6 +109,8 @@ export interface GuestSpecInput {
   guardMounts?: readonly GitGuardMount[]
   /** Seccomp profile JSON text; default {@link guestSeccompProfile}(). */
   seccompProfile?: string
+  /** Host folder of the repository's checkpoint store, bound read-write at CHECKPOINT_STORE_IN_GUEST (checkpoint-mount.ts). */
+  checkpointStore?: string
 }
 
 let seccompCache: string | undefined
@@ -187,7 +190,8 @@ export function guestContainerSpec(i: GuestSpecInput): GuestContainerSpec {
         { Type: 'bind', Source: i.agentPath, Target: AGENT_IN_GUEST, ReadOnly: true },
         { Type: 'bind', Source: i.etc.passwd, Target: '/etc/passwd', ReadOnly: true },
         { Type: 'bind', Source: i.etc.group, Target: '/etc/group', ReadOnly: true },
-        ...(i.guardMounts ?? []).map((m) => ({ Type: 'bind' as const, Source: m.path, Target: m.path, ReadOnly: m.readOnly }))
+        ...(i.guardMounts ?? []).map((m) => ({ Type: 'bind' as const, Source: m.path, Target: m.path, ReadOnly: m.readOnly })),
+        ...(i.checkpointStore ? [{ Type: 'bind' as const, Source: i.checkpointStore, Target: CHECKPOINT_STORE_IN_GUEST, ReadOnly: false }] : [])
       ]
     }
   }

@@ -7,7 +7,7 @@
  */
 import { rmSync } from 'node:fs'
 import { promises as fsp } from 'node:fs'
-import { dirname, isAbsolute, resolve } from 'node:path'
+import { isAbsolute, resolve } from 'node:path'
 import { PassThrough, type Duplex } from 'node:stream'
 import Dockerode from 'dockerode'
 import { CortexError } from '../../shared/errors'
@@ -20,6 +20,7 @@ import { AGENT_EXIT_MARKER, AGENT_IN_GUEST, GUEST_NETWORK, LABEL_MANAGED, LABEL_
 import type { GuestLimits } from './container-spec'
 import type { Guest, GuestProgress, GuestProvider, GuestStartOptions } from './guest'
 import { gitGuardMounts, removeGuardPlaceholders } from './git-protect'
+import { CHECKPOINT_STORE_IN_GUEST, ensureCheckpointStore } from './checkpoint-mount'
 import { ensureGuestImage, guestImageTag, probeGuestImage } from './image'
 import { ManagedGuest } from './managed-guest'
 import type { GuestBackend } from './managed-guest'
@@ -61,6 +62,8 @@ export interface DockerGuestProviderOptions {
   readyTimeoutMs?: number
   /** Where starts, failures, removals and the agent connection's diagnostics are logged (default nowhere). */
   logger?: Logger
+  /** `<dataDir>/checkpoints`: each guest mounts its repository's checkpoint store from here (checkpoint-mount.ts); unset, none. */
+  checkpointsDir?: string
 }
 
 /** The Docker side of one guest: agent execs, state and removal. */
@@ -216,7 +219,9 @@ class DockerBackend implements GuestBackend {
   private async removePlaceholders(): Promise<void> {
     for (const p of this.placeholders) {
       try {
-        const others = await withTimeout(this.docker.listContainers({ filters: { label: [`${LABEL_REPO}=${dirname(p)}`] } }), 1000, 'no answer')
+        // `<repo>/.git`, or `<repo>/.git/modules` and `<repo>/.git/worktrees`
+        const repo = p.slice(0, p.lastIndexOf('/.git'))
+        const others = await withTimeout(this.docker.listContainers({ filters: { label: [`${LABEL_REPO}=${repo}`] } }), 1000, 'no answer')
         if (others.some((c) => c.Id !== this.container.id)) continue
         removeGuardPlaceholders({ createdEmptyDirs: [p] })
       } catch (err) {
@@ -306,10 +311,11 @@ export class DockerGuestProvider implements GuestProvider {
     // git control files read-only in the guest, so nothing there runs on the host later (ADR 0006)
     const guard = gitGuardMounts(repo, { uid: st.uid, gid: st.gid }, policy)
     for (const n of guard.notes) log.info(`git guard: ${n}`, { sessionId })
+    const checkpointStore = this.opts.checkpointsDir ? ensureCheckpointStore(this.opts.checkpointsDir, repo, st) : undefined
     const etc = passwdFiles(st.uid, st.gid)
     log.debug('creating guest container', { sessionId, image, sandbox: policy, network: network ?? 'none' })
     const spec = guestContainerSpec({
-      sessionId, repo, image, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: this.opts.labels, guardMounts: guard.mounts
+      sessionId, repo, image, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: this.opts.labels, guardMounts: guard.mounts, checkpointStore
     })
     let backend: DockerBackend | undefined
     try {
@@ -329,6 +335,7 @@ export class DockerGuestProvider implements GuestProvider {
         throw new CortexError('guest_failed', `${(err as Error).message}${st2 && !st2.running ? `; ${st2.description}` : ''}`, { cause: err })
       }
       const guest = new ManagedGuest(container.id, repo, policy, backend, client)
+      if (checkpointStore) guest.checkpointStore = CHECKPOINT_STORE_IN_GUEST
       if (image !== defaultImage) await probeGuestImage(guest, image, repo, log)
       progress('ready')
       return guest

@@ -32,7 +32,8 @@ describe('gitGuardMounts', () => {
     expect(rw(g, repo)).toEqual(['.git'])
     expect(existsSync(join(repo, '.git', 'hooks'))).toBe(true)
     expect(existsSync(join(repo, '.git', 'modules'))).toBe(true)
-    expect(g.createdEmptyDirs).toEqual([])
+    // made only as bind targets: the last guest removes them, so the user's .git ends as it began
+    expect(g.createdEmptyDirs).toEqual([join(repo, '.git', 'modules'), join(repo, '.git', 'worktrees')])
   })
 
   it('covers submodule gitdirs and worktree configs; no new ones can be planted, the existing ones stay writable', () => {

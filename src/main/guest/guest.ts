@@ -63,6 +63,8 @@ export interface Guest {
   call(body: AgentRequestBody, opts?: CallOptions): Promise<unknown>
   /** Stop and remove the guest. Idempotent. */
   close(): Promise<void>
+  /** Guest path of the repository's checkpoint store (src/main/checkpoints/), when one is mounted. */
+  readonly checkpointStore?: string
   /** The sandbox policy the guest was started with (backends without policies leave it unset). */
   readonly sandbox?: SandboxPolicy
   /**

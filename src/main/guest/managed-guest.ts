@@ -41,6 +41,8 @@ export class ManagedGuest implements Guest {
   private readonly deadListeners = new Set<(err: CortexError) => void>()
   /** How many times the agent exec was restarted. */
   agentRestarts = 0
+  /** See {@link Guest.checkpointStore}; set by the provider that mounted one. */
+  checkpointStore?: string
 
   /**
    * @param id container id @param workspace repository path in the guest @param sandbox policy

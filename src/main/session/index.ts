@@ -4,6 +4,7 @@
  * (for tests and custom hosts), model settings resolution, the default (Docker) guest provider, the
  * file logger and the guest image build. Adapters import only this module and src/shared.
  */
+import { join } from 'node:path'
 import { DockerGuestProvider, reapOrphanGuests } from '../guest/docker-guest'
 import { WarmGuestPool } from '../guest/warm-pool'
 import { CortexError } from '../../shared/errors'
@@ -29,11 +30,12 @@ export const GUEST_IMAGE_ENV = 'CORTEX_GUEST_IMAGE'
  * The production guest provider: Docker guests through the daemon named by DOCKER_HOST (default
  * the local socket), the guest image built on first use when missing, behind a warm pool of
  * `warmPool` guests (default: `CORTEX_WARM_POOL`, else 1; 0 disables it), from the image named by
- * `CORTEX_GUEST_IMAGE` when set; the provider, pool and agent connections log to `logger`. Call
+ * `CORTEX_GUEST_IMAGE` when set, each guest mounting its repository's checkpoint store from
+ * `checkpointsDir` (unset: no checkpoints); the provider, pool and agent connections log to `logger`. Call
  * `close()` at exit: it removes the pool's guests.
  * @throws CortexError('invalid_input') when CORTEX_WARM_POOL is not a whole number from 0 to 8
  */
-export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: Logger } = {}): GuestProvider & { close(): Promise<void> } {
+export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: Logger; checkpointsDir?: string } = {}): GuestProvider & { close(): Promise<void> } {
   const raw = process.env[WARM_POOL_ENV]
   const size = opts.warmPool ?? (raw === undefined || raw === '' ? 1 : Number(raw))
   if (!Number.isInteger(size) || size < 0 || size > 8) {
@@ -41,7 +43,7 @@ export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: L
   }
   const image = process.env[GUEST_IMAGE_ENV]?.trim() || undefined
   const logger = opts.logger ?? NOOP_LOGGER
-  const docker = new DockerGuestProvider({ ...(image ? { image } : {}), logger: childLogger(logger, { component: 'guest' }) })
+  const docker = new DockerGuestProvider({ ...(image ? { image } : {}), checkpointsDir: opts.checkpointsDir, logger: childLogger(logger, { component: 'guest' }) })
   return new WarmGuestPool(docker, { size, logger: childLogger(logger, { component: 'warm-pool' }) })
 }
 
@@ -69,7 +71,7 @@ export interface CortexServiceOptions {
 export async function createCortexService(opts: CortexServiceOptions): Promise<SessionService> {
   const logger = opts.logger ?? NOOP_LOGGER
   const modelSettings = resolveModelSettings(opts.modelFlags ?? {}, opts.env ?? process.env)
-  const guests = createDefaultGuestProvider({ warmPool: opts.warmPool, logger })
+  const guests = createDefaultGuestProvider({ warmPool: opts.warmPool, logger, checkpointsDir: checkpointsDirOf(opts.dataDir) })
   const reaperLog = childLogger(logger, { component: 'reaper' })
   reapOrphanGuests([], { othersOnly: true, logger: reaperLog }).then(
     (removed) => reaperLog.debug('orphan sweep done', { removed: removed.length }),
@@ -77,6 +79,11 @@ export async function createCortexService(opts: CortexServiceOptions): Promise<S
   )
   logger.info('session service starting', { dataDir: opts.dataDir, provider: modelSettings.provider, model: modelSettings.modelId })
   return createSessionService({ dataDir: opts.dataDir, modelSettings, guests, logger })
+}
+
+/** Where the checkpoint stores of `dataDir` live (one folder per repository; docs/adr/0009-checkpoints.md). */
+export function checkpointsDirOf(dataDir: string): string {
+  return join(dataDir, 'checkpoints')
 }
 
 /** Metadata of every stored session under `dataDir`, oldest first. */

@@ -16,6 +16,7 @@ import { SessionStore } from '../store/session-store'
 import { TOOL_CATALOG } from '../tools/catalog'
 import { checkRepoPolicy } from './repo-policy'
 import { Session, type SessionDeps } from './session'
+import { checkpointRequests } from './checkpoint-requests'
 import { ApprovalRulesStore } from '../harness/approvals/rules-store'
 
 /** Options of {@link createSessionService}. */
@@ -204,6 +205,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       rules.remove(resolveRepo(repo), ruleId)
       return { ok: true as const }
     },
+    ...checkpointRequests(get),
     async listSessions(input) {
       parse('listSessions', input)
       return [...sessions.values()].map(info)

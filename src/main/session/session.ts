@@ -15,6 +15,8 @@ import type { Guest, GuestProvider } from '../guest/guest'
 import { buildSystemPrompt } from '../harness/system-prompt'
 import { runTurn } from '../harness/turn-loop'
 import { watchHostExec } from '../harness/host-exec-watch'
+import { SessionCheckpoints } from '../checkpoints/session-checkpoints'
+import { visibleHistory } from '../checkpoints/rewind-history'
 import { SessionApprovals, approvalPolicyFromLog } from './session-approvals'
 import type { ApprovalRulesStore } from '../harness/approvals/rules-store'
 import type { ApprovalPolicy } from '../../shared/approvals'
@@ -74,10 +76,15 @@ export class Session {
   private closed = false
   private readonly logger: Logger
   private readonly approvals: SessionApprovals
+  /** Snapshots around each turn, `turn_changes`, review and undo (main/checkpoints). */
+  readonly checkpoints: SessionCheckpoints
 
   /** @param deps see {@link SessionDeps} */
   constructor(private readonly deps: SessionDeps) {
     this.logger = deps.logger ?? NOOP_LOGGER
+    this.checkpoints = new SessionCheckpoints({
+      sessionId: deps.id, events: () => this.history, emit: (e) => this.emit(e), getGuest: () => this.ensureGuest(), isRunning: () => this.isRunning(), logger: this.logger
+    })
     this.id = deps.id
     this.repo = deps.repo
     this.mode = deps.mode
@@ -284,16 +291,16 @@ export class Session {
     this.emit({ type: 'user_message', turnId, text })
     this.emit({ type: 'turn_started', turnId, mode: this.mode })
     this.logger.debug('turn started', { turnId, mode: this.mode, chars: text.length })
-    const done = this.watchHostExec(turnId, () => runTurn({
+    const done = this.watchHostExec(turnId, () => this.checkpoints.around(turnId, () => runTurn({
       turnId,
       model: this.deps.model,
       signal: controller.signal,
       catalog: this.deps.catalog,
       getMode: () => this.mode,
       getLock: () => this.proposals.lock,
-      events: () => this.history,
+      events: () => visibleHistory(this.history),
       emit: (e) => this.emit(e),
-      getGuest: () => this.ensureGuest(),
+      getGuest: () => this.checkpoints.guestForTurn(turnId, controller.signal),
       session: {
         getTodos: () => this.todos.map((t) => ({ ...t })),
         setTodos: (todos) => {
@@ -316,7 +323,7 @@ export class Session {
       systemPrompt: (mode, lock) => buildSystemPrompt(this.repo, mode, lock),
       logger: this.logger,
       approvals: this.approvals.gate
-    })).then(
+    }))).then(
       (outcome) => this.endTurn(turnId, outcome),
       (err: unknown) => {
         if (controller.signal.aborted) return this.endTurn(turnId, 'stopped')

@@ -1,0 +1,282 @@
+/**
+ * The program that runs INSIDE the guest against a repository's checkpoint store (a shadow git
+ * directory, see docs/adr/0009-checkpoints.md): `python3 -c SHADOW_SCRIPT <command> <json-args>`,
+ * one JSON object on stdout (or raw text for `patch`). It never touches the repository's own `.git`:
+ * GIT_DIR is the store, GIT_WORK_TREE the repository, one index per session. Every git call runs
+ * with no system/global config, hooks off, fsmonitor off, and `info/attributes` unsetting every
+ * conversion and filter, so content is stored and restored byte for byte and nothing in the store
+ * or the repository makes git run a program.
+ *
+ * Commands (args is one JSON object):
+ * - `snapshot {sid, ref, cap}`: stage the work tree into the session's index (the repository's
+ *   ignore rules and `.git/info/exclude` apply; files over `cap` bytes are left out and recorded by
+ *   sha256 and size in the commit message), write a tree and a commit, point `ref` at it →
+ *   `{commit, big}`.
+ * - `changes {a, b}`: files that differ between commits a and b (renames detected) →
+ *   `{files: [{path, status, additions, deletions, oldPath?, binary?, large?}]}`.
+ * - `patch {a, b, paths?}`: unified diff text (large files as one note line each).
+ * - `show {a, b, path, oldPath?, max}`: both sides of one file → `{before, after}` each
+ *   `{text?, size, binary, large}` or null when absent.
+ * - `restore {sid, target, paths}`: make `paths` as in commit `target` (deleting what it lacks);
+ *   large files cannot be restored → `{restored, deleted, skipped}`.
+ * - `refs {prefix}`: `{refs: {name: commit}}`; `drop {refs, prune}`: delete refs (and prune unreachable
+ *   objects older than an hour: younger ones may belong to a snapshot another session is writing).
+ * - `size`: bytes used by the store → `{bytes}`.
+ */
+
+/** Python 3 source of the shadow-store program (python3 is in the guest image). */
+export const SHADOW_SCRIPT = String.raw`
+import base64, hashlib, json, os, subprocess, sys
+STORE = os.environ['CORTEX_STORE']
+REPO = os.environ['CORTEX_REPO']
+GIT_DIR = os.path.join(STORE, 'git')
+CFG = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'core.autocrlf=false',
+       '-c', 'core.safecrlf=false', '-c', 'core.quotepath=false', '-c', 'core.symlinks=true',
+       '-c', 'core.filemode=true', '-c', 'core.logAllRefUpdates=false', '-c', 'gc.auto=0',
+       '-c', 'core.untrackedCache=true', '-c', 'safe.directory=*', '-c', 'diff.renames=true',
+       '-c', 'core.attributesFile=/dev/null', '-c', 'diff.external=', '-c', 'core.pager=cat']
+EXCL = os.path.join(REPO, '.git', 'info', 'exclude')
+if os.path.isfile(EXCL):
+    CFG += ['-c', 'core.excludesFile=' + EXCL]
+ENV = dict(os.environ)
+for k in list(ENV):
+    if k.startswith('GIT_'):
+        del ENV[k]
+ENV.update({'GIT_DIR': GIT_DIR, 'GIT_WORK_TREE': REPO, 'GIT_CONFIG_NOSYSTEM': '1', 'GIT_CONFIG_GLOBAL': '/dev/null',
+            'GIT_ATTR_NOSYSTEM': '1', 'GIT_LITERAL_PATHSPECS': '1', 'GIT_NO_REPLACE_OBJECTS': '1', 'GIT_TERMINAL_PROMPT': '0',
+            'GIT_AUTHOR_NAME': 'Cortex', 'GIT_AUTHOR_EMAIL': 'checkpoints@cortex.invalid', 'GIT_AUTHOR_DATE': '@0 +0000',
+            'GIT_COMMITTER_NAME': 'Cortex', 'GIT_COMMITTER_EMAIL': 'checkpoints@cortex.invalid', 'GIT_COMMITTER_DATE': '@0 +0000'})
+ATTRS = b'* -text !eol -filter -ident !working-tree-encoding\n'
+
+def git(args, sid=None, inp=None, check=True):
+    env = ENV
+    if sid is not None:
+        env = dict(ENV)
+        env['GIT_INDEX_FILE'] = index_of(sid)
+    r = subprocess.run(['git'] + CFG + args, input=inp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=REPO)
+    if check and r.returncode != 0:
+        raise SystemExit('git %s failed (%d): %s' % (args[0], r.returncode, r.stderr.decode('utf-8', 'replace').strip()[-800:]))
+    return r
+
+def index_of(sid):
+    if not sid.replace('-', '').replace('_', '').isalnum():
+        raise SystemExit('bad session id')
+    return os.path.join(STORE, 'index', sid)
+
+def ensure_init():
+    if not os.path.isfile(os.path.join(GIT_DIR, 'HEAD')):
+        env = dict(ENV)
+        del env['GIT_WORK_TREE']
+        subprocess.run(['git'] + CFG + ['init', '-q', GIT_DIR], env=env, check=True, stdout=subprocess.DEVNULL, cwd=STORE)
+    os.makedirs(os.path.join(STORE, 'index'), exist_ok=True)
+    info = os.path.join(GIT_DIR, 'info')
+    os.makedirs(info, exist_ok=True)
+    attrs = os.path.join(info, 'attributes')
+    try:
+        same = open(attrs, 'rb').read() == ATTRS
+    except OSError:
+        same = False
+    if not same:
+        with open(attrs, 'wb') as f:
+            f.write(ATTRS)
+
+def split0(b):
+    return [p for p in b.split(b'\0') if p]
+
+def big_of(commit):
+    raw = git(['cat-file', 'commit', commit]).stdout
+    msg = raw.split(b'\n\n', 1)[1] if b'\n\n' in raw else b''
+    try:
+        return json.loads(msg.decode('utf-8')).get('big', {})
+    except ValueError:
+        return {}
+
+def snapshot(a):
+    ensure_init()
+    sid, cap = a['sid'], int(a['cap'])
+    cache_path = os.path.join(STORE, 'index', sid + '.big.json')
+    try:
+        cache = json.load(open(cache_path))
+    except (OSError, ValueError):
+        cache = {}
+    listed = split0(git(['ls-files', '-z', '-o', '-m', '--exclude-standard'], sid).stdout)
+    update, drop, big, newcache = [], [], {}, {}
+    for p in listed:
+        if p.endswith(b'/'):
+            continue  # a nested repository: git records it as a link, not its files
+        full = os.path.join(REPO.encode(), p)
+        try:
+            st = os.lstat(full)
+        except OSError:
+            update.append(p)
+            continue
+        if os.path.isfile(full) and not os.path.islink(full) and st.st_size > cap:
+            key = p.decode('utf-8', 'surrogateescape')
+            c = cache.get(key)
+            if c and c[0] == st.st_size and c[1] == st.st_mtime_ns:
+                sha = c[2]
+            else:
+                h = hashlib.sha256()
+                with open(full, 'rb') as f:
+                    for chunk in iter(lambda: f.read(1 << 20), b''):
+                        h.update(chunk)
+                sha = h.hexdigest()
+            newcache[key] = [st.st_size, st.st_mtime_ns, sha]
+            big[key] = [st.st_size, sha]
+            drop.append(p)
+        else:
+            update.append(p)
+    if update:
+        git(['update-index', '--add', '--remove', '-z', '--stdin'], sid, b'\0'.join(update) + b'\0')
+    if drop:
+        git(['update-index', '--force-remove', '-z', '--stdin'], sid, b'\0'.join(drop) + b'\0')
+    if newcache != cache:
+        with open(cache_path, 'w') as f:
+            json.dump(newcache, f)
+    tree = git(['write-tree'], sid).stdout.decode().strip()
+    msg = json.dumps({'big': dict(sorted(big.items()))}, sort_keys=True).encode()
+    commit = git(['commit-tree', tree], inp=msg).stdout.decode().strip()
+    git(['update-ref', '--no-deref', a['ref'], commit])
+    return {'commit': commit, 'big': len(big)}
+
+def changes(a):
+    ca, cb = a['a'], a['b']
+    ns = split0(git(['diff-tree', '-r', '-z', '-M', '--no-ext-diff', '--no-textconv', '--numstat', ca, cb]).stdout)
+    st = split0(git(['diff-tree', '-r', '-z', '-M', '--no-ext-diff', '--no-textconv', '--name-status', ca, cb]).stdout)
+    counts = {}
+    i = 0
+    while i < len(ns):
+        parts = ns[i].split(b'\t')
+        if len(parts) == 3 and parts[2] == b'':
+            key, i = ns[i + 2], i + 3
+        else:
+            key, i = parts[2], i + 1
+        counts[key] = (parts[0], parts[1])
+    files = []
+    i = 0
+    names = {'A': 'added', 'M': 'modified', 'T': 'modified', 'D': 'deleted', 'R': 'renamed', 'C': 'added'}
+    while i < len(st):
+        code = st[i].decode()[0]
+        if code in 'RC':
+            old, new, i = st[i + 1], st[i + 2], i + 3
+        else:
+            old, new, i = None, st[i + 1], i + 2
+        add, dele = counts.get(new, (b'0', b'0'))
+        f = {'path': new.decode('utf-8', 'surrogateescape'), 'status': names.get(code, 'modified'),
+             'additions': 0 if add == b'-' else int(add), 'deletions': 0 if dele == b'-' else int(dele)}
+        if add == b'-':
+            f['binary'] = True
+        if old is not None and code == 'R':
+            f['oldPath'] = old.decode('utf-8', 'surrogateescape')
+        files.append(f)
+    ba, bb = big_of(ca), big_of(cb)
+    for p in sorted(set(ba) | set(bb)):
+        if ba.get(p) == bb.get(p):
+            continue
+        files = [f for f in files if f['path'] != p]
+        status = 'added' if p not in ba else 'deleted' if p not in bb else 'modified'
+        if p not in ba and any(f['path'] == p for f in files):
+            status = 'modified'
+        files.append({'path': p, 'status': status, 'additions': 0, 'deletions': 0, 'large': True})
+    files.sort(key=lambda f: f['path'])
+    return {'files': files}
+
+def patch(a):
+    args = ['diff-tree', '-p', '-r', '-M', '--no-ext-diff', '--no-textconv', '--no-color', '--full-index', '--binary', a['a'], a['b']]
+    paths = a.get('paths')
+    if paths:
+        args += ['--'] + paths
+    out = git(args).stdout
+    ba, bb = big_of(a['a']), big_of(a['b'])
+    notes = []
+    for p in sorted(set(ba) | set(bb)):
+        if ba.get(p) != bb.get(p) and (not paths or p in paths):
+            desc = lambda s: 'absent' if s is None else '%d bytes, sha256 %s' % (s[0], s[1])
+            notes.append('Large file %s: %s -> %s (content not kept)\n' % (p, desc(ba.get(p)), desc(bb.get(p))))
+    sys.stdout.buffer.write(out + ''.join(notes).encode('utf-8', 'surrogateescape'))
+    return None
+
+def side(commit, path, mx):
+    if path is None:
+        return None
+    big = big_of(commit).get(path)
+    if big:
+        return {'size': big[0], 'binary': False, 'large': True}
+    r = git(['cat-file', '-s', commit + ':' + path], check=False)
+    if r.returncode != 0:
+        return None
+    size = int(r.stdout)
+    if size > mx:
+        return {'size': size, 'binary': False, 'large': True}
+    data = git(['cat-file', 'blob', commit + ':' + path]).stdout
+    if b'\0' in data[:8000]:
+        return {'size': size, 'binary': True, 'large': False}
+    return {'size': size, 'binary': False, 'large': False, 'text': data.decode('utf-8', 'replace')}
+
+def show(a):
+    return {'before': side(a['a'], a.get('oldPath') or a['path'], int(a['max'])), 'after': side(a['b'], a['path'], int(a['max']))}
+
+def restore(a):
+    ensure_init()
+    sid, target, paths = a['sid'], a['target'], a['paths']
+    tree = {}
+    for line in split0(git(['ls-tree', '-r', '-z', '--full-tree', target]).stdout):
+        meta, p = line.split(b'\t', 1)
+        tree[p.decode('utf-8', 'surrogateescape')] = meta
+    big = big_of(target)
+    restored, deleted, skipped = [], [], []
+    checkout = []
+    for p in paths:
+        if p in tree:
+            checkout.append(p)
+        elif p in big:
+            skipped.append(p)
+        else:
+            full = os.path.join(REPO, p)
+            if os.path.lexists(full) and not os.path.isdir(full) or os.path.islink(full):
+                os.unlink(full)
+                deleted.append(p)
+                d = os.path.dirname(full)
+                while d.startswith(REPO + '/') and d != REPO:
+                    try:
+                        os.rmdir(d)
+                    except OSError:
+                        break
+                    d = os.path.dirname(d)
+            git(['update-index', '--force-remove', '-z', '--stdin'], sid, p.encode('utf-8', 'surrogateescape') + b'\0')
+    if checkout:
+        inp = b'\0'.join(p.encode('utf-8', 'surrogateescape') for p in checkout) + b'\0'
+        git(['checkout', '--no-overlay', target, '--pathspec-from-file=-', '--pathspec-file-nul'], sid, inp)
+        restored = checkout
+    return {'restored': restored, 'deleted': deleted, 'skipped': skipped}
+
+def refs(a):
+    if not os.path.isfile(os.path.join(GIT_DIR, 'HEAD')):
+        return {'refs': {}}
+    out = git(['for-each-ref', '--format=%(refname) %(objectname)', a['prefix']]).stdout.decode()
+    return {'refs': dict(l.split(' ', 1) for l in out.splitlines() if l)}
+
+def drop(a):
+    if a['refs']:
+        inp = ''.join('delete %s\n' % r for r in a['refs']).encode()
+        git(['update-ref', '--stdin'], inp=inp)
+        if a.get('prune'):
+            git(['prune', '--expire=1.hour.ago'])
+    return {'dropped': len(a['refs'])}
+
+def size(a):
+    total = 0
+    for root, dirs, files in os.walk(STORE):
+        for f in files:
+            try:
+                total += os.lstat(os.path.join(root, f)).st_blocks * 512
+            except OSError:
+                pass
+    return {'bytes': total}
+
+cmd, args = sys.argv[1], json.loads(sys.argv[2])
+res = {'snapshot': snapshot, 'changes': changes, 'patch': patch, 'show': show, 'restore': restore,
+       'refs': refs, 'drop': drop, 'size': size}[cmd](args)
+if res is not None:
+    sys.stdout.write(json.dumps(res))
+`
