@@ -67,7 +67,7 @@ export function buildProgram(): Command {
       .description('run one turn on a repository and stream it to the terminal')
       .option('--repo <dir>', 'repository folder (required unless --resume)')
       .option('--resume <id>', 'continue a stored session (see `cortex sessions`)')
-      .addOption(new Option('--mode <mode>', 'ask | plan | agent (default: agent; a resumed session keeps the mode it had last)').argParser(parseMode))
+      .addOption(new Option('--mode <mode>', 'ask | plan | spec | agent (default: agent; a resumed session keeps the mode it had last)').argParser(parseMode))
       .addOption(
         new Option('--sandbox <policy>', 'read-only | workspace-write | network').default('workspace-write').argParser(parseSandbox)
       )

@@ -6,6 +6,7 @@
 import { styleText } from 'node:util'
 import stripAnsi from 'strip-ansi'
 import type { EventEnvelope } from '../shared/events'
+import { lockLabel } from '../shared/modes'
 
 /** Where rendered output goes; `color` enables ANSI styling (TTY only). */
 export interface RenderTarget {
@@ -88,6 +89,17 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
       case 'plan_updated':
         newline()
         target.out.write(`${paint('magenta', 'Plan:')} ${safe(event.plan.title)}\n${event.plan.steps.map((s, i) => `  ${i + 1}. ${safe(s)}`).join('\n')}\n`)
+        break
+      case 'spec_updated':
+        newline()
+        target.out.write(`${paint('magenta', `Spec ${event.spec.stage}:`)} ${safe(event.spec.title)}\n${safe(event.spec.markdown)}\n`)
+        break
+      case 'lock_changed':
+        // the headless interface answers with {"type":"accept_plan"} / {"type":"reject_plan","feedback":…} (or *_spec) on stdin
+        if (event.lock) target.err.write(paint('yellow', `${lockLabel(event.lock)} (accept_${event.lock.kind}, or reject_${event.lock.kind} with feedback)\n`))
+        break
+      case 'proposal_decided':
+        target.err.write(paint('dim', `${event.kind}${event.stage ? ` ${event.stage}` : ''} ${event.decision}\n`))
         break
       case 'todos_updated':
         newline()

@@ -14,6 +14,8 @@ import { cliLogLevels, createCortexService, createFileLogger, listStoredSessions
 import { dataDir } from './paths'
 import { createRenderer } from './render'
 import { driveStreamInput } from './stream-input'
+import { createApprovalResponder } from './approval-prompt'
+import type { ApprovalPolicy } from '../shared/approvals'
 
 /** Options of `cortex run` after parsing. `repo` may be relative (resolved against the cwd). */
 export interface RunOptions extends ModelFlags {
@@ -29,6 +31,8 @@ export interface RunOptions extends ModelFlags {
   verbose?: boolean
   /** `stream-json`: read operations from stdin as JSON lines and keep running until stdin closes (see stream-input.ts). */
   input?: 'text' | 'stream-json'
+  /** Approval policy (`--ask`); default `never` (headless: the guest is the boundary). */
+  ask?: ApprovalPolicy
 }
 
 /** Name of the CLI's log file in the data folder. */
@@ -60,6 +64,7 @@ export async function runCommand(
   }
   const logger = createCliLogger(opts.verbose)
   let service: SessionService | undefined
+  let responder: ReturnType<typeof createApprovalResponder> | undefined
   // Ctrl-C is ours from the first moment: before the session exists it only marks the run as
   // interrupted, so a guest being started is still closed (never left running) before exit
   let interrupts = 0
@@ -93,6 +98,14 @@ export async function runCommand(
       ? (e: EventEnvelope) => io.out.write(JSON.stringify(e) + '\n')
       : createRenderer({ out: io.out, err: io.err, color: Boolean((io.out as NodeJS.WriteStream).isTTY) })
     const early: EventEnvelope[] = []
+    // stream-json: approval_decision comes on stdin; a terminal is asked; otherwise no one can answer
+    const stdin = (io.in ?? process.stdin) as NodeJS.ReadStream
+    const svc = service
+    responder = createApprovalResponder({
+      answerer: opts.input === 'stream-json' ? 'stream' : stdin.isTTY ? 'tty' : 'none',
+      submit: (op) => svc.submit({ sessionId, op }),
+      input: stdin
+    })
     let ended: 'completed' | 'stopped' | 'error' | null = null
     let resolveEnd: () => void = () => undefined
     const endPromise = new Promise<void>((r) => (resolveEnd = r))
@@ -100,14 +113,15 @@ export async function runCommand(
       if (!sessionId) return void early.push(e)
       if (e.sessionId !== sessionId) return
       render(e)
+      responder?.onEvent(e.event)
       if (e.event.type === 'turn_ended') {
         ended = e.event.reason
         resolveEnd()
       }
     })
     const info = opts.resume
-      ? await service.resumeSession({ sessionId: opts.resume })
-      : await service.openSession({ repo: resolve(opts.repo ?? '.'), mode: opts.mode ?? 'agent', sandbox: opts.sandbox })
+      ? await service.resumeSession({ sessionId: opts.resume, approvalPolicy: opts.ask ?? 'never' })
+      : await service.openSession({ repo: resolve(opts.repo ?? '.'), mode: opts.mode ?? 'agent', sandbox: opts.sandbox, approvalPolicy: opts.ask ?? 'never' })
     // a resumed session keeps its stored mode unless --mode names another
     if (opts.resume && opts.mode && info.mode !== opts.mode) await service.submit({ sessionId: info.id, op: { type: 'set_mode', mode: opts.mode } })
     sessionId = info.id
@@ -141,6 +155,7 @@ export async function runCommand(
     printError(e)
     return 1
   } finally {
+    responder?.close()
     await service?.shutdown().catch((err: unknown) => logger.warn('shutdown failed: guests may be left for the orphan sweep', errorFields(err)))
     process.off('SIGINT', onSigint)
     process.off('SIGTERM', onSigint)

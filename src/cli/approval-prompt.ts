@@ -1,0 +1,106 @@
+/**
+ * Who answers approval requests in `cortex run`: with `--input stream-json` the caller does (an
+ * `approval_decision` line on stdin), so nothing is done here; on a terminal the user is asked
+ * (allow once / always with an editable rule / deny with a reason); with neither, every request is
+ * denied at once with {@link NO_ONE_TO_ASK}, so a script never hangs on a question nobody sees.
+ */
+import { createInterface, type Interface } from 'node:readline/promises'
+import type { Operation, SessionEvent } from '../shared/events'
+import { ESCALATION_LABELS } from '../shared/approvals'
+import { summarizeArgs } from './render'
+
+/** The reason given to the model when no one can answer. */
+export const NO_ONE_TO_ASK = 'no one to ask (run with --ask never or answer on stdin)'
+
+/** `stream`: stdin carries operations; `tty`: ask on the terminal; `none`: deny with {@link NO_ONE_TO_ASK}. */
+export type ApprovalAnswerer = 'stream' | 'tty' | 'none'
+
+type Requested = Extract<SessionEvent, { type: 'approval_requested' }>
+
+/** Options of {@link createApprovalResponder}. */
+export interface ApprovalResponderOptions {
+  answerer: ApprovalAnswerer
+  /** Submit an operation to the session; a rejection (e.g. a rule that does not cover the call) is shown and asked again. */
+  submit(op: Operation): Promise<unknown>
+  /** Terminal streams for `tty` (default process.stdin / process.stderr). */
+  input?: NodeJS.ReadableStream
+  output?: NodeJS.WritableStream
+}
+
+/**
+ * A listener for the session's events that answers approval requests as {@link ApprovalAnswerer}
+ * says; requests are asked one at a time, in order, and a request cancelled by Stop stops being asked.
+ * Call `close()` at the end (it closes the terminal prompt).
+ */
+export function createApprovalResponder(opts: ApprovalResponderOptions): { onEvent(event: SessionEvent): void; close(): void } {
+  const queue: Requested[] = []
+  let asking: { requestId: string; abort: AbortController } | null = null
+  let rl: Interface | null = null
+  const output = opts.output ?? process.stderr
+  const deny = (requestId: string, reason: string): Promise<unknown> => opts.submit({ type: 'approval_decision', requestId, decision: 'deny', reason })
+
+  const askNext = async (): Promise<void> => {
+    if (asking || queue.length === 0) return
+    const req = queue.shift() as Requested
+    const abort = new AbortController()
+    asking = { requestId: req.requestId, abort }
+    try {
+      await askOne(req, abort.signal)
+    } catch {
+      // cancelled (Stop) or the terminal closed: the request was resolved elsewhere
+    } finally {
+      asking = null
+      void askNext()
+    }
+  }
+  const askOne = async (req: Requested, signal: AbortSignal): Promise<void> => {
+    if (!rl) {
+      rl = createInterface({ input: opts.input ?? process.stdin, output, terminal: true })
+      // Ctrl-C at the prompt stops the turn, as it does elsewhere
+      rl.on('SIGINT', () => process.emit('SIGINT'))
+    }
+    const what = req.escalation ? ` — ${ESCALATION_LABELS[req.escalation]}` : ''
+    output.write(`\napproval needed${what}: ${req.tool}(${summarizeArgs(req.args)})\n${req.reason ? `  ${req.reason}\n` : ''}`)
+    for (;;) {
+      const always = req.escalation ? '' : ', [a]lways'
+      const answer = (await rl.question(`allow? [y]es once${always}, [n]o: `, { signal })).trim().toLowerCase()
+      let op: Operation | undefined
+      if (answer === 'y' || answer === 'yes') op = { type: 'approval_decision', requestId: req.requestId, decision: 'allow_once' }
+      else if ((answer === 'a' || answer === 'always') && !req.escalation) {
+        const pending = rl.question('rule (edit it; Enter keeps it): ', { signal })
+        if (req.suggestedRule) rl.write(req.suggestedRule)
+        const rule = (await pending).trim()
+        op = { type: 'approval_decision', requestId: req.requestId, decision: 'allow_always', ...(rule ? { rule } : {}) }
+      } else if (answer === 'n' || answer === 'no') {
+        const reason = (await rl.question('reason for the model (optional): ', { signal })).trim()
+        op = { type: 'approval_decision', requestId: req.requestId, decision: 'deny', ...(reason ? { reason } : {}) }
+      }
+      if (!op) continue
+      try {
+        await opts.submit(op)
+        return
+      } catch (err) {
+        output.write(`error: ${(err as Error).message}\n`)
+      }
+    }
+  }
+
+  return {
+    onEvent(event) {
+      if (event.type === 'approval_requested') {
+        if (opts.answerer === 'none') void deny(event.requestId, NO_ONE_TO_ASK).catch(() => undefined) // the turn may have ended meanwhile
+        if (opts.answerer !== 'tty') return
+        queue.push(event)
+        void askNext()
+      } else if (event.type === 'approval_resolved' && event.requestId) {
+        const i = queue.findIndex((q) => q.requestId === event.requestId)
+        if (i >= 0) queue.splice(i, 1)
+        if (asking?.requestId === event.requestId) asking.abort.abort()
+      }
+    },
+    close() {
+      asking?.abort.abort()
+      rl?.close()
+    }
+  }
+}

@@ -1,0 +1,31 @@
+// Terminal rendering of approval events for `cortex run`: the exact call, the escalation named,
+// how it was resolved; model-supplied text is made terminal-safe.
+import { PassThrough } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import type { SessionEvent } from '../shared/events'
+import { createRenderer } from './render'
+
+function render(events: SessionEvent[]): { out: string; err: string } {
+  const out = new PassThrough()
+  const err = new PassThrough()
+  const r = createRenderer({ out, err, color: false })
+  events.forEach((event, i) => r({ sessionId: 's', seq: i + 1, time: 0, event }))
+  return { out: String(out.read() ?? ''), err: String(err.read() ?? '') }
+}
+
+describe('approval rendering', () => {
+  it('shows the waiting call, the escalation and the resolution', () => {
+    const { err } = render([
+      { type: 'approval_requested', turnId: 't', requestId: 'r1', callId: 'c1', tool: 'bash', args: { command: 'npm test\u001b]52;c;eA==\u0007' }, reason: 'approval policy commands', suggestedRule: 'npm test *' },
+      { type: 'approval_resolved', turnId: 't', requestId: 'r1', callId: 'c1', outcome: 'denied', decision: 'deny', reason: 'not now' },
+      { type: 'approval_requested', turnId: 't', requestId: 'r2', callId: 'c2', tool: 'bash', args: { command: 'curl x', escalate: 'network' }, escalation: 'network' },
+      { type: 'approval_resolved', turnId: 't', callId: 'c3', outcome: 'allowed', ruleId: 'abc' }
+    ])
+    expect(err).toContain('⏸ waiting for your approval: bash(command: "npm test')
+    expect(err).not.toContain('\u001b')
+    expect(err).toContain('Always would store: npm test *')
+    expect(err).toContain('denied (deny): not now')
+    expect(err).toContain('escalation: needs the network')
+    expect(err).toContain('allowed by rule abc')
+  })
+})

@@ -1,0 +1,45 @@
+/**
+ * `cortex rules list|remove`: the Always (allow) and deny rules of a repository, stored in the data
+ * folder (CORTEX_HOME), never in the repository. Needs no model settings and no guest.
+ */
+import { realpathSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { toCortexError } from '../shared/errors'
+import { ApprovalRulesStore } from '../main/session'
+import { dataDir } from './paths'
+import { terminalSafe } from './render'
+
+/** The repository's real path (rules are keyed by it, as the session service keys them). */
+function repoPath(repo: string | undefined): string {
+  const abs = resolve(repo ?? '.')
+  try {
+    return realpathSync(abs)
+  } catch {
+    return abs
+  }
+}
+
+/**
+ * `cortex rules list [--repo DIR]`: one line per rule (`id  allow|deny  bash  npm test *`), or say
+ * there are none and for which repository. Returns 0.
+ */
+export function rulesListCommand(opts: { repo?: string }, out: NodeJS.WritableStream = process.stdout): number {
+  const repo = repoPath(opts.repo)
+  const rules = new ApprovalRulesStore(dataDir()).list(repo)
+  if (rules.length === 0) out.write(`no approval rules for ${repo}\n`)
+  for (const r of rules) out.write(`${r.id}  ${r.kind.padEnd(5)}  ${r.tool}  ${terminalSafe(r.pattern ?? '(any call)')}\n`)
+  return 0
+}
+
+/** `cortex rules remove ID [--repo DIR]`: remove one rule; 0 when removed, 1 (with a message) when there is no such rule. */
+export function rulesRemoveCommand(id: string, opts: { repo?: string }, io = { out: process.stdout, err: process.stderr }): number {
+  const repo = repoPath(opts.repo)
+  try {
+    new ApprovalRulesStore(dataDir()).remove(repo, id)
+    io.out.write(`removed rule ${id}\n`)
+    return 0
+  } catch (err) {
+    io.err.write(`error: ${toCortexError(err).message}\n`)
+    return 1
+  }
+}
