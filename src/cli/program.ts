@@ -7,6 +7,8 @@ import { ModeSchema, type Mode } from '../shared/modes'
 import { ProviderNameSchema, type ProviderName } from '../shared/contract'
 import { SandboxPolicySchema, type SandboxPolicy } from '../shared/sandbox'
 import { runCommand, sessionsCommand } from './run-command'
+import { rulesListCommand, rulesRemoveCommand } from './rules-command'
+import { ApprovalPolicySchema, type ApprovalPolicy } from '../shared/approvals'
 import { CORTEX_VERSION } from '../shared/version'
 import { serveCommand } from './serve-command'
 import { guestBuildCommand } from './guest-command'
@@ -30,6 +32,11 @@ const parseSeconds = (v: string): string => {
   const n = Number(v)
   if (v.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 3600) throw new InvalidArgumentError('expected seconds above 0, at most 3600')
   return v
+}
+const parseAsk = (v: string): ApprovalPolicy => {
+  const r = ApprovalPolicySchema.safeParse(v)
+  if (!r.success) throw new InvalidArgumentError(`expected one of ${ApprovalPolicySchema.options.join(', ')}`)
+  return r.data
 }
 const parsePort = (v: string): number => {
   const n = Number(v)
@@ -73,6 +80,10 @@ export function buildProgram(): Command {
       )
       .option('--json', 'print every session event as one JSON object per line', false)
       .addOption(
+        new Option('--ask <policy>', 'when to ask before a tool call: never | commands (bash) | changes (bash, write_file, edit_file); default never. Without --input stream-json and without a terminal, a request is denied')
+          .argParser(parseAsk)
+      )
+      .addOption(
         new Option('--input <format>', 'text: run PROMPT as one turn; stream-json: also read operations (JSON lines) from stdin and run until stdin closes')
           .choices(['text', 'stream-json'])
           .default('text')
@@ -85,6 +96,22 @@ export function buildProgram(): Command {
     applyIdleTimeoutFlag(opts)
     process.exitCode = await runCommand(prompt.join(' '), opts)
   })
+  const rules = program.command('rules').description("a repository's Always and deny rules for approvals (stored in CORTEX_HOME, never in the repository)")
+  rules
+    .command('list')
+    .description('list the rules of a repository')
+    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .action((opts: { repo?: string }) => {
+      process.exitCode = rulesListCommand(opts)
+    })
+  rules
+    .command('remove')
+    .description('remove one rule by its id (see `cortex rules list`)')
+    .argument('<id>', 'rule id')
+    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .action((id: string, opts: { repo?: string }) => {
+      process.exitCode = rulesRemoveCommand(id, opts)
+    })
   program
     .command('sessions')
     .description('list stored sessions (newest last) with their repository and mode')

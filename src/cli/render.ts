@@ -6,6 +6,7 @@
 import { styleText } from 'node:util'
 import stripAnsi from 'strip-ansi'
 import type { EventEnvelope } from '../shared/events'
+import { ESCALATION_LABELS } from '../shared/approvals'
 import { lockLabel } from '../shared/modes'
 
 /** Where rendered output goes; `color` enables ANSI styling (TTY only). */
@@ -78,7 +79,27 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
         break
       }
       case 'session_opened':
-        target.err.write(paint('dim', `session on ${safe(event.repo)} · mode ${event.mode} · sandbox ${event.sandbox ?? 'workspace-write'}\n`))
+        target.err.write(paint('dim', `session on ${safe(event.repo)} · mode ${event.mode} · sandbox ${event.sandbox ?? 'workspace-write'}${event.approvalPolicy ? ` · ask ${event.approvalPolicy}` : ''}\n`))
+        break
+      case 'approval_requested': {
+        // the exact call, why it asks, and how to answer; the turn waits until an answer (or Stop)
+        newline()
+        const esc = event.escalation ? ` ${paint('red', `escalation: ${ESCALATION_LABELS[event.escalation]}`)}` : ''
+        target.err.write(`${paint('yellow', '⏸ waiting for your approval:')} ${paint('bold', safe(event.tool))}(${summarizeArgs(event.args)})${esc}\n`)
+        if (event.reason) target.err.write(paint('dim', `  ${safe(event.reason)}\n`))
+        target.err.write(paint('dim', `  request ${event.requestId}${event.suggestedRule ? ` · Always would store: ${safe(event.suggestedRule)}` : ''}\n`))
+        break
+      }
+      case 'approval_resolved': {
+        const how = event.ruleId && !event.requestId ? ` by rule ${event.ruleId}` : event.decision ? ` (${event.decision.replace('_', ' ')})` : ''
+        const rule = event.rule ? ` · rule ${event.rule.id} stored: ${event.rule.kind} ${safe(event.rule.pattern ?? event.rule.tool)}` : ''
+        const why = event.reason ? `: ${safe(event.reason)}` : ''
+        const style = event.outcome === 'allowed' ? 'green' : event.outcome === 'denied' ? 'red' : 'yellow'
+        target.err.write(`  ${paint(style, event.outcome)}${how}${why}${rule}\n`)
+        break
+      }
+      case 'approval_policy_changed':
+        target.err.write(paint('dim', `approvals: ${event.policy}\n`))
         break
       case 'sandbox_changed':
         target.err.write(paint('dim', `sandbox: ${event.policy} (restarting the guest)\n`))
