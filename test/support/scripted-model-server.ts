@@ -14,7 +14,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import {
-  HANG, anthropicFrames, openAIChatFrames, openAIResponsesFrames,
+  HANG, HANG_IN_ARGS, anthropicFrames, openAIChatFrames, openAIResponsesFrames,
   type FrameList, type WireStep, type WireToolCall
 } from './scripted-wire-formats'
 
@@ -36,6 +36,12 @@ export interface ScriptStep {
   chunkDelayMs?: number
   /** Stream the text deltas, then keep the response open (no finish) until the client aborts: for Stop tests. */
   hangAfterText?: boolean
+  /**
+   * Stream the text and the tool calls, but stop after the first piece of the LAST call's arguments
+   * and keep the response open until the client aborts (earlier calls are complete): Stop while
+   * arguments stream.
+   */
+  hangInToolArgs?: boolean
   /** After the text, emit the format's in-stream error event (Anthropic `event: error`, Responses `error`, chat `{"error":…}` chunk) and end the stream. */
   streamErrorAfterText?: { message: string; type?: string }
   /** Answer with this HTTP status and JSON body instead of a stream (extra `headers`, e.g. `retry-after-ms`). */
@@ -52,6 +58,8 @@ export interface RecordedRequest {
   stepIndex?: number
   /** True once the client closed the connection before the response was complete (e.g. an abort). */
   closedByClient: boolean
+  /** True once the response reached its step's hang point (`hangAfterText`, `hangInToolArgs`) and waits for the client to go away. */
+  hanging?: boolean
 }
 
 /** A running scripted server. */
@@ -114,12 +122,21 @@ function toWireStep(step: ScriptStep, n: number, body: unknown, format: Format):
 }
 
 /** Write frames as SSE; stop at HANG when asked and wait for the client to go away. */
-async function writeFrames(res: ServerResponse, frames: FrameList, step: ScriptStep): Promise<void> {
+async function writeFrames(res: ServerResponse, frames: FrameList, step: ScriptStep, rec?: RecordedRequest): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
   for (const frame of frames) {
     if (res.destroyed) return
+    if (frame === HANG_IN_ARGS) {
+      if (step.hangInToolArgs) {
+        if (rec) rec.hanging = true
+        await new Promise<void>((resolve) => (res.destroyed ? resolve() : res.once('close', () => resolve())))
+        return
+      }
+      continue
+    }
     if (frame === HANG) {
       if (step.hangAfterText) {
+        if (rec) rec.hanging = true
         await new Promise<void>((resolve) => {
           if (res.destroyed) resolve()
           else res.once('close', () => resolve())
@@ -188,7 +205,7 @@ export async function startScriptedModelServer(script: ScriptStep[]): Promise<Sc
       const format = route[1]
       const wire = toWireStep(step, requests.length, body, format)
       const frames = format === 'chat' ? openAIChatFrames(wire) : format === 'responses' ? openAIResponsesFrames(wire) : anthropicFrames(wire)
-      await writeFrames(res, frames, step)
+      await writeFrames(res, frames, step, rec)
     })().catch((err: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
       res.end(JSON.stringify(errorBody(`scripted model server failed: ${String(err)}`, 'api_error')))

@@ -21,8 +21,18 @@ export interface SseFrame {
 /** Marker in a frame list: where a `hangAfterText` step stops writing and waits for the client to abort. */
 export const HANG = Symbol('hang')
 
-/** A frame list with an optional hang point. */
-export type FrameList = Array<SseFrame | typeof HANG>
+/** Marker in a frame list: after the first argument piece of the last tool call; a `hangInToolArgs` step stops there. */
+export const HANG_IN_ARGS = Symbol('hang-in-args')
+
+/** A frame list with optional hang points. */
+export type FrameList = Array<SseFrame | typeof HANG | typeof HANG_IN_ARGS>
+
+/** Argument pieces of call `index` of `calls`, with {@link HANG_IN_ARGS} after the first piece of the last call. */
+function piecesWithHang<T>(argsText: string, index: number, calls: readonly unknown[], frame: (piece: string) => T): Array<T | typeof HANG_IN_ARGS> {
+  const out: Array<T | typeof HANG_IN_ARGS> = argPieces(argsText).map(frame)
+  if (index === calls.length - 1) out.splice(1, 0, HANG_IN_ARGS)
+  return out
+}
 
 /** A tool call ready to stream: ids assigned, arguments already a JSON (or deliberately raw) string. */
 export interface WireToolCall {
@@ -84,7 +94,7 @@ export function openAIChatFrames(step: WireStep): FrameList {
   }
   step.toolCalls.forEach((call, index) => {
     frames.push(chunk({ tool_calls: [{ index, id: call.callId, type: 'function', function: { name: call.name, arguments: '' } }] }, null))
-    for (const piece of argPieces(call.argsText)) frames.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null))
+    frames.push(...piecesWithHang(call.argsText, index, step.toolCalls, (piece) => chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null)))
   })
   frames.push(chunk({}, step.toolCalls.length > 0 ? 'tool_calls' : 'stop'))
   if (step.includeUsage) {
@@ -134,13 +144,11 @@ export function openAIResponsesFrames(step: WireStep): FrameList {
     frames.push(HANG)
     if (step.streamError) return [...frames, ev('error', { code: step.streamError.type, message: step.streamError.message, param: null })]
   }
-  for (const call of step.toolCalls) {
+  for (const [ci, call] of step.toolCalls.entries()) {
     const oi = outputIndex++
     const base = { id: call.itemId, type: 'function_call', call_id: call.callId, name: call.name }
     frames.push(ev('response.output_item.added', { output_index: oi, item: { ...base, status: 'in_progress', arguments: '' } }))
-    for (const piece of argPieces(call.argsText)) {
-      frames.push(ev('response.function_call_arguments.delta', { item_id: call.itemId, output_index: oi, delta: piece }))
-    }
+    frames.push(...piecesWithHang(call.argsText, ci, step.toolCalls, (piece) => ev('response.function_call_arguments.delta', { item_id: call.itemId, output_index: oi, delta: piece })))
     frames.push(ev('response.function_call_arguments.done', { item_id: call.itemId, output_index: oi, arguments: call.argsText }))
     const item = { ...base, status: 'completed', arguments: call.argsText }
     frames.push(ev('response.output_item.done', { output_index: oi, item }))
@@ -176,10 +184,10 @@ export function anthropicFrames(step: WireStep): FrameList {
     frames.push(HANG)
     if (step.streamError) return [...frames, ev('error', { error: { type: step.streamError.type, message: step.streamError.message } })]
   }
-  for (const call of step.toolCalls) {
+  for (const [ci, call] of step.toolCalls.entries()) {
     frames.push(ev('content_block_start', { index, content_block: { type: 'tool_use', id: call.callId, name: call.name, input: {} } }))
     frames.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } }))
-    for (const piece of argPieces(call.argsText)) frames.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }))
+    frames.push(...piecesWithHang(call.argsText, ci, step.toolCalls, (piece) => ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } })))
     frames.push(ev('content_block_stop', { index }))
     index++
   }

@@ -21,7 +21,8 @@ import type { GuestLimits } from './container-spec'
 import type { Guest, GuestProgress, GuestProvider, GuestStartOptions } from './guest'
 import { gitGuardMounts, removeGuardPlaceholders } from './git-protect'
 import { CHECKPOINT_STORE_IN_GUEST, ensureCheckpointStore } from './checkpoint-mount'
-import { ensureGuestImage, guestImageTag, probeGuestImage } from './image'
+import { guestImageTag, probeGuestImage } from './image'
+import { ensureStartImage, raceAbort } from './abortable'
 import { ManagedGuest } from './managed-guest'
 import type { GuestBackend } from './managed-guest'
 import { defaultAgentPath } from './paths'
@@ -62,6 +63,8 @@ export interface DockerGuestProviderOptions {
   readyTimeoutMs?: number
   /** Where starts, failures, removals and the agent connection's diagnostics are logged (default nowhere). */
   logger?: Logger
+  /** Recipe folder of the default image, whose tag is computed from it (default resources/guest; tests build a recipe of their own). */
+  recipeDir?: string
   /** `<dataDir>/checkpoints`: each guest mounts its repository's checkpoint store from here (checkpoint-mount.ts); unset, none. */
   checkpointsDir?: string
 }
@@ -293,15 +296,16 @@ export class DockerGuestProvider implements GuestProvider {
     }
     check()
     try {
-      await withTimeout(this.docker.ping(), DOCKER_PING_TIMEOUT_MS, `no answer within ${DOCKER_PING_TIMEOUT_MS} ms`)
+      await raceAbort(withTimeout(this.docker.ping(), DOCKER_PING_TIMEOUT_MS, `no answer within ${DOCKER_PING_TIMEOUT_MS} ms`), signal)
     } catch (err) {
+      check()
       throw new CortexError('docker_unavailable', `no Docker engine answered at ${dockerWhere()} (${(err as Error).message}); start Docker or set DOCKER_HOST`, { cause: err })
     }
     check()
-    const defaultImage = guestImageTag()
+    const defaultImage = guestImageTag(this.opts.recipeDir)
     const image = this.opts.image ?? defaultImage
-    await this.ensureImage(image, progress, signal)
-    check()
+    // aborting stops waiting for a build, which goes on for the next start (ADR 0008)
+    await ensureStartImage(this.docker, image, progress, { buildImage: this.opts.buildImage, recipeDir: this.opts.recipeDir, signal })
     const network = policy === 'network' ? await this.guestNetwork() : undefined
     check()
 
@@ -319,12 +323,12 @@ export class DockerGuestProvider implements GuestProvider {
     })
     let backend: DockerBackend | undefined
     try {
-      const container = await this.docker.createContainer(spec)
+      // a container created after a Stop is removed as soon as Docker reports it
+      const container = await raceAbort(this.docker.createContainer(spec), signal, (late) => void late.remove({ force: true }).catch(() => undefined))
       backend = new DockerBackend(this.docker, container, etc.dir, this.opts.readyTimeoutMs ?? 30_000, log, guard.createdEmptyDirs)
       check()
-      const main = await backend.attachMain()
-      await container.start()
-      check()
+      const main = await raceAbort(backend.attachMain(), signal)
+      await raceAbort(container.start(), signal)
       let client: AgentClient
       try {
         client = await backend.connectMain(main, signal)
@@ -369,19 +373,6 @@ export class DockerGuestProvider implements GuestProvider {
     return GUEST_NETWORK
   }
 
-  private async ensureImage(image: string, progress: GuestProgress, signal?: AbortSignal): Promise<void> {
-    try {
-      await this.docker.getImage(image).inspect()
-      return
-    } catch (err) {
-      if (statusOf(err) !== 404) throw new CortexError('docker_unavailable', `Docker engine error inspecting ${image}: ${(err as Error).message}`, { cause: err })
-    }
-    if (this.opts.buildImage === false || image !== guestImageTag()) {
-      throw new CortexError('image_unavailable', `guest image ${image} is missing${image === guestImageTag() ? '; build it with: cortex guest build' : ' (only the default guest image can be built here)'}`)
-    }
-    progress('building_image', `building ${image}`)
-    await ensureGuestImage(throttleBuildProgress(progress), { tag: image, signal })
-  }
 }
 
 /**

@@ -15,6 +15,7 @@ import type { ToolDefinition, ToolSessionState } from '../tools/tool'
 import { declareTools } from '../providers'
 import { INVALID_TOOL_NAME, MAX_TOOL_ARGS_BYTES, TRUNCATED_ARGS_HEAD_CHARS, VALID_TOOL_NAME, buildModelMessages, capToolArgs } from './history'
 import type { ApprovalGate } from './approvals/approval-gate'
+import { closeUnstarted, interruptedResult, OutputTail } from './interrupted'
 import { dispatchToolCall, isAbortError, type ModeState } from './tool-dispatch'
 
 /** Everything a turn needs; supplied by the session. */
@@ -95,12 +96,22 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
       toolCalls: step.calls.map(({ callId, name, args }) => ({ callId, name, args }))
     })
     if (signal.aborted) {
-      return 'stopped' // unanswered calls are closed as interrupted when history is rebuilt
+      // calls whose arguments were complete when Stop came are recorded, each with a "not run" result
+      closeUnstarted(turnId, deps.emit, step.calls, 'stopped')
+      return 'stopped'
     }
     if (step.calls.length === 0) return 'completed'
-    for (const call of step.calls) {
-      if (signal.aborted) return 'stopped'
-      await runCall(deps, call)
+    for (const [i, call] of step.calls.entries()) {
+      if (signal.aborted) {
+        closeUnstarted(turnId, deps.emit, step.calls.slice(i), 'stopped')
+        return 'stopped'
+      }
+      try {
+        await runCall(deps, call)
+      } catch (err) {
+        closeUnstarted(turnId, deps.emit, step.calls.slice(i + 1), 'error')
+        throw err
+      }
     }
   }
 }
@@ -164,7 +175,8 @@ async function streamStep(
   } catch (err) {
     if (oversized && !signal.aborted) return { text, calls: [...calls, oversizedCall(oversized)] }
     if (textCut && !signal.aborted) return { text, calls }
-    if (isAbortError(err, signal)) return { text, calls: [] }
+    // Stop: calls whose arguments had finished streaming are kept; one still streaming is dropped
+    if (isAbortError(err, signal)) return { text, calls }
     // a tool call the SDK cannot parse (openai-compatible: an empty or missing name) ends the stream;
     // the model gets an error result for it and another try, instead of the turn ending
     if (InvalidResponseDataError.isInstance(err)) return { text, calls: [...calls, malformedCall(err, mode)], malformed: err }
@@ -255,6 +267,7 @@ async function runCall(deps: TurnDeps, call: StepCall): Promise<void> {
   }
   let output: string
   let isError: boolean
+  const partial = new OutputTail()
   try {
     // checked against the mode and lock in force now, not when the model asked
     const mode = { mode: deps.getMode(), lock: deps.getLock?.() ?? null }
@@ -263,17 +276,16 @@ async function runCall(deps: TurnDeps, call: StepCall): Promise<void> {
       getGuest: () => deps.getGuest(),
       signal,
       session: deps.session,
-      emitOutput: (stream: 'stdout' | 'stderr', chunk: string) =>
-        deps.emit({ type: 'tool_output', turnId, callId: call.callId, stream, chunk }),
+      emitOutput: (stream: 'stdout' | 'stderr', chunk: string) => {
+        partial.add(chunk)
+        deps.emit({ type: 'tool_output', turnId, callId: call.callId, stream, chunk })
+      },
       ...(deps.approvals ? { approve: (c: ToolCall) => deps.approvals!.check(c, turnId, signal) } : {})
     }
     ;({ output, isError } = await dispatchToolCall(call, mode, deps.catalog, ctx, call.invalidReason))
   } catch (err) {
     if (isAbortError(err, signal)) {
-      deps.emit({
-        type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true,
-        result: 'Error: interrupted — stopped by the user before this call finished.'
-      })
+      deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: interruptedResult(partial) })
       return
     }
     const message = err instanceof Error ? err.message : String(err)

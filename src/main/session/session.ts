@@ -12,6 +12,8 @@ import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types
 import type { Mode } from '../../shared/modes'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import type { Guest, GuestProvider } from '../guest/guest'
+import { raceAbort } from '../guest/abortable'
+import { AttachControl, dropCancelledGuest, isCancelledStart } from './attach-control'
 import { buildSystemPrompt } from '../harness/system-prompt'
 import { runTurn } from '../harness/turn-loop'
 import { watchHostExec } from '../harness/host-exec-watch'
@@ -73,6 +75,7 @@ export class Session {
   private readonly proposals = new ProposalState()
   private turn: { id: string; controller: AbortController; done: Promise<void> } | null = null
   private guest: Promise<Guest> | null = null
+  private readonly attachControl = new AttachControl()
   private closed = false
   private readonly logger: Logger
   private readonly approvals: SessionApprovals
@@ -158,6 +161,7 @@ export class Session {
         return
       case 'stop':
         this.turn?.controller.abort()
+        this.attachControl.cancel() // a guest start in progress is cancelled too (ADR 0008)
         return
       case 'set_mode':
         if (op.mode !== this.mode) {
@@ -217,17 +221,21 @@ export class Session {
   }
 
   private attach(): Promise<Guest> {
+    const { signal, settled } = this.attachControl.begin()
     return this.deps.guests
       .start({
         sessionId: this.id,
         repo: this.repo,
         sandbox: this.sandbox,
+        signal,
         // the session reports `ready` itself, with the container id and policy
         onProgress: (state, detail) => {
           if (state !== 'ready') this.emit({ type: 'guest_status', state, ...(detail ? { detail } : {}) })
         }
       })
+      .finally(settled)
       .then((g) => {
+        if (signal.aborted) throw dropCancelledGuest(g, this.logger) // ready just as Stop came
         this.emit({ type: 'guest_status', state: 'ready', detail: `${g.id.slice(0, 12)} · ${this.sandbox}` })
         // a guest that died (container killed, daemon restarted) is replaced at the next tool call
         g.onDead?.((err) => {
@@ -248,6 +256,11 @@ export class Session {
   private watchAttach(attaching: Promise<Guest>): void {
     attaching.catch((err: unknown) => {
       if (this.guest === attaching) this.guest = null
+      if (isCancelledStart(err)) {
+        this.logger.info('guest start cancelled by Stop', { repo: this.repo })
+        if (!this.closed) this.emit({ type: 'guest_status', state: 'stopped', detail: 'guest start cancelled by Stop; a new guest starts with the next turn' })
+        return
+      }
       this.logger.error('guest start failed', { repo: this.repo, sandbox: this.sandbox, ...errorFields(err) })
       this.emit({ type: 'guest_status', state: 'error', detail: toCortexError(err).message })
     })
@@ -266,6 +279,7 @@ export class Session {
   async close(): Promise<void> {
     if (this.closed) return
     this.turn?.controller.abort()
+    this.attachControl.abortForClose() // a start in progress removes what it created
     // every guest and model wait honours Stop; the bound only guards against a bug there
     await settleWithin(this.idle(), CLOSE_TURN_WAIT_MS)
     const guest = this.guest
@@ -288,6 +302,7 @@ export class Session {
   private startTurn(text: string): void {
     const turnId = randomUUID()
     const controller = new AbortController()
+    if (this.attachControl.takeReattach()) this.ensureGuest().catch(() => undefined) // a Stop cancelled the start; failures go to watchAttach
     this.emit({ type: 'user_message', turnId, text })
     this.emit({ type: 'turn_started', turnId, mode: this.mode })
     this.logger.debug('turn started', { turnId, mode: this.mode, chars: text.length })
@@ -300,7 +315,8 @@ export class Session {
       getLock: () => this.proposals.lock,
       events: () => visibleHistory(this.history),
       emit: (e) => this.emit(e),
-      getGuest: () => this.checkpoints.guestForTurn(turnId, controller.signal),
+      // Stop ends a wait for the guest at once (the start itself is cancelled by attachControl)
+      getGuest: () => raceAbort(this.checkpoints.guestForTurn(turnId, controller.signal), controller.signal),
       session: {
         getTodos: () => this.todos.map((t) => ({ ...t })),
         setTodos: (todos) => {
