@@ -40,8 +40,12 @@ export const contract = {
         repo: z.string().min(1),
         mode: ModeSchema.default('agent'),
         sandbox: SandboxPolicySchema.default('workspace-write'),
-        /** `commands` for the app and an interactive CLI; headless `cortex run` passes `never` unless --ask. */
-        approvalPolicy: ApprovalPolicySchema.default('commands')
+        /**
+         * When tool calls wait for the user. The app passes `commands` (its default, like an
+         * interactive CLI); headless `cortex run` passes `never` unless --ask; an API caller that
+         * names none gets `never` (the guest is the boundary), so scripts and tests never hang on a question.
+         */
+        approvalPolicy: ApprovalPolicySchema.default('never')
       }),
       output: SessionInfoSchema
     },
