@@ -12,6 +12,7 @@ import { ApprovalPolicySchema, type ApprovalPolicy } from '../shared/approvals'
 import { CORTEX_VERSION } from '../shared/version'
 import { serveCommand } from './serve-command'
 import { guestBuildCommand } from './guest-command'
+import { addChangesCommands } from './changes-program'
 
 const parseMode = (v: string): Mode => {
   const r = ModeSchema.safeParse(v)
@@ -118,6 +119,7 @@ export function buildProgram(): Command {
     .action(() => {
       process.exitCode = sessionsCommand()
     })
+  addChangesCommands(program)
   withModelFlags(
     program
       .command('serve')

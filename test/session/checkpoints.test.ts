@@ -3,8 +3,7 @@
 // diffed, and rewound byte for byte (modes included) while the repository's .git stays identical;
 // a turn stopped inside a bash command keeps its change undoable; a later host edit makes the undo
 // ask first. The CLI side (cortex changes / rewind) is test/acceptance/cli-checkpoints.test.ts.
-import { createHash } from 'node:crypto'
-import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, lstatSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -14,59 +13,7 @@ import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
 import { ensureAgentBundle } from '../support/guest'
-
-/** sha256 over every entry under `dir` (path, type, mode, bytes or link target), in name order. */
-export function hashTree(dir: string): string {
-  const h = createHash('sha256')
-  const walk = (rel: string): void => {
-    const p = join(dir, rel)
-    const st = lstatSync(p)
-    h.update(`${rel}\0${st.mode}\0`)
-    if (st.isSymbolicLink()) h.update(readlinkSync(p))
-    else if (st.isDirectory()) for (const e of readdirSync(p).sort()) walk(rel ? `${rel}/${e}` : e)
-    else h.update(readFileSync(p))
-  }
-  walk('')
-  return h.digest('hex')
-}
-
-/** Every file of `dir` outside .git: path → mode and bytes (base64). */
-export function snapshotFiles(dir: string): Record<string, string> {
-  const out: Record<string, string> = {}
-  const walk = (rel: string): void => {
-    for (const e of readdirSync(join(dir, rel)).sort()) {
-      const r = rel ? `${rel}/${e}` : e
-      if (r === '.git') continue
-      const st = lstatSync(join(dir, r))
-      if (st.isDirectory()) walk(r)
-      else out[r] = `${(st.mode & 0o7777).toString(8)} ${readFileSync(join(dir, r)).toString('base64')}`
-    }
-  }
-  walk('')
-  return out
-}
-
-/** The files of the four-change turn. */
-export const FOUR_CHANGE_FILES = {
-  'edit.txt': 'one\ntwo\nthree\n',
-  'gone.txt': 'bye\n',
-  'tool.sh': '#!/bin/sh\necho alpha beta\n'
-}
-
-/** The model script of the four-change turn: edit_file, write_file, bash rm, bash sed -i (on an executable). */
-export function fourChangeScript(): ScriptStep[] {
-  return [
-    {
-      toolCalls: [
-        { name: 'edit_file', args: { path: 'edit.txt', old_string: 'two', new_string: 'TWO' } },
-        { name: 'write_file', args: { path: 'src/new.txt', content: 'brand new\n' } },
-        { name: 'bash', args: { command: 'rm gone.txt' } },
-        { name: 'bash', args: { command: "sed -i 's/beta/BETA/' tool.sh" } }
-      ]
-    },
-    { text: 'four changes made' }
-  ]
-}
+import { FOUR_CHANGE_FILES, fourChangeScript, hashTree, snapshotFiles } from '../support/checkpoint-fixtures'
 
 describe.skipIf(skipWithoutDocker())('checkpoints over a Docker guest', () => {
   let server: ScriptedModelServer | undefined
@@ -91,7 +38,7 @@ describe.skipIf(skipWithoutDocker())('checkpoints over a Docker guest', () => {
       guests: createDefaultGuestProvider({ warmPool: 0, checkpointsDir: checkpointsDirOf(dataDir) })
     })
     service.onEvent((e) => events.push(e))
-    const sessionId = (await service.openSession({ repo, approvalPolicy: 'never' } as Parameters<SessionService['openSession']>[0])).id
+    const sessionId = (await service.openSession({ repo, approvalPolicy: 'never' })).id
     const svc = service
     const turn = async (text: string): Promise<SessionEvent[]> => {
       const from = events.length

@@ -1,0 +1,93 @@
+/**
+ * `cortex changes SESSION [--turn N]` prints the unified diff of a stored session (or of its turn
+ * N, counted from 1) and `cortex rewind SESSION --turn N [--conversation] [--force]` restores the
+ * files to before turn N. Both resume the session in this process (its lock and its guest: every
+ * diff and restore runs in the guest), ask the session API, and close it. A rewind that would
+ * overwrite changes made after the session's last snapshot prints what would be lost and exits 3
+ * unless --force.
+ */
+import { toCortexError, CortexError } from '../shared/errors'
+import type { SessionEvent } from '../shared/events'
+import { errorFields } from '../shared/logger-types'
+import { createCortexService, type SessionService } from '../main/session'
+import { dataDir } from './paths'
+import { createCliLogger } from './run-command'
+
+/** Exit status: 0 done, 1 error, 3 a rewind refused because it would overwrite later changes. */
+export type ChangesExit = 0 | 1 | 3
+
+/**
+ * Model settings of a review-only service: `changes` and `rewind` never start a turn, so no model
+ * is ever asked and none needs to be configured (an address on the loopback nobody listens on).
+ */
+const REVIEW_ONLY_MODEL = { provider: 'openai-compatible' as const, model: 'none', baseUrl: 'http://127.0.0.1:9/v1' }
+
+/** Run `fn` on stored session `sessionId` resumed in a review-only service; closes it after. */
+async function withSession<T>(sessionId: string, fn: (service: SessionService, events: SessionEvent[]) => Promise<T>): Promise<T> {
+  const logger = createCliLogger(false)
+  const service = await createCortexService({ dataDir: dataDir(), modelFlags: REVIEW_ONLY_MODEL, env: {}, warmPool: 0, logger })
+  try {
+    await service.resumeSession({ sessionId })
+    const events = (await service.sessionEvents({ sessionId })).map((e) => e.event)
+    const result = await fn(service, events)
+    await service.closeSession({ sessionId })
+    return result
+  } finally {
+    await service.shutdown().catch((err: unknown) => logger.warn('shutdown failed: guests may be left for the orphan sweep', errorFields(err)))
+  }
+}
+
+/**
+ * The id of turn `n` (1-based, in the order turns started) of a session.
+ * @throws CortexError('invalid_input') when the session has fewer turns
+ */
+export function turnIdOf(events: readonly SessionEvent[], n: number): string {
+  const ids = [...new Set(events.flatMap((e) => (e.type === 'turn_started' ? [e.turnId] : [])))]
+  const id = ids[n - 1]
+  if (!id) throw new CortexError('invalid_input', `the session has ${ids.length} turn${ids.length === 1 ? '' : 's'}; there is no turn ${n}`)
+  return id
+}
+
+/** `cortex changes`: print the diff to `out`; errors as one line on `err`. */
+export async function changesCommand(sessionId: string, opts: { turn?: number }, io = { out: process.stdout, err: process.stderr }): Promise<ChangesExit> {
+  try {
+    const patch = await withSession(sessionId, async (service, events) => {
+      const turnId = opts.turn === undefined ? undefined : turnIdOf(events, opts.turn)
+      return (await service.changesPatch({ sessionId, ...(turnId ? { turnId } : {}) })).patch
+    })
+    io.out.write(patch)
+    if (patch === '') io.err.write('no changes\n')
+    return 0
+  } catch (err) {
+    io.err.write(`error: ${toCortexError(err).message}\n`)
+    return 1
+  }
+}
+
+/** `cortex rewind`: restore the files to before turn `turn`; see the module comment. */
+export async function rewindCommand(
+  sessionId: string,
+  opts: { turn: number; conversation?: boolean; force?: boolean },
+  io = { out: process.stdout, err: process.stderr }
+): Promise<ChangesExit> {
+  try {
+    const r = await withSession(sessionId, async (service, events) =>
+      service.revertChanges({ sessionId, turnId: turnIdOf(events, opts.turn), scope: 'rewind', force: opts.force ?? false, conversation: opts.conversation ?? false })
+    )
+    if (r.status === 'conflict') {
+      io.err.write(`not rewound: ${r.files.length} file(s) changed after the session's last snapshot and would be overwritten: ${r.files.join(', ')}\n`)
+      io.err.write('what would be lost:\n')
+      io.out.write(r.patch)
+      io.err.write('run again with --force to overwrite them\n')
+      return 3
+    }
+    const n = r.restored.length + r.deleted.length
+    io.out.write(`rewound to before turn ${opts.turn}: ${n} file${n === 1 ? '' : 's'} restored (${r.restored.length} written, ${r.deleted.length} removed)${opts.conversation ? '; the conversation forgets that turn and later ones' : ''}\n`)
+    if (r.skipped.length) io.out.write(`not restored (over the size cap, only their hash was kept): ${r.skipped.join(', ')}\n`)
+    io.out.write(`undo this rewind with the app's Redo (revert ${r.revertId})\n`)
+    return 0
+  } catch (err) {
+    io.err.write(`error: ${toCortexError(err).message}\n`)
+    return 1
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The `changes` and `rewind` subcommands' arguments (commander); the commands are in
+ * changes-command.ts.
+ */
+import { InvalidArgumentError, Option, type Command } from 'commander'
+import { changesCommand, rewindCommand } from './changes-command'
+
+const parseTurn = (v: string): number => {
+  const n = Number(v)
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a turn number from 1')
+  return n
+}
+
+/** Add `cortex changes SESSION [--turn N]` and `cortex rewind SESSION --turn N [--conversation] [--force]` to `program`. */
+export function addChangesCommands(program: Command): void {
+  program
+    .command('changes')
+    .description('print the unified diff of what a stored session changed (or its turn N); runs in the session\'s guest')
+    .argument('<session>', 'session id (see `cortex sessions`)')
+    .addOption(new Option('--turn <n>', 'only turn N (1 = the first)').argParser(parseTurn))
+    .action(async (session: string, opts: { turn?: number }) => {
+      process.exitCode = await changesCommand(session, opts)
+    })
+  program
+    .command('rewind')
+    .description('restore the files of a stored session to before turn N (asks first, by exit status 3, when that would overwrite later changes)')
+    .argument('<session>', 'session id (see `cortex sessions`)')
+    .addOption(new Option('--turn <n>', 'turn to rewind to before (1 = the first)').argParser(parseTurn).makeOptionMandatory())
+    .option('--conversation', 'also rewind the conversation: the model forgets that turn and the ones after it', false)
+    .option('--force', 'overwrite files changed after the session\'s last snapshot', false)
+    .action(async (session: string, opts: { turn: number; conversation: boolean; force: boolean }) => {
+      process.exitCode = await rewindCommand(session, opts)
+    })
+}

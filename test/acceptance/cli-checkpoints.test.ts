@@ -1,0 +1,61 @@
+// Acceptance: the four-change turn through the built CLI (`cortex run`, real Docker guest, scripted
+// model over HTTP), then `cortex changes` prints its diff and `cortex rewind --turn 1` restores the
+// four files byte for byte (modes included) while the repository's .git stays byte-identical.
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runCli } from '../support/cli'
+import { makeTestRepo } from '../support/guest'
+import { skipWithoutDocker } from '../support/requirements'
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { FOUR_CHANGE_FILES, fourChangeScript, hashTree, snapshotFiles } from '../support/checkpoint-fixtures'
+
+describe.skipIf(skipWithoutDocker())('cortex changes and cortex rewind', () => {
+  let server: ScriptedModelServer | undefined
+  const home = mkdtempSync(join(tmpdir(), 'cortex-home-'))
+  afterAll(async () => {
+    await server?.close()
+    rmSync(home, { recursive: true, force: true })
+  })
+
+  it('prints the diff of the four changes and rewinds them byte for byte; .git untouched', async () => {
+    const repo = await makeTestRepo({ ...FOUR_CHANGE_FILES })
+    chmodSync(join(repo, 'tool.sh'), 0o755)
+    const gitBefore = hashTree(join(repo, '.git'))
+    const filesBefore = snapshotFiles(repo)
+    server = await startScriptedModelServer(fourChangeScript())
+    const run = await runCli(
+      ['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', 'make four changes'],
+      { env: { CORTEX_HOME: home } }
+    )
+    expect(run.code, run.stderr).toBe(0)
+    const changes = run.events.map((e) => e.event).find((e) => e.type === 'turn_changes')
+    expect(changes?.type === 'turn_changes' && changes.files.map((f) => `${f.status} ${f.path}`)).toEqual([
+      'modified edit.txt', 'deleted gone.txt', 'added src/new.txt', 'modified tool.sh'
+    ])
+    const sessionId = run.events[0]!.sessionId
+
+    const diff = await runCli(['changes', sessionId, '--turn', '1'], { env: { CORTEX_HOME: home } })
+    expect(diff.code, diff.stderr).toBe(0)
+    expect(diff.stdout).toContain('diff --git a/edit.txt b/edit.txt')
+    expect(diff.stdout).toContain('-two\n+TWO')
+    expect(diff.stdout).toContain('diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644')
+    expect(diff.stdout).toContain('new file mode 100644')
+    expect(diff.stdout).toContain('+brand new')
+    expect(diff.stdout).toContain('-echo alpha beta\n+echo alpha BETA')
+
+    // a change made after the last snapshot: the rewind asks (exit 3, shows it) and changes nothing
+    writeFileSync(join(repo, 'src/new.txt'), 'brand new\nand the user typed this\n')
+    const refused = await runCli(['rewind', sessionId, '--turn', '1'], { env: { CORTEX_HOME: home } })
+    expect(refused.code, refused.stderr).toBe(3)
+    expect(refused.stdout).toContain('+and the user typed this')
+    expect(readFileSync(join(repo, 'edit.txt'), 'utf8')).toBe('one\nTWO\nthree\n')
+
+    const rewound = await runCli(['rewind', sessionId, '--turn', '1', '--force'], { env: { CORTEX_HOME: home } })
+    expect(rewound.code, rewound.stderr).toBe(0)
+    expect(rewound.stdout).toMatch(/rewound to before turn 1: 4 files restored/)
+    expect(snapshotFiles(repo)).toEqual(filesBefore)
+    expect(hashTree(join(repo, '.git'))).toBe(gitBefore)
+  })
+})
