@@ -6,7 +6,9 @@
  */
 import { lazy, Suspense, useEffect, useState } from 'react'
 import { Composer } from './features/composer/Composer'
+import { LockBar } from './features/plan/LockBar'
 import { PlanView } from './features/plan/PlanView'
+import { SpecView } from './features/plan/SpecView'
 import { RepoPicker } from './features/sessions/RepoPicker'
 import { SessionSelect } from './features/sessions/SessionSelect'
 import { TerminalPane } from './features/terminal/TerminalPane'
@@ -58,7 +60,7 @@ export function App(): React.JSX.Element {
   const running = view?.running ?? false
   // Until the user picks a tab, show the one with content: the plan, else the todos, else the terminal.
   const [picked, setTab] = useState<Tab | null>(null)
-  const tab: Tab = picked ?? (view?.plan ? 'plan' : view?.todos.length ? 'todos' : 'terminal')
+  const tab: Tab = picked ?? (view?.lock || view?.plan || view?.spec ? 'plan' : view?.todos.length ? 'todos' : 'terminal')
 
   useEffect(() => {
     if (openedFile) setTab('file')
@@ -91,6 +93,7 @@ export function App(): React.JSX.Element {
       <main className="main">
         <section className="conversation">
           <Timeline />
+          <LockBar />
           <Composer />
         </section>
         <aside className="side">
@@ -103,6 +106,7 @@ export function App(): React.JSX.Element {
           </nav>
           <div className="tab-body">
             <div hidden={tab !== 'plan'} className="tab-pane">
+              <SpecView />
               <PlanView />
             </div>
             <div hidden={tab !== 'todos'} className="tab-pane">

@@ -5,7 +5,7 @@
  */
 import { create } from 'zustand'
 import type { SessionInfo } from '../../../shared/contract'
-import type { EventEnvelope } from '../../../shared/events'
+import type { EventEnvelope, Operation } from '../../../shared/events'
 import type { Mode } from '../../../shared/modes'
 import type { SandboxPolicy } from '../../../shared/sandbox'
 import { createApiHandle, type ApiHandle } from '../api'
@@ -42,10 +42,15 @@ export interface AppState {
   send(text: string): Promise<boolean>
   stop(): Promise<void>
   setMode(mode: Mode): Promise<void>
+  /** Accept or reject (with feedback) the plan or spec document awaiting a decision. */
+  decide(op: ProposalOp): Promise<void>
   setSandbox(policy: SandboxPolicy): Promise<void>
   openFile(file: OpenedFile | null): void
   clearError(): void
 }
+
+/** The operations of the lock bar: accept_plan, reject_plan, accept_spec, reject_spec. */
+export type ProposalOp = Extract<Operation, { type: 'accept_plan' | 'reject_plan' | 'accept_spec' | 'reject_spec' }>
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err))
 
@@ -134,6 +139,11 @@ export function createAppStore(handle: ApiHandle) {
         set({ pendingMode: mode })
         if (!id) return
         await guard(() => handle.api.submit({ sessionId: id, op: { type: 'set_mode', mode } }).then(() => undefined))
+      },
+      decide: async (op) => {
+        const id = get().currentId
+        if (!id) return
+        await guard(() => handle.api.submit({ sessionId: id, op }).then(() => undefined))
       },
       setSandbox: async (policy) => {
         const id = get().currentId

@@ -3,7 +3,8 @@
  * streamed assistant text, one row per tool call, guest status, errors, turn ends), the plan, the
  * todos, the guest state and the terminal transcript of bash output. No React, no I/O.
  */
-import type { Mode } from '../../../shared/modes'
+import type { Mode, ModeLock } from '../../../shared/modes'
+import type { SpecDocument } from '../../../shared/proposals'
 import type { SandboxPolicy } from '../../../shared/sandbox'
 import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../../shared/events'
 
@@ -43,6 +44,10 @@ export interface SessionView {
   guest: { state: string; detail?: string } | null
   items: TimelineItem[]
   plan: Plan | null
+  /** The plan or spec document awaiting the user's accept or reject, or null. */
+  lock: ModeLock | null
+  /** The latest spec document drafted (Spec mode), or null. */
+  spec: SpecDocument | null
   todos: Todo[]
   /** Terminal transcript chunks in order (bash commands and their output); append-only. */
   terminal: string[]
@@ -66,6 +71,8 @@ export function emptyView(sessionId: string, repo = '', mode: Mode = 'agent', sa
     guest: null,
     items: [],
     plan: null,
+    lock: null,
+    spec: null,
     todos: [],
     terminal: [],
     lastSeq: 0,
@@ -168,6 +175,12 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return { ...view, plan: event.plan }
     case 'todos_updated':
       return { ...view, todos: event.todos }
+    case 'lock_changed':
+      return { ...view, lock: event.lock }
+    case 'spec_updated':
+      return { ...view, spec: event.spec }
+    case 'proposal_decided':
+      return view // the next user message (the plan, the spec or the feedback) shows the decision
     case 'mode_changed':
       return { ...push({ kind: 'mode', id, mode: event.mode }), mode: event.mode }
     case 'sandbox_changed':

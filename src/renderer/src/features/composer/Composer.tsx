@@ -1,13 +1,13 @@
 /**
  * Composer: the prompt textarea (Enter sends, Shift+Enter adds a line), the mode picker (Ask /
- * Plan / Agent, sent as set_mode), the sandbox policy picker (set_sandbox), Send, and Stop (also bound to Esc anywhere in the window).
+ * Plan / Spec / Agent, sent as set_mode), the sandbox policy picker (set_sandbox), Send, and Stop (also bound to Esc anywhere in the window).
  */
 import { useEffect, useState, type KeyboardEvent } from 'react'
 import { ModeSchema, type Mode } from '../../../../shared/modes'
 import { SANDBOX_DESCRIPTIONS, SandboxPolicySchema } from '../../../../shared/sandbox'
 import { useAppStore, useCurrentView } from '../../store/app-store'
 
-const LABELS: Record<Mode, string> = { ask: 'Ask', plan: 'Plan', agent: 'Agent' }
+const LABELS: Record<Mode, string> = { ask: 'Ask', plan: 'Plan', spec: 'Spec', agent: 'Agent' }
 
 /** The message box at the bottom of the timeline. */
 export function Composer(): React.JSX.Element {
