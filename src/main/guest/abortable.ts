@@ -1,7 +1,7 @@
 /**
  * Making the steps of a guest start abortable by the start's AbortSignal (a Stop), without waiting
  * for a step that cannot itself be cancelled: {@link raceAbort} rejects at once and hands a value
- * that arrives late (a container created after the Stop) to a cleanup. Also the image step of a
+ * that arrives late to a cleanup. Also the image step of a
  * start: a missing default image is built in the background, and an aborted start stops waiting
  * for the build without cancelling it (ADR 0008).
  */

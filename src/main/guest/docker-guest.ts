@@ -323,8 +323,8 @@ export class DockerGuestProvider implements GuestProvider {
     })
     let backend: DockerBackend | undefined
     try {
-      // a container created after a Stop is removed as soon as Docker reports it
-      const container = await raceAbort(this.docker.createContainer(spec), signal, (late) => void late.remove({ force: true }).catch(() => undefined))
+      // not raced: an aborted start rejects only once what it created is gone (the session's turn does not wait for that)
+      const container = await this.docker.createContainer(spec)
       backend = new DockerBackend(this.docker, container, etc.dir, this.opts.readyTimeoutMs ?? 30_000, log, guard.createdEmptyDirs)
       check()
       const main = await raceAbort(backend.attachMain(), signal)
