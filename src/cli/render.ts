@@ -6,8 +6,9 @@
 import { styleText } from 'node:util'
 import stripAnsi from 'strip-ansi'
 import type { EventEnvelope } from '../shared/events'
-import { ESCALATION_LABELS } from '../shared/approvals'
 import { lockLabel } from '../shared/modes'
+import { ESCALATION_LABELS } from '../shared/approvals'
+import { formatUsage } from '../shared/usage'
 
 /** Where rendered output goes; `color` enables ANSI styling (TTY only). */
 export interface RenderTarget {
@@ -137,6 +138,18 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
       case 'turn_ended':
         newline()
         if (event.reason === 'stopped') target.err.write(paint('yellow', 'stopped\n'))
+        if (event.usage) target.err.write(paint('dim', `usage: ${formatUsage(event.usage)}\n`))
+        break
+      case 'session_resumed': {
+        const lost = event.skipped > 0 || event.interruptedCalls > 0
+        const parts = [`resumed with ${event.provider ?? 'the configured provider'}${event.model ? ` · ${safe(event.model)}` : ''}`]
+        if (event.skipped > 0) parts.push(`${event.skipped} damaged log record${event.skipped === 1 ? '' : 's'} skipped`)
+        if (event.interruptedCalls > 0) parts.push(`${event.interruptedCalls} tool call${event.interruptedCalls === 1 ? '' : 's'} left running by a crash closed as interrupted`)
+        target.err.write(lost ? `${paint('yellow', 'warning:')} ${parts.join(' · ')}\n` : paint('dim', `${parts.join(' · ')}\n`))
+        break
+      }
+      case 'instructions_loaded':
+        target.err.write(paint('dim', `instructions loaded from ${safe(event.file)}${event.truncated ? ` (cut at ${event.bytes} bytes)` : ''}\n`))
         break
       case 'tool_output': {
         // live output of a running command, dimmed and indented; the result row follows when it ends

@@ -10,7 +10,9 @@ import type { EventEnvelope } from '../shared/events'
 import type { Mode } from '../shared/modes'
 import { errorFields, type Logger } from '../shared/logger-types'
 import type { SandboxPolicy } from '../shared/sandbox'
-import { cliLogLevels, createCortexService, createFileLogger, listStoredSessions, removeOwnGuests, type ModelFlags, type SessionService } from '../main/session'
+import {
+  cliLogLevels, createCortexService, createFileLogger, listStoredSessions, removeOwnGuests, resumeModelFlags, type ModelFlags, type SessionService
+} from '../main/session'
 import { dataDir } from './paths'
 import { createRenderer } from './render'
 import { driveStreamInput } from './stream-input'
@@ -90,7 +92,8 @@ export async function runCommand(
   try {
     service = await createCortexService({
       dataDir: dataDir(),
-      modelFlags: { provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl },
+      // a resumed session reuses the provider, model and base URL it was last run with (never a key)
+      modelFlags: opts.resume ? resumeModelFlags(dataDir(), opts.resume, modelFlagsOf(opts)) : modelFlagsOf(opts),
       warmPool: 0,
       logger
     })
@@ -159,6 +162,15 @@ export async function runCommand(
     await service?.shutdown().catch((err: unknown) => logger.warn('shutdown failed: guests may be left for the orphan sweep', errorFields(err)))
     process.off('SIGINT', onSigint)
     process.off('SIGTERM', onSigint)
+  }
+}
+
+/** The model flags given on the command line (absent ones left out). */
+function modelFlagsOf(opts: ModelFlags): ModelFlags {
+  return {
+    ...(opts.provider ? { provider: opts.provider } : {}),
+    ...(opts.model ? { model: opts.model } : {}),
+    ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {})
   }
 }
 

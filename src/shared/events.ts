@@ -9,6 +9,8 @@ import { ErrorCodeSchema } from './errors'
 import { ModeSchema } from './modes'
 import { PROPOSAL_EVENTS, PROPOSAL_OPERATIONS } from './proposals'
 import { SandboxPolicySchema } from './sandbox'
+import { ModelRecordShape, SESSION_NOTICE_EVENTS } from './session-notices'
+import { TurnUsageSchema, USAGE_EVENTS } from './usage'
 
 /** A todo item kept by the session (todo_read / todo_write). */
 export const TodoSchema = z.object({
@@ -75,8 +77,14 @@ export const TurnEndReasonSchema = z.enum(['completed', 'stopped', 'error'])
 export const SessionEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('session_opened'), repo: z.string(), mode: ModeSchema, sandbox: SandboxPolicySchema.optional(),
-    approvalPolicy: ApprovalPolicySchema.optional()
+    approvalPolicy: ApprovalPolicySchema.optional(),
+    /** provider, model, baseUrl: the model connection (never a key), so a rebuilt meta.json keeps it. */
+    ...ModelRecordShape
   }),
+  /** session_resumed, instructions_loaded (./session-notices). */
+  ...SESSION_NOTICE_EVENTS,
+  /** usage: tokens and cost of one model request (./usage). */
+  ...USAGE_EVENTS,
   z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string() }),
   z.object({ type: z.literal('turn_started'), turnId: z.string(), mode: ModeSchema }),
   z.object({ type: z.literal('text_delta'), turnId: z.string(), text: z.string() }),
@@ -149,7 +157,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('approval_policy_changed'), policy: ApprovalPolicySchema }),
   z.object({ type: z.literal('guest_status'), state: GuestStateSchema, detail: z.string().optional() }),
-  z.object({ type: z.literal('turn_ended'), turnId: z.string(), reason: TurnEndReasonSchema }),
+  /** `usage`: the turn's token and cost totals (absent when it made no model request). */
+  z.object({ type: z.literal('turn_ended'), turnId: z.string(), reason: TurnEndReasonSchema, usage: TurnUsageSchema.optional() }),
   /** turn_changes, changes_reverted (./checkpoints). */
   ...CHECKPOINT_EVENTS,
   /**

@@ -17,6 +17,8 @@ import { INVALID_TOOL_NAME, MAX_TOOL_ARGS_BYTES, TRUNCATED_ARGS_HEAD_CHARS, VALI
 import type { ApprovalGate } from './approvals/approval-gate'
 import { closeUnstarted, interruptedResult, OutputTail } from './interrupted'
 import { dispatchToolCall, isAbortError, type ModeState } from './tool-dispatch'
+import { promptParts } from './prompt-cache'
+import { modelIdOf, usageEvent } from './usage'
 
 /** Everything a turn needs; supplied by the session. */
 export interface TurnDeps {
@@ -133,9 +135,8 @@ async function streamStep(
   try {
     const result = streamText({
       model: deps.model,
-      system: deps.systemPrompt(mode.mode, mode.lock),
-      messages: buildModelMessages(deps.events()),
-      tools: declareTools(offered),
+      // Anthropic: cache breakpoints on the system prompt, the tools and the history prefix (prompt-cache.ts)
+      ...promptParts(deps.model, deps.systemPrompt(mode.mode, mode.lock), buildModelMessages(deps.events()), declareTools(offered)),
       abortSignal: AbortSignal.any([signal, cut.signal]),
       maxRetries: deps.maxRetries ?? 1,
       ...(deps.maxOutputTokens ? { maxOutputTokens: deps.maxOutputTokens } : {}),
@@ -168,6 +169,7 @@ async function streamStep(
         calls.push(toStepCall(part, mode))
       } else if (part.type === 'finish-step') {
         finishReason = part.finishReason
+        deps.emit(usageEvent(turnId, modelIdOf(deps.model), part.usage))
       } else if (part.type === 'error') {
         throw part.error
       }

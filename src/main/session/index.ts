@@ -15,6 +15,7 @@ import { SessionStore, type SessionMeta } from '../store/session-store'
 import { createSessionService, type SessionService } from './service'
 
 export { createSessionService, type SessionService, type SessionServiceOptions } from './service'
+export { resumeModelFlags } from './resume'
 export { resolveModelSettings, type ModelFlags, type ModelSettings } from '../providers'
 export { guestBuildMain } from '../guest/image'
 export { removeOwnGuests } from '../guest/docker-guest'

@@ -12,7 +12,8 @@ import { childLogger, errorFields, NOOP_LOGGER, type Logger } from '../../shared
 import type { Mode } from '../../shared/modes'
 import type { GuestProvider } from '../guest/guest'
 import { classifyProviderError, createLanguageModel, type ModelSettings } from '../providers'
-import { SessionStore } from '../store/session-store'
+import { SessionStore, type SessionMeta } from '../store/session-store'
+import { modelRecordOf, resumeEvents } from './resume'
 import { TOOL_CATALOG } from '../tools/catalog'
 import { checkRepoPolicy } from './repo-policy'
 import { Session, type SessionDeps } from './session'
@@ -93,6 +94,18 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       logger.warn('could not record the mode in meta.json', { sessionId, mode, ...errorFields(err) })
     }
   }
+  /** Record the model connection now in use in meta.json (a later resume reuses it); never fatal. */
+  const recordModel = (meta: SessionMeta): void => {
+    try {
+      const next: SessionMeta = { ...(store.readMeta(meta.id) ?? meta) }
+      delete next.provider
+      delete next.model
+      delete next.baseUrl
+      store.writeMeta({ ...next, ...modelRecordOf(options.modelSettings) })
+    } catch (err) {
+      logger.warn('could not record the model connection in meta.json', { sessionId: meta.id, ...errorFields(err) })
+    }
+  }
   /** Build a live session with the service's shared parts, register it and start attaching its guest. */
   const admit = (own: Pick<SessionDeps, 'id' | 'repo' | 'mode' | 'sandbox' | 'createdAt' | 'log' | 'resumed' | 'approvalPolicy'>, opened?: SessionEvent): Session => {
     const session = new Session({
@@ -142,10 +155,12 @@ export async function createSessionService(options: SessionServiceOptions): Prom
         repo: root,
         mode,
         createdAt,
-        provider: options.modelSettings.provider,
-        model: options.modelSettings.modelId
+        ...modelRecordOf(options.modelSettings)
       })
-      const session = admit({ id, repo: root, mode, sandbox, createdAt, log, approvalPolicy }, { type: 'session_opened', repo: root, mode, sandbox, approvalPolicy })
+      const session = admit(
+        { id, repo: root, mode, sandbox, createdAt, log, approvalPolicy },
+        { type: 'session_opened', repo: root, mode, sandbox, approvalPolicy, ...modelRecordOf(options.modelSettings) }
+      )
       for (const message of warnings) session.emit({ type: 'host_exec_warning', paths: [root], message })
       return info(session)
     },
@@ -160,8 +175,9 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       // the lock first (refused while another process has it open), then the log, streamed
       const log = store.openLog(sessionId)
       let envelopes: EventEnvelope[]
+      let skipped: number
       try {
-        ;({ envelopes } = store.load(sessionId))
+        ;({ envelopes, skipped } = store.load(sessionId))
       } catch (err) {
         log.close()
         throw err
@@ -177,6 +193,10 @@ export async function createSessionService(options: SessionServiceOptions): Prom
         id: sessionId, repo: root, mode, sandbox: sandbox ?? 'workspace-write', createdAt: meta.createdAt,
         log, resumed: envelopes, ...(approvalPolicy ? { approvalPolicy } : {})
       })
+      // the user hears what a damaged log lost; a turn a crash left open is closed before anything else
+      for (const e of resumeEvents(envelopes.map((x) => x.event), skipped, options.modelSettings)) session.emit(e)
+      if (skipped > 0) logger.warn('damaged session log records skipped', { sessionId, skipped })
+      recordModel(meta)
       for (const message of policy.warnings) session.emit({ type: 'host_exec_warning', paths: [root], message })
       return info(session)
     },

@@ -16,6 +16,7 @@ import { raceAbort } from '../guest/abortable'
 import { AttachControl, dropCancelledGuest, isCancelledStart } from './attach-control'
 import { buildSystemPrompt } from '../harness/system-prompt'
 import { runTurn } from '../harness/turn-loop'
+import { turnUsage } from '../harness/usage'
 import { watchHostExec } from '../harness/host-exec-watch'
 import { SessionCheckpoints } from '../checkpoints/session-checkpoints'
 import { visibleHistory } from '../checkpoints/rewind-history'
@@ -284,19 +285,26 @@ export class Session {
     await settleWithin(this.idle(), CLOSE_TURN_WAIT_MS)
     const guest = this.guest
     this.guest = null
-    if (guest) {
-      // a guest that never started has nothing to remove (its failure was reported then); one still
-      // starting is removed once it has started (and stops by itself if this process exits first)
-      const g = await settleWithin(guest.catch(() => null), CLOSE_TURN_WAIT_MS)
-      if (g === undefined) void guest.then((late) => late.close()).catch((err: unknown) => this.logger.debug('a guest that finished starting after close could not be removed', errorFields(err)))
-      if (g) {
-        await g.close().catch((err: unknown) => this.logger.warn('could not remove the guest at close; the orphan sweep will', { guestId: g.id, ...errorFields(err) }))
-        this.emit({ type: 'guest_status', state: 'stopped' })
+    try {
+      if (guest) {
+        // a guest that never started has nothing to remove (its failure was reported then); one still
+        // starting is removed once it has started (and stops by itself if this process exits first)
+        const g = await settleWithin(guest.catch(() => null), CLOSE_TURN_WAIT_MS)
+        if (g === undefined) void guest.then((late) => late.close()).catch((err: unknown) => this.logger.debug('a guest that finished starting after close could not be removed', errorFields(err)))
+        if (g) {
+          // a close that throws synchronously is caught too (Promise.resolve().then)
+          await Promise.resolve()
+            .then(() => g.close())
+            .catch((err: unknown) => this.logger.warn('could not remove the guest at close; the orphan sweep will', { guestId: g.id, ...errorFields(err) }))
+          this.emit({ type: 'guest_status', state: 'stopped' })
+        }
       }
+      this.deps.log.flush()
+    } finally {
+      // whatever failed above, the log is closed and the session's lock released
+      this.closed = true
+      this.deps.log.close()
     }
-    this.deps.log.flush()
-    this.closed = true
-    this.deps.log.close()
   }
 
   private startTurn(text: string): void {
@@ -348,7 +356,12 @@ export class Session {
         this.emit({ type: 'error', turnId, code: e.code, message: e.message })
         this.endTurn(turnId, 'error')
       }
-    )
+    ).catch((err: unknown) => {
+      // ending the turn failed (e.g. the log could not be written): never an unhandled rejection,
+      // and never a session stuck "running"
+      if (this.turn?.id === turnId) this.turn = null
+      this.logger.error('ending the turn failed', { turnId, ...errorFields(err) })
+    })
     this.turn = { id: turnId, controller, done }
   }
 
@@ -370,7 +383,8 @@ export class Session {
   private endTurn(turnId: string, reason: 'completed' | 'stopped' | 'error'): void {
     this.turn = null
     this.logger.info('turn ended', { turnId, reason })
-    this.emit({ type: 'turn_ended', turnId, reason })
+    const usage = turnUsage(this.history, turnId)
+    this.emit({ type: 'turn_ended', turnId, reason, ...(usage ? { usage } : {}) })
     if (!this.closed) this.deps.log.flush()
   }
 }

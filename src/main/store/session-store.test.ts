@@ -1,5 +1,5 @@
 // Tests of the JSONL session store: round trip, damaged logs, metadata.
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -41,6 +41,38 @@ describe('SessionStore', () => {
     expect(loaded.envelopes.map((e) => e.seq)).toEqual([1, 3])
     expect(loaded.skipped).toBe(2)
     expect(readFileSync(file, 'utf8')).toContain('"three"')
+  })
+
+  it('a NUL block in the middle of a line hides neither the record after it nor the count', () => {
+    const store = new SessionStore(mkdtempSync(join(tmpdir(), 'cortex-store-')))
+    store.create({ id: 's1', repo: '/r', mode: 'ask', createdAt: 1 }).close()
+    const file = join(store.dir('s1'), 'events.jsonl')
+    // a torn record, a zero-filled block, then a whole record on the same line (no newline between)
+    const torn = JSON.stringify(env(2, 'torn')).slice(0, 20)
+    writeFileSync(file, `${JSON.stringify(env(1, 'one'))}\n${torn}${'\0'.repeat(4096)}${JSON.stringify(env(3, 'three'))}\n${'\0'.repeat(512)}\n${JSON.stringify(env(4, 'four'))}\n`)
+    const loaded = store.load('s1')
+    expect(loaded.envelopes.map((e) => e.seq)).toEqual([1, 3, 4])
+    expect(loaded.skipped).toBe(2) // the torn piece and the NUL-only line
+  })
+
+  it('a 0-byte log loads as empty; a rebuilt meta.json keeps the model connection and the last mode', () => {
+    const store = new SessionStore(mkdtempSync(join(tmpdir(), 'cortex-store-')))
+    store.create({ id: 's1', repo: '/r', mode: 'ask', createdAt: 1 }).close()
+    const file = join(store.dir('s1'), 'events.jsonl')
+    writeFileSync(file, '')
+    expect(store.load('s1')).toEqual({ envelopes: [], skipped: 0 })
+    const opened: EventEnvelope = {
+      sessionId: 's1', seq: 1, time: 7,
+      event: { type: 'session_opened', repo: '/r', mode: 'ask', provider: 'openai-compatible', model: 'm1', baseUrl: 'http://127.0.0.1:1/v1' }
+    }
+    const resumed: EventEnvelope = {
+      sessionId: 's1', seq: 3, time: 9,
+      event: { type: 'session_resumed', skipped: 0, interruptedCalls: 0, provider: 'anthropic', model: 'claude-sonnet-4-5' }
+    }
+    const switched: EventEnvelope = { sessionId: 's1', seq: 2, time: 8, event: { type: 'mode_changed', mode: 'agent' } }
+    writeFileSync(file, [opened, switched, resumed].map((e) => JSON.stringify(e)).join('\n') + '\n')
+    rmSync(join(store.dir('s1'), 'meta.json'))
+    expect(store.readMeta('s1')).toEqual({ id: 's1', repo: '/r', mode: 'agent', createdAt: 7, provider: 'anthropic', model: 'claude-sonnet-4-5' })
   })
 
   it('rejects ids that could escape the sessions folder', () => {

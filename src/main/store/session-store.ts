@@ -28,11 +28,29 @@ export const SessionMetaSchema = z.object({
   repo: z.string(),
   mode: ModeSchema,
   createdAt: z.number(),
+  /** Model connection last used (never a key), so a resume needs no provider flags; see {@link ModelRecord}. */
   provider: z.string().optional(),
-  model: z.string().optional()
+  model: z.string().optional(),
+  baseUrl: z.string().optional()
 })
 /** See {@link SessionMetaSchema}. */
 export type SessionMeta = z.infer<typeof SessionMetaSchema>
+
+/** The model connection of a session as recorded in its log and meta.json: never a key. */
+export interface ModelRecord {
+  provider?: string
+  model?: string
+  baseUrl?: string
+}
+
+/** The defined model fields of an event or meta (absent ones left out, so a spread never writes `undefined`). */
+export function modelRecord(from: ModelRecord): ModelRecord {
+  return {
+    ...(from.provider ? { provider: from.provider } : {}),
+    ...(from.model ? { model: from.model } : {}),
+    ...(from.baseUrl ? { baseUrl: from.baseUrl } : {})
+  }
+}
 
 /** Result of loading a log: the valid envelopes in file order and how many lines were skipped. */
 export interface LoadedLog {
@@ -98,14 +116,28 @@ export function parseLog(text: string): LoadedLog {
   return out
 }
 
-/** Parse one raw line into `out` (see {@link parseLog}). */
+/**
+ * Parse one raw line into `out` (see {@link parseLog}). A run of NULs (a block the file system
+ * zero-filled after a crash) separates records like a newline: a record written after the block on
+ * the same line is kept, and each damaged piece counts once; a line of NULs alone counts once.
+ */
 function addLine(out: LoadedLog, raw: string): void {
-  const envelope = parseLine(raw)
-  if (envelope) out.envelopes.push(envelope)
-  else if (envelope === null) out.skipped++
+  if (!raw.includes('\0')) {
+    const envelope = parseLine(raw)
+    if (envelope) out.envelopes.push(envelope)
+    else if (envelope === null) out.skipped++
+    return
+  }
+  const pieces = raw.split(/\0+/).filter((p) => p.trim() !== '')
+  if (pieces.length === 0) out.skipped++
+  for (const piece of pieces) {
+    const envelope = parseLine(piece)
+    if (envelope) out.envelopes.push(envelope)
+    else out.skipped++
+  }
 }
 
-/** One line: the envelope, `undefined` for an empty line, `null` for a damaged one. */
+/** One line (or one NUL-separated piece of it): the envelope, `undefined` for an empty line, `null` for a damaged one. */
 function parseLine(raw: string): EventEnvelope | null | undefined {
   const line = raw.includes('\0') ? raw.replace(/\0+/g, '').trim() : raw.trim()
   if (line === '') return raw.length > 0 ? null : undefined
@@ -203,15 +235,23 @@ export class SessionStore {
     return this.rebuildMeta(id)
   }
 
+  /**
+   * Rebuild meta.json from the log: repo and createdAt from `session_opened`, the mode last set, and
+   * the model connection (provider, model, base URL) last recorded by `session_opened` or
+   * `session_resumed`. Only lines naming those events are parsed.
+   */
   private rebuildMeta(id: string): SessionMeta | null {
     const log = join(this.dir(id), 'events.jsonl')
     if (!existsSync(log)) return null
     let meta: SessionMeta | null = null
     forEachLine(log, (raw) => {
-      const envelope = parseLine(raw)
-      if (envelope?.event.type !== 'session_opened') return true
-      meta = { id, repo: envelope.event.repo, mode: envelope.event.mode, createdAt: envelope.time }
-      return false
+      if (!raw.includes('"session_opened"') && !raw.includes('"session_resumed"') && !raw.includes('"mode_changed"')) return true
+      const e = parseLine(raw)?.event
+      if (!e) return true
+      if (e.type === 'session_opened' && !meta) meta = { id, repo: e.repo, mode: e.mode, createdAt: parseLine(raw)?.time ?? 0, ...modelRecord(e) }
+      else if (meta && e.type === 'mode_changed') meta = { ...meta, mode: e.mode }
+      else if (meta && e.type === 'session_resumed' && e.provider) meta = { id, repo: meta.repo, mode: meta.mode, createdAt: meta.createdAt, ...modelRecord(e) }
+      return true
     })
     if (meta) {
       try {

@@ -7,6 +7,7 @@ import type { Mode, ModeLock } from '../../../shared/modes'
 import type { SpecDocument } from '../../../shared/proposals'
 import type { SandboxPolicy } from '../../../shared/sandbox'
 import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../../shared/events'
+import { formatUsage, type TurnUsage } from '../../../shared/usage'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
@@ -27,7 +28,9 @@ export type TimelineItem =
     }
   | { kind: 'guest'; id: string; state: string; detail?: string }
   | { kind: 'error'; id: string; code: string; message: string }
-  | { kind: 'turn_end'; id: string; turnId: string; reason: 'completed' | 'stopped' | 'error' }
+  | { kind: 'turn_end'; id: string; turnId: string; reason: 'completed' | 'stopped' | 'error'; usage?: TurnUsage }
+  /** A session notice (resumed, instructions loaded); `warn` when something was lost or cut. */
+  | { kind: 'notice'; id: string; text: string; warn: boolean }
   | { kind: 'mode'; id: string; mode: Mode }
   | { kind: 'sandbox'; id: string; policy: SandboxPolicy }
   | { kind: 'host_warning'; id: string; paths: string[]; message: string }
@@ -194,10 +197,30 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'host_exec_warning':
       return push({ kind: 'host_warning', id, paths: event.paths, message: event.message })
     case 'turn_ended':
-      return { ...push({ kind: 'turn_end', id, turnId: event.turnId, reason: event.reason }), running: false }
+      return { ...push({ kind: 'turn_end', id, turnId: event.turnId, reason: event.reason, ...(event.usage ? { usage: event.usage } : {}) }), running: false }
+    case 'usage':
+      return view // per-request usage; the turn's totals arrive with turn_ended
+    case 'session_resumed':
+      return push({ kind: 'notice', id, text: resumedText(event), warn: event.skipped > 0 || event.interruptedCalls > 0 })
+    case 'instructions_loaded':
+      return push({ kind: 'notice', id, text: `instructions loaded from ${event.file}${event.truncated ? ` (cut at ${event.bytes} bytes)` : ''}`, warn: event.truncated })
     case 'error':
       return push({ kind: 'error', id, code: event.code, message: event.message })
   }
+}
+
+/** The timeline text of a resume: what the damaged log lost and what a crash left open, if anything. */
+export function resumedText(e: Extract<SessionEvent, { type: 'session_resumed' }>): string {
+  const parts = ['session resumed']
+  if (e.skipped > 0) parts.push(`${e.skipped} damaged log record${e.skipped === 1 ? '' : 's'} skipped`)
+  if (e.interruptedCalls > 0) parts.push(`${e.interruptedCalls} tool call${e.interruptedCalls === 1 ? '' : 's'} left running by a crash closed as interrupted`)
+  else if (e.interruptedTurn) parts.push('a turn left open by a crash was ended')
+  return parts.join(' · ')
+}
+
+/** The footer of a turn: its token totals and cost (see formatUsage), or '' without usage. */
+export function turnFooter(usage: TurnUsage | undefined): string {
+  return usage ? formatUsage(usage) : ''
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { memo, useEffect, useRef } from 'react'
 import { useCurrentView } from '../../store/app-store'
-import type { TimelineItem } from '../../store/reduce-event'
+import { turnFooter, type TimelineItem } from '../../store/reduce-event'
 import { AssistantText } from './AssistantText'
 import { ToolRow } from './ToolRow'
 
@@ -64,6 +64,13 @@ const Row = memo(function Row({ item }: { item: TimelineItem }): React.JSX.Eleme
       return (
         <div className={`row turn-end reason-${item.reason}`} data-testid="turn-end" data-reason={item.reason}>
           turn {item.reason}
+          {item.usage && <span data-testid="turn-usage"> · {turnFooter(item.usage)}</span>}
+        </div>
+      )
+    case 'notice':
+      return (
+        <div className={`row meta notice${item.warn ? ' warn' : ''}`} data-testid="notice-row">
+          {item.text}
         </div>
       )
   }
