@@ -100,6 +100,22 @@ describe('validateHistory', () => {
 })
 
 describe('buildModelMessages runs the validator', () => {
+  it('Stop during an approval wait, a crash mid-call or a dropped result: the call is closed as interrupted before the next request', () => {
+    const events: SessionEvent[] = [
+      { type: 'user_message', turnId: 't1', text: 'run it' },
+      { type: 'assistant_message', turnId: 't1', text: '', toolCalls: [{ callId: 'a', name: 'bash', args: { command: 'npm test' } }, { callId: 'b', name: 'bash', args: { command: 'ls' } }] },
+      { type: 'tool_call_started', turnId: 't1', callId: 'a', name: 'bash', args: { command: 'npm test' } },
+      { type: 'approval_requested', requestId: 'r1', callId: 'a', tool: 'bash', args: { command: 'npm test' } } as unknown as SessionEvent,
+      { type: 'turn_ended', turnId: 't1', reason: 'stopped' },
+      { type: 'user_message', turnId: 't2', text: 'never mind' }
+    ]
+    const messages = buildModelMessages(events)
+    expectPaired(messages)
+    const results = messages.filter((m) => m.role === 'tool').flatMap((m) => m.content as Array<{ toolCallId: string; output: { value: string } }>)
+    expect(results.map((r) => [r.toolCallId, r.output.value])).toEqual([['a', INTERRUPTED_RESULT], ['b', INTERRUPTED_RESULT]])
+    expect(messages.at(-1)).toEqual({ role: 'user', content: 'never mind' })
+  })
+
   it('repairs a hostile event log: duplicate results, a result before its call, a finished event for an unknown call, repeated ids', () => {
     const t = 't1'
     const events: SessionEvent[] = [
