@@ -9,6 +9,8 @@ export const ErrorCodeSchema = z.enum([
   'provider_config', // a missing key, model id or base URL: the message names the setting
   'provider_unreachable', // the model server could not be reached
   'provider_error', // the model server answered with an error
+  'provider_timeout', // the model stream sent nothing for the idle timeout (CORTEX_STREAM_IDLE_TIMEOUT), twice
+  'loop_detected', // the model repeated the same failing tool call (src/main/harness/loop-guard.ts)
   'docker_unavailable', // no Docker engine answered
   'image_unavailable', // the guest image is missing and could not be built
   'guest_failed', // the guest could not start or died

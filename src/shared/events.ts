@@ -32,7 +32,10 @@ export type Plan = z.infer<typeof PlanSchema>
 
 /** Operations a caller submits to a session. */
 export const OperationSchema = z.discriminatedUnion('type', [
+  /** Starts a turn; during a turn it is queued (`message_queued`) and delivered at the next step boundary. */
   z.object({ type: z.literal('user_message'), text: z.string().min(1) }),
+  /** Remove a queued message before it is delivered (`queued_removed`); `invalid_input` when it is no longer queued. */
+  z.object({ type: z.literal('remove_queued'), queueId: z.string().min(1) }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('set_mode'), mode: ModeSchema }),
   /** accept_plan, reject_plan, accept_spec, reject_spec (./proposals). */
@@ -85,7 +88,22 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   ...SESSION_NOTICE_EVENTS,
   /** usage: tokens and cost of one model request (./usage). */
   ...USAGE_EVENTS,
-  z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string() }),
+  /** A user message as the model gets it; `queueId` when it was typed during a turn and queued first. */
+  z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string(), queueId: z.string().optional() }),
+  /** A message sent during a turn, held until the next step boundary (src/main/session/message-queue.ts). */
+  z.object({ type: z.literal('message_queued'), queueId: z.string(), text: z.string() }),
+  /** A queued message removed before delivery. */
+  z.object({ type: z.literal('queued_removed'), queueId: z.string() }),
+  /**
+   * Ephemeral: no part of the model's answer has arrived for `waitedMs` (ms); repeated about every
+   * second while the wait lasts, and once with `waitedMs: 0` when the stream moves again.
+   */
+  z.object({ type: z.literal('model_waiting'), turnId: z.string(), waitedMs: z.number().nonnegative() }),
+  /**
+   * Ephemeral: the model request failed with `reason` and is sent again after `delayMs` (ms) as
+   * attempt `attempt` (2 = first retry); text streamed by the failed attempt is discarded.
+   */
+  z.object({ type: z.literal('model_retrying'), turnId: z.string(), attempt: z.number().int(), delayMs: z.number().nonnegative(), reason: z.string() }),
   z.object({ type: z.literal('turn_started'), turnId: z.string(), mode: ModeSchema }),
   z.object({ type: z.literal('text_delta'), turnId: z.string(), text: z.string() }),
   z.object({
@@ -179,7 +197,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
 export type SessionEvent = z.infer<typeof SessionEventSchema>
 
 /** Event types that stream to subscribers but are not written to the session log. */
-export const EPHEMERAL_EVENTS: ReadonlySet<SessionEvent['type']> = new Set(['text_delta', 'tool_output'])
+export const EPHEMERAL_EVENTS: ReadonlySet<SessionEvent['type']> = new Set(['text_delta', 'tool_output', 'model_waiting', 'model_retrying'])
 
 /** An event as delivered: which session, its sequence number in that session (from 1) and time (ms since epoch). */
 export const EventEnvelopeSchema = z.object({

@@ -14,7 +14,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import {
-  HANG, HANG_IN_ARGS, anthropicFrames, openAIChatFrames, openAIResponsesFrames,
+  HANG, HANG_IN_ARGS, anthropicFrames, openAIChatFrames, openAIResponsesFrames, textDeltas,
   type FrameList, type WireStep, type WireToolCall
 } from './scripted-wire-formats'
 
@@ -37,6 +37,11 @@ export interface ScriptStep {
   /** Stream the text deltas, then keep the response open (no finish) until the client aborts: for Stop tests. */
   hangAfterText?: boolean
   /**
+   * Stream only the first N word-sized deltas of `text` (default 'Working on it' when no text), then
+   * send nothing more and keep the response open until the client aborts: a stalled model stream.
+   */
+  stallAfterTokens?: number
+  /**
    * Stream the text and the tool calls, but stop after the first piece of the LAST call's arguments
    * and keep the response open until the client aborts (earlier calls are complete): Stop while
    * arguments stream.
@@ -58,8 +63,18 @@ export interface RecordedRequest {
   stepIndex?: number
   /** True once the client closed the connection before the response was complete (e.g. an abort). */
   closedByClient: boolean
-  /** True once the response reached its step's hang point (`hangAfterText`, `hangInToolArgs`) and waits for the client to go away. */
+  /** True once the response reached its step's hang point (`hangAfterText`, `hangInToolArgs`, a stall) and waits for the client to go away. */
   hanging?: boolean
+  /** When the request arrived (ms since epoch). */
+  receivedAt: number
+}
+
+/**
+ * A step answering HTTP 429 with a `retry-after` header (seconds, or an HTTP date) and a rate-limit
+ * body every SDK surfaces: for retry tests.
+ */
+export function rateLimitStep(retryAfter: string): ScriptStep {
+  return { httpError: { status: 429, body: errorBody('scripted model server: rate limited', 'rate_limit_error'), headers: { 'retry-after': retryAfter } } }
 }
 
 /** A running scripted server. */
@@ -98,6 +113,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 /** Build the wire step (ids, argument strings) for request number `n`. */
 function toWireStep(step: ScriptStep, n: number, body: unknown, format: Format): WireStep {
   const b = (body ?? {}) as { model?: unknown; stream_options?: { include_usage?: unknown } }
+  if (step.stallAfterTokens !== undefined) step = { ...step, text: textDeltas(step.text ?? 'Working on it').slice(0, step.stallAfterTokens).join(''), toolCalls: [], hangAfterText: true }
   const toolCalls: WireToolCall[] = (step.toolCalls ?? []).map((call, i) => {
     const a = call.args as { raw?: unknown } | null
     const isRaw = typeof a === 'object' && a !== null && Object.keys(a).length === 1 && typeof a.raw === 'string'
@@ -135,8 +151,8 @@ async function writeFrames(res: ServerResponse, frames: FrameList, step: ScriptS
       continue
     }
     if (frame === HANG) {
-      if (step.hangAfterText) {
-        if (rec) rec.hanging = true
+      if (rec && (step.hangAfterText || step.stallAfterTokens !== undefined)) rec.hanging = true
+      if (step.hangAfterText || step.stallAfterTokens !== undefined) {
         await new Promise<void>((resolve) => {
           if (res.destroyed) resolve()
           else res.once('close', () => resolve())
@@ -175,7 +191,7 @@ export async function startScriptedModelServer(script: ScriptStep[]): Promise<Sc
       const path = (req.url ?? '/').split('?')[0] ?? '/'
       const headers: Record<string, string> = {}
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v
-      const rec: RecordedRequest = { method: req.method ?? 'GET', path, headers, body, closedByClient: false }
+      const rec: RecordedRequest = { method: req.method ?? 'GET', path, headers, body, closedByClient: false, receivedAt: Date.now() }
       requests.push(rec)
       res.on('close', () => {
         if (!res.writableFinished) rec.closedByClient = true

@@ -17,6 +17,8 @@ import { INVALID_TOOL_NAME, MAX_TOOL_ARGS_BYTES, TRUNCATED_ARGS_HEAD_CHARS, VALI
 import type { ApprovalGate } from './approvals/approval-gate'
 import { closeUnstarted, interruptedResult, OutputTail } from './interrupted'
 import { dispatchToolCall, isAbortError, type ModeState } from './tool-dispatch'
+import { LoopGuard } from './loop-guard'
+import { DEFAULT_STREAM_IDLE_TIMEOUT_S, requestModel, type AttemptContext } from './model-request'
 import { promptParts } from './prompt-cache'
 import { modelIdOf, usageEvent } from './usage'
 
@@ -41,8 +43,12 @@ export interface TurnDeps {
   classifyError(err: unknown): CortexError
   /** System prompt for the given mode and lock. */
   systemPrompt(mode: Mode, lock?: ModeLock | null): string
-  /** Retries per model request for retryable HTTP failures (AI SDK `maxRetries`). Default 1. */
+  /** Retries per model request for retryable HTTP / connection failures (model-request.ts; default 2). */
   maxRetries?: number
+  /** A model stream silent this long (ms) is aborted and retried once, then the turn ends with `provider_timeout` (default 120 s). */
+  streamIdleTimeoutMs?: number
+  /** Messages queued during the turn, taken (and so delivered) at each step boundary as their own user messages. */
+  takeQueued?(): Array<{ queueId: string; text: string }>
   /** Output cap per model step in tokens; unset leaves the provider's default. */
   maxOutputTokens?: number
   /** Where the turn logs failed calls and model errors (default nowhere). */
@@ -83,8 +89,11 @@ export const MAX_MALFORMED_STEPS = 3
 export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   const { signal, turnId } = deps
   let malformed = 0
-  for (;;) {
+  const guard = new LoopGuard()
+  for (let first = true; ; first = false) {
     if (signal.aborted) return 'stopped'
+    // step boundary: messages typed during the turn reach the model now, each as its own user message
+    if (!first) for (const m of deps.takeQueued?.() ?? []) deps.emit({ type: 'user_message', turnId, text: m.text, queueId: m.queueId })
     const mode = deps.getMode()
     const lock = deps.getLock?.() ?? null
     const offered = offeredTools(mode, lock).map((name) => deps.catalog[name]).filter((t): t is ToolDefinition => !!t)
@@ -109,7 +118,7 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
         return 'stopped'
       }
       try {
-        await runCall(deps, call)
+        await runCall(deps, call, guard)
       } catch (err) {
         closeUnstarted(turnId, deps.emit, step.calls.slice(i + 1), 'error')
         throw err
@@ -118,11 +127,31 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   }
 }
 
-async function streamStep(
-  deps: TurnDeps,
-  mode: ModeState,
-  offered: ToolDefinition[]
-): Promise<{ text: string; calls: StepCall[]; malformed?: unknown }> {
+/** What one model step produced. */
+type StepResult = { text: string; calls: StepCall[]; malformed?: unknown }
+
+/** One model step, watched for silence and retried (model-request.ts). */
+function streamStep(deps: TurnDeps, mode: ModeState, offered: ToolDefinition[]): Promise<StepResult> {
+  const { turnId } = deps
+  return requestModel(
+    {
+      signal: deps.signal,
+      idleTimeoutMs: deps.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_S * 1000,
+      maxRetries: deps.maxRetries,
+      onWaiting: (waitedMs) => deps.emit({ type: 'model_waiting', turnId, waitedMs }),
+      onRetry: (attempt, delayMs, reason) => {
+        deps.logger?.warn('model request retried', { turnId, attempt, delayMs, reason })
+        deps.emit({ type: 'model_retrying', turnId, attempt, delayMs, reason })
+      },
+      classifyError: deps.classifyError
+    },
+    (ctx) => streamAttempt(deps, mode, offered, ctx),
+    (): StepResult => ({ text: '', calls: [] })
+  )
+}
+
+/** One attempt at a model step; throws the raw provider error (requestModel classifies it). */
+async function streamAttempt(deps: TurnDeps, mode: ModeState, offered: ToolDefinition[], ctx: AttemptContext): Promise<StepResult> {
   const { signal, turnId } = deps
   let text = ''
   const calls: StepCall[] = []
@@ -137,13 +166,14 @@ async function streamStep(
       model: deps.model,
       // Anthropic: cache breakpoints on the system prompt, the tools and the history prefix (prompt-cache.ts)
       ...promptParts(deps.model, deps.systemPrompt(mode.mode, mode.lock), buildModelMessages(deps.events()), declareTools(offered)),
-      abortSignal: AbortSignal.any([signal, cut.signal]),
-      maxRetries: deps.maxRetries ?? 1,
+      abortSignal: AbortSignal.any([ctx.signal, cut.signal]),
+      maxRetries: 0, // retried by requestModel, which honours Stop and the idle timeout
       ...(deps.maxOutputTokens ? { maxOutputTokens: deps.maxOutputTokens } : {}),
       // errors arrive as `error` parts below; the default handler would print to the console
       onError: () => undefined
     })
     for await (const part of result.fullStream) {
+      ctx.alive()
       if (part.type === 'text-delta') {
         const room = MAX_STEP_TEXT_CHARS - text.length
         const piece = part.text.length > room ? `${part.text.slice(0, Math.max(0, room))}\n\n${TEXT_CUT_NOTE}` : part.text
@@ -177,13 +207,16 @@ async function streamStep(
   } catch (err) {
     if (oversized && !signal.aborted) return { text, calls: [...calls, oversizedCall(oversized)] }
     if (textCut && !signal.aborted) return { text, calls }
+    if (ctx.signal.aborted && !signal.aborted) throw err // silent for the idle timeout: requestModel retries
     // Stop: calls whose arguments had finished streaming are kept; one still streaming is dropped
     if (isAbortError(err, signal)) return { text, calls }
     // a tool call the SDK cannot parse (openai-compatible: an empty or missing name) ends the stream;
     // the model gets an error result for it and another try, instead of the turn ending
     if (InvalidResponseDataError.isInstance(err)) return { text, calls: [...calls, malformedCall(err, mode)], malformed: err }
-    throw deps.classifyError(err)
+    throw err
   }
+  // an aborted stream may just end (an `abort` part) instead of throwing
+  if (ctx.signal.aborted && !signal.aborted && !oversized && !textCut) throw new Error('the model stream went silent (idle timeout)')
   if (oversized && !signal.aborted) return { text, calls: [...calls, oversizedCall(oversized)] }
   if (finishReason === 'length') {
     for (const c of calls) c.invalidReason = 'the arguments were cut off by the model output limit'
@@ -259,12 +292,12 @@ function isUnparseable(input: unknown): boolean {
   }
 }
 
-async function runCall(deps: TurnDeps, call: StepCall): Promise<void> {
+async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard): Promise<void> {
   const { turnId, signal } = deps
   const started = Date.now()
   deps.emit({ type: 'tool_call_started', turnId, callId: call.callId, name: call.name, args: call.args })
   if (call.refusal) {
-    deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: call.refusal })
+    finishCall(deps, call, guard, true, call.refusal)
     return
   }
   let output: string
@@ -296,5 +329,16 @@ async function runCall(deps: TurnDeps, call: StepCall): Promise<void> {
     throw err
   }
   deps.logger?.debug('tool call finished', { turnId, callId: call.callId, tool: call.name, isError, ms: Date.now() - started, chars: output.length })
-  deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError, result: output })
+  finishCall(deps, call, guard, isError, output)
+}
+
+/**
+ * Record a call's result, through the loop guard: the 3rd identical failure carries a note to the
+ * model, the 5th is recorded and then ends the turn.
+ * @throws CortexError('loop_detected') at the 5th identical failure
+ */
+function finishCall(deps: TurnDeps, call: StepCall, guard: LoopGuard, isError: boolean, result: string): void {
+  const verdict = guard.record(call.name, call.args, isError, result)
+  deps.emit({ type: 'tool_call_finished', turnId: deps.turnId, callId: call.callId, name: call.name, isError, result: result + (verdict.note ?? '') })
+  if (verdict.stop) throw verdict.stop
 }

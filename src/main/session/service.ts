@@ -17,6 +17,7 @@ import { modelRecordOf, resumeEvents } from './resume'
 import { TOOL_CATALOG } from '../tools/catalog'
 import { checkRepoPolicy } from './repo-policy'
 import { Session, type SessionDeps } from './session'
+import { STREAM_IDLE_TIMEOUT_ENV, streamIdleTimeoutMs } from '../harness/model-request'
 import { checkpointRequests } from './checkpoint-requests'
 import { ApprovalRulesStore } from '../harness/approvals/rules-store'
 
@@ -36,6 +37,8 @@ export interface SessionServiceOptions {
   maxSessions?: number
   /** Where the service, its sessions and their turns log (default: nowhere). */
   logger?: Logger
+  /** A model stream silent this long (ms) is aborted and retried once; default CORTEX_STREAM_IDLE_TIMEOUT (seconds), else 120 s. */
+  streamIdleTimeoutMs?: number
 }
 
 /** The session API plus lifecycle: `shutdown` closes every session (stopping turns, removing guests). */
@@ -49,7 +52,7 @@ export type SessionService = CortexApi & {
  * Create the session service. Every request's input is validated here, once (parseRequest), for
  * every adapter. A `set_mode` switch is written to the session's meta.json, so a resume starts in
  * the mode last set.
- * @throws nothing at creation; request methods reject with CortexError (`repo_invalid`,
+ * @throws CortexError(`invalid_input`) at creation for a bad CORTEX_STREAM_IDLE_TIMEOUT; request methods reject with CortexError (`repo_invalid`,
  *   `session_not_found`, `busy`, `invalid_input`)
  */
 export async function createSessionService(options: SessionServiceOptions): Promise<SessionService> {
@@ -63,6 +66,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
   const classifyError = (err: unknown): CortexError => classifyProviderError(err, options.modelSettings)
   const logger = options.logger ?? NOOP_LOGGER
   const maxSessions = options.maxSessions ?? maxSessionsFromEnv()
+  const idleTimeoutMs = options.streamIdleTimeoutMs ?? streamIdleTimeoutMs(process.env[STREAM_IDLE_TIMEOUT_ENV])
   /** Refuse a new open session past the cap (each session holds at most one guest, so guests follow). */
   const checkCap = (): void => {
     if (sessions.size >= maxSessions) {
@@ -118,6 +122,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       guests: options.guests,
       rules,
       catalog: TOOL_CATALOG,
+      streamIdleTimeoutMs: idleTimeoutMs,
       logger: childLogger(logger, { sessionId: own.id })
     })
     sessions.set(own.id, session)

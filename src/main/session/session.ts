@@ -18,6 +18,7 @@ import { buildSystemPrompt } from '../harness/system-prompt'
 import { runTurn } from '../harness/turn-loop'
 import { turnUsage } from '../harness/usage'
 import { watchHostExec } from '../harness/host-exec-watch'
+import { MessageQueue, type QueuedMessage } from './message-queue'
 import { SessionCheckpoints } from '../checkpoints/session-checkpoints'
 import { visibleHistory } from '../checkpoints/rewind-history'
 import { SessionApprovals, approvalPolicyFromLog } from './session-approvals'
@@ -47,6 +48,8 @@ export interface SessionDeps {
   resumed?: readonly EventEnvelope[]
   /** Where the session and its turns log (records carry the session id); default nowhere. */
   logger?: Logger
+  /** A model stream silent this long (ms) is aborted and retried once, then `provider_timeout` (harness/model-request.ts). */
+  streamIdleTimeoutMs?: number
   /** Approval policy (default `commands`) and the per-repository rules store (session-approvals.ts). */
   approvalPolicy?: ApprovalPolicy
   rules: ApprovalRulesStore
@@ -79,6 +82,7 @@ export class Session {
   private readonly attachControl = new AttachControl()
   private closed = false
   private readonly logger: Logger
+  private readonly queue = new MessageQueue((e) => this.emit(e))
   private readonly approvals: SessionApprovals
   /** Snapshots around each turn, `turn_changes`, review and undo (main/checkpoints). */
   readonly checkpoints: SessionCheckpoints
@@ -102,6 +106,7 @@ export class Session {
       if (event.type === 'todos_updated') this.todos = event.todos
       this.proposals.apply(event)
     }
+    this.queue.restore(this.history)
     this.approvals = new SessionApprovals({
       sessionId: this.id, repo: this.repo, policy: deps.approvalPolicy ?? approvalPolicyFromLog(this.history) ?? 'commands',
       rules: deps.rules, guests: deps.guests, getSandbox: () => this.sandbox, emit: (e) => this.emit(e), logger: this.logger
@@ -146,10 +151,11 @@ export class Session {
   }
 
   /**
-   * Apply an operation. `user_message` starts a turn (rejects with `busy` while one runs);
+   * Apply an operation. `user_message` starts a turn, or during one is queued (message-queue.ts);
+   * `remove_queued` drops a queued message (`invalid_input` once delivered);
    * `stop` aborts the running turn; `set_mode` takes effect for the next model step and tool call;
    * `set_sandbox` restarts the guest with the new policy (in the background; the next tool waits for it).
-   * @throws CortexError('busy') for `user_message` or `set_sandbox` while a turn is running
+   * @throws CortexError('busy') for `set_sandbox` while a turn is running
    */
   submit(op: Operation): void {
     if (this.closed) throw new CortexError('session_not_found', `session ${this.id} is closed`)
@@ -157,8 +163,11 @@ export class Session {
     if (this.approvals.submit(op)) return // approval_decision, set_approval_policy
     switch (op.type) {
       case 'user_message':
-        if (this.turn) throw new CortexError('busy', 'a turn is already running: press Stop (Esc) first or wait for it to end')
-        this.startTurn(op.text)
+        if (this.turn) this.queue.add(op.text)
+        else this.startTurn([...this.queue.take(), { text: op.text }])
+        return
+      case 'remove_queued':
+        this.queue.remove(op.queueId)
         return
       case 'stop':
         this.turn?.controller.abort()
@@ -194,7 +203,7 @@ export class Session {
       if (e.type === 'todos_updated') this.todos = e.todos.map((t) => ({ ...t }))
       this.emit(e)
     }
-    this.startTurn(message)
+    this.startTurn([{ text: message }])
   }
 
   private switchSandbox(policy: SandboxPolicy): void {
@@ -267,9 +276,9 @@ export class Session {
     })
   }
 
-  /** Wait for the running turn (if any) to end. */
+  /** Wait until no turn runs (a turn started by queued messages included). */
   async idle(): Promise<void> {
-    await this.turn?.done
+    while (this.turn) await this.turn.done
   }
 
   /**
@@ -307,13 +316,14 @@ export class Session {
     }
   }
 
-  private startTurn(text: string): void {
+  /** Start a turn whose task is `messages`, each its own user message (queued ones keep their queueId). */
+  private startTurn(messages: Array<Pick<QueuedMessage, 'text'> & Partial<QueuedMessage>>): void {
     const turnId = randomUUID()
     const controller = new AbortController()
     if (this.attachControl.takeReattach()) this.ensureGuest().catch(() => undefined) // a Stop cancelled the start; failures go to watchAttach
-    this.emit({ type: 'user_message', turnId, text })
+    for (const { text, queueId } of messages) this.emit({ type: 'user_message', turnId, text, ...(queueId ? { queueId } : {}) })
     this.emit({ type: 'turn_started', turnId, mode: this.mode })
-    this.logger.debug('turn started', { turnId, mode: this.mode, chars: text.length })
+    this.logger.debug('turn started', { turnId, mode: this.mode, messages: messages.length })
     const done = this.watchHostExec(turnId, () => this.checkpoints.around(turnId, () => runTurn({
       turnId,
       model: this.deps.model,
@@ -345,6 +355,8 @@ export class Session {
       classifyError: this.deps.classifyError,
       maxOutputTokens: this.deps.maxOutputTokens,
       systemPrompt: (mode, lock) => buildSystemPrompt(this.repo, mode, lock),
+      streamIdleTimeoutMs: this.deps.streamIdleTimeoutMs,
+      takeQueued: () => this.queue.take(),
       logger: this.logger,
       approvals: this.approvals.gate
     }))).then(
@@ -386,5 +398,7 @@ export class Session {
     const usage = turnUsage(this.history, turnId)
     this.emit({ type: 'turn_ended', turnId, reason, ...(usage ? { usage } : {}) })
     if (!this.closed) this.deps.log.flush()
+    // messages still queued start the next turn, in order, as separate user messages
+    if (!this.closed && this.queue.size > 0) this.startTurn(this.queue.take())
   }
 }
