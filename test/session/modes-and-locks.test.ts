@@ -46,7 +46,7 @@ function userTexts(req: RecordedRequest | undefined): string[] {
     .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
 }
 
-let cleanup: Array<() => Promise<void>> = []
+const cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {
   for (const c of cleanup.splice(0)) await c()
 })

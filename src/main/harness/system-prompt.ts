@@ -22,7 +22,7 @@ export function buildSystemPrompt(repo: string, mode: Mode, lock?: ModeLock | nu
     'You are Cortex Code, a coding agent working on a real repository.',
     `The repository is at ${repo}; relative paths resolve against it. Commands run in an isolated Linux guest with no network, with bash, git, python3, node and ripgrep.`,
     MODE_NOTES[mode],
-    ...(lock ? [`The ${lock.kind === 'plan' ? 'plan' : `spec ${lock.stage} document`} you wrote awaits the user's decision: do not start the work; end your turn with a short note.`] : []),
+    ...(lock ? [`The ${lock.kind === 'plan' ? 'plan' : `spec ${lock.stage} document`} you wrote awaits the user's decision (accept, or reject with feedback): do not start the work. Revise it only if the user asks; otherwise end your turn with a short note.`] : []),
     `Tools available now: ${offeredTools(mode, lock).join(', ')}.`,
     'Call tools when you need facts from the repository; stop calling tools when the task is done and give a short summary.'
   ].join('\n')

@@ -26,9 +26,10 @@ async function renderDiagram(source: string): Promise<string> {
   return neutralizeDiagramLinks(svg)
 }
 
-/** The plan panel; empty text until a plan_updated event arrives. */
-export function PlanView(): React.JSX.Element {
-  const plan = useCurrentView()?.plan ?? null
+/** The plan panel; empty text until a plan_updated event arrives (nothing while a spec is shown instead). */
+export function PlanView(): React.JSX.Element | null {
+  const view = useCurrentView()
+  const plan = view?.plan ?? null
   const [svg, setSvg] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
 
@@ -46,7 +47,7 @@ export function PlanView(): React.JSX.Element {
     }
   }, [plan])
 
-  if (!plan) return <div className="panel-empty" data-testid="plan-view">No plan yet.</div>
+  if (!plan) return view?.spec ? null : <div className="panel-empty" data-testid="plan-view">No plan yet.</div>
   return (
     <div className="plan" data-testid="plan-view">
       <h3 data-testid="plan-title">{plan.title}</h3>

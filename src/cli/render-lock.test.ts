@@ -1,0 +1,31 @@
+// Terminal rendering of the plan/spec lock for `cortex run`: the lock and the operations that answer
+// it, a spec document with its Markdown made terminal-safe, and the decision.
+import { PassThrough } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import type { SessionEvent } from '../shared/events'
+import { createRenderer } from './render'
+
+function render(events: SessionEvent[]): { out: string; err: string } {
+  const out = new PassThrough()
+  const err = new PassThrough()
+  const r = createRenderer({ out, err, color: false })
+  events.forEach((event, i) => r({ sessionId: 's', seq: i + 1, time: 0, event }))
+  return { out: String(out.read() ?? ''), err: String(err.read() ?? '') }
+}
+
+describe('lock rendering', () => {
+  it('shows the lock with its operations, the spec document and the decision', () => {
+    const { out, err } = render([
+      { type: 'lock_changed', lock: { kind: 'plan' } },
+      { type: 'proposal_decided', kind: 'plan', decision: 'rejected', feedback: 'no' },
+      { type: 'lock_changed', lock: null },
+      { type: 'spec_updated', spec: { stage: 'design', title: 'Design', markdown: '# D\u001b]0;owned\u0007' } },
+      { type: 'lock_changed', lock: { kind: 'spec', stage: 'design' } }
+    ])
+    expect(err).toContain('Plan — locked until you accept (accept_plan, or reject_plan with feedback)')
+    expect(err).toContain('plan rejected')
+    expect(err).toContain('Spec design — locked until you accept (accept_spec, or reject_spec with feedback)')
+    expect(out).toContain('Spec design: Design\n# D')
+    expect(out).not.toContain('\u001b')
+  })
+})
