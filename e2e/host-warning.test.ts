@@ -11,7 +11,7 @@ import { DockerGuestProvider } from '../src/main/guest/docker-guest'
 import { ensureAgentBundle, makeTestRepo } from '../test/support/guest'
 import { skipWithoutChromium, skipWithoutDocker } from '../test/support/requirements'
 import { ensureRendererBuild, launchChromium, RESULTS_DIR, type TestBrowser } from './support/browser'
-import { gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
+import { allowOnce, gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
 
 const COMMAND = [
   'echo "touch /tmp/x" > .envrc',
@@ -46,6 +46,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: host-ru
     await openRepo(page, repo)
     await page.getByTestId('composer-input').fill('Set up direnv.')
     await page.getByTestId('send-button').click()
+    await allowOnce(page)
     await page.getByTestId('turn-end').waitFor({ timeout: 60_000 })
     const row = page.getByTestId('host-warning-row')
     await row.waitFor({ timeout: 5_000 })

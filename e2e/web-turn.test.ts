@@ -21,7 +21,7 @@ import { ensureAgentBundle, makeTestRepo } from '../test/support/guest'
 import { skipWithoutChromium, skipWithoutDocker } from '../test/support/requirements'
 import type { ScriptStep } from '../test/support/scripted-model-server'
 import { ensureRendererBuild, launchChromium, RESULTS_DIR, type TestBrowser } from './support/browser'
-import { gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
+import { allowOnce, gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
 
 const README = '# Demo\n\nHello from the Cortex e2e repository.\n'
 const MARKDOWN_TEXT = [
@@ -140,6 +140,8 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
     await page.getByTestId('mode-select').selectOption('agent')
     await page.getByTestId('composer-input').fill('What does the README say?')
     await page.getByTestId('send-button').click()
+    // the app asks before each command by default: the card shows the exact command
+    expect(await allowOnce(page)).toBe('echo guest-says-$((6*7))')
 
     await page.getByTestId('turn-end').waitFor({ timeout: 120_000 })
     expect(await page.getByTestId('turn-end').getAttribute('data-reason')).toBe('completed')
@@ -240,6 +242,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
     await openRepo(page, repo)
     await page.getByTestId('composer-input').fill('Show me some Markdown and edit a file.')
     await page.getByTestId('send-button').click()
+    expect(await allowOnce(page)).toBe('seq 1 40')
     await page.getByTestId('turn-end').waitFor({ timeout: 120_000 })
     expect(await page.getByTestId('turn-end').getAttribute('data-reason')).toBe('completed')
 

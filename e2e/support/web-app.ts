@@ -73,3 +73,18 @@ export async function openRepo(page: Page, repo: string): Promise<void> {
   await page.getByTestId('repo-open').click()
   await expect.poll(() => page.getByTestId('session-info').textContent()).toBe(repo)
 }
+
+/**
+ * Answer the next approval card with Allow once (the app asks before each command by default):
+ * waits for a waiting card (30 s guard), clicks, and waits until the card shows it was allowed.
+ * @returns the call the card showed (a bash command in full)
+ */
+export async function allowOnce(page: Page): Promise<string> {
+  const card = page.locator('[data-testid="approval-card"][data-status="waiting"]').first()
+  await card.waitFor({ timeout: 30_000 })
+  const request = await card.getAttribute('data-request')
+  const call = (await card.getByTestId('approval-call').textContent()) ?? ''
+  await card.getByTestId('approval-allow-once').click()
+  await page.locator(`[data-testid="approval-card"][data-request="${request}"][data-status="allowed"]`).waitFor({ timeout: 10_000 })
+  return call
+}

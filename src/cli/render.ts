@@ -92,8 +92,9 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
         break
       }
       case 'approval_resolved': {
-        const how = event.ruleId && !event.requestId ? ` by rule ${event.ruleId}` : event.decision ? ` (${event.decision.replace('_', ' ')})` : ''
-        const rule = event.rule ? ` · rule ${event.rule.id} stored: ${event.rule.kind} ${safe(event.rule.pattern ?? event.rule.tool)}` : ''
+        const byRule = event.ruleId && !event.requestId
+        const how = byRule ? ` by rule ${event.ruleId}${event.rule ? ` (${safe(event.rule.pattern ?? event.rule.tool)})` : ''}` : event.decision ? ` (${event.decision.replace('_', ' ')})` : ''
+        const rule = event.rule && !byRule ? ` · rule ${event.rule.id} stored: ${event.rule.kind} ${safe(event.rule.pattern ?? event.rule.tool)}` : ''
         const why = event.reason ? `: ${safe(event.reason)}` : ''
         const style = event.outcome === 'allowed' ? 'green' : event.outcome === 'denied' ? 'red' : 'yellow'
         target.err.write(`  ${paint(style, event.outcome)}${how}${why}${rule}\n`)

@@ -159,8 +159,9 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
     suggestedRule: z.string().optional()
   }),
   /**
-   * An approval request ended: by the user's `decision`, by a stored rule (`ruleId`, emitted without a
-   * request), or `cancelled` by Stop. `rule` is the rule an Always or a deny-with-rule stored.
+   * An approval request ended: by the user's `decision`, by a stored rule (`ruleId` and `rule`, emitted
+   * without a request), or `cancelled` by Stop. With a `requestId`, `rule` is the rule an Always or a
+   * deny-with-rule stored.
    */
   z.object({
     type: z.literal('approval_resolved'),

@@ -6,6 +6,7 @@
  */
 import { lazy, Suspense, useEffect, useState } from 'react'
 import { Composer } from './features/composer/Composer'
+import { ApprovalBadge, ApprovalSettings } from './features/approvals/ApprovalSettings'
 import { LockBar } from './features/plan/LockBar'
 import { PlanView } from './features/plan/PlanView'
 import { SpecView } from './features/plan/SpecView'
@@ -18,7 +19,7 @@ import { useAppStore, useCurrentView } from './store/app-store'
 
 const FileView = lazy(() => import('./features/files/FileView'))
 
-type Tab = 'plan' | 'todos' | 'terminal' | 'file'
+type Tab = 'plan' | 'todos' | 'terminal' | 'file' | 'approvals'
 const CONNECTION_LABELS: Record<string, string> = { open: 'connected', connecting: 'connecting…', closed: 'disconnected' }
 const CONNECTION_TITLES: Record<string, string> = {
   open: 'Connected to the Cortex session service',
@@ -36,7 +37,8 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'plan', label: 'Plan' },
   { id: 'todos', label: 'Todos' },
   { id: 'terminal', label: 'Terminal' },
-  { id: 'file', label: 'File' }
+  { id: 'file', label: 'File' },
+  { id: 'approvals', label: 'Approvals' }
 ]
 
 function GuestBadge(): React.JSX.Element | null {
@@ -73,6 +75,7 @@ export function App(): React.JSX.Element {
         <RepoPicker />
         <SessionSelect />
         <GuestBadge />
+        <ApprovalBadge />
         {running && (
           <span className="badge running" data-testid="running">
             running
@@ -108,6 +111,9 @@ export function App(): React.JSX.Element {
             <div hidden={tab !== 'plan'} className="tab-pane">
               <SpecView />
               <PlanView />
+            </div>
+            <div hidden={tab !== 'approvals'} className="tab-pane">
+              <ApprovalSettings />
             </div>
             <div hidden={tab !== 'todos'} className="tab-pane">
               <TodoList />

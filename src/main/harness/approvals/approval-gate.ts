@@ -91,7 +91,7 @@ export class ApprovalGate {
     const rules = this.deps.rules.list(this.deps.repo).filter((r) => r.tool === call.name && (r.pattern === undefined || (command !== undefined && commandMatches(r.pattern, command))))
     const deny = rules.find((r) => r.kind === 'deny')
     if (deny) {
-      resolved({ outcome: 'denied', ruleId: deny.id })
+      resolved({ outcome: 'denied', ruleId: deny.id, rule: deny })
       return { run: false, output: `Error: denied by the user's rule for this repository (${describeRule(deny)}); the call was not run. Do not retry it; choose another way or ask the user.` }
     }
     if (escalation && policy === 'never') {
@@ -105,7 +105,7 @@ export class ApprovalGate {
       if (!POLICY_TOOLS[policy].includes(call.name)) return { run: true }
       const allow = rules.find((r) => r.kind === 'allow')
       if (allow) {
-        resolved({ outcome: 'allowed', ruleId: allow.id })
+        resolved({ outcome: 'allowed', ruleId: allow.id, rule: allow })
         return { run: true }
       }
     }
@@ -139,7 +139,8 @@ export class ApprovalGate {
       ...(answer.reason ? { reason: answer.reason } : {}), ...(answer.rule ? { rule: answer.rule } : {})
     })
     if (answer.decision === 'deny') {
-      const why = answer.reason?.trim() ? `Reason: ${answer.reason.trim()}` : 'No reason was given.'
+      const given = answer.reason?.trim()
+      const why = given ? `Reason: ${given}${/[.!?]$/.test(given) ? '' : '.'}` : 'No reason was given.'
       return { run: false, output: `Error: the user denied this ${call.name} call; it was not run. ${why} Do not retry the same call; adjust to what the user said.` }
     }
     if (!escalation) return { run: true }

@@ -80,7 +80,8 @@ export function createAppStore(handle: ApiHandle) {
       ingest: (envelope) => set((s) => ({ views: reduceEnvelope(s.views, envelope) })),
       openRepo: async (repo) =>
         guard(async () => {
-          const info = await handle.api.openSession({ repo, mode: get().pendingMode, sandbox: get().pendingSandbox })
+          // the app asks before each command by default (the Approvals tab changes it per session)
+          const info = await handle.api.openSession({ repo, mode: get().pendingMode, sandbox: get().pendingSandbox, approvalPolicy: 'commands' })
           set((s) => ({
             currentId: info.id,
             views: s.views[info.id] ? s.views : { ...s.views, [info.id]: emptyView(info.id, info.repo, info.mode, info.sandbox) },

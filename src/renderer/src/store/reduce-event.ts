@@ -7,6 +7,8 @@ import type { Mode, ModeLock } from '../../../shared/modes'
 import type { SpecDocument } from '../../../shared/proposals'
 import type { SandboxPolicy } from '../../../shared/sandbox'
 import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../../shared/events'
+import type { ApprovalPolicy } from '../../../shared/approvals'
+import { applyApprovalEvent, type ApprovalRow } from '../features/approvals/approvals-view'
 import { formatUsage, type TurnUsage } from '../../../shared/usage'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
@@ -34,6 +36,8 @@ export type TimelineItem =
   | { kind: 'mode'; id: string; mode: Mode }
   | { kind: 'sandbox'; id: string; policy: SandboxPolicy }
   | { kind: 'host_warning'; id: string; paths: string[]; message: string }
+  /** An approval card, or a call a stored rule decided (features/approvals/approvals-view.ts). */
+  | ApprovalRow
 
 /** Everything the UI shows about one session, derived from its events. */
 export interface SessionView {
@@ -42,6 +46,8 @@ export interface SessionView {
   mode: Mode
   /** The guest's sandbox policy. */
   sandbox: SandboxPolicy
+  /** When tool calls wait for the user (never | commands | changes). */
+  approvalPolicy: ApprovalPolicy
   running: boolean
   /** Latest guest state, null before the first guest_status. */
   guest: { state: string; detail?: string } | null
@@ -70,6 +76,7 @@ export function emptyView(sessionId: string, repo = '', mode: Mode = 'agent', sa
     repo,
     mode,
     sandbox,
+    approvalPolicy: 'commands',
     running: false,
     guest: null,
     items: [],
@@ -120,7 +127,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
   const push = (item: TimelineItem, streaming = false): SessionView => ({ ...view, items: [...view.items, item], streaming })
   switch (event.type) {
     case 'session_opened':
-      return { ...view, repo: event.repo, mode: event.mode, sandbox: event.sandbox ?? view.sandbox }
+      return { ...view, repo: event.repo, mode: event.mode, sandbox: event.sandbox ?? view.sandbox, approvalPolicy: event.approvalPolicy ?? view.approvalPolicy }
     case 'user_message':
       return push({ kind: 'user', id, text: event.text })
     case 'turn_started':
@@ -194,6 +201,10 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       if (view.guest?.state === event.state) return { ...view, guest }
       return { ...push({ kind: 'guest', id, ...guest }, view.streaming), guest }
     }
+    case 'approval_requested':
+    case 'approval_resolved':
+    case 'approval_policy_changed':
+      return applyApprovalEvent(view, event, id)
     case 'host_exec_warning':
       return push({ kind: 'host_warning', id, paths: event.paths, message: event.message })
     case 'turn_ended':

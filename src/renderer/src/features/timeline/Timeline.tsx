@@ -8,6 +8,7 @@ import { useCurrentView } from '../../store/app-store'
 import { turnFooter, type TimelineItem } from '../../store/reduce-event'
 import { AssistantText } from './AssistantText'
 import { ToolRow } from './ToolRow'
+import { ApprovalCard } from '../approvals/ApprovalCard'
 
 /** One row; memoized so a streaming delta re-renders only the row whose item changed. */
 const Row = memo(function Row({ item }: { item: TimelineItem }): React.JSX.Element {
@@ -22,6 +23,9 @@ const Row = memo(function Row({ item }: { item: TimelineItem }): React.JSX.Eleme
       return <AssistantText text={item.text} />
     case 'tool':
       return <ToolRow item={item} />
+    case 'approval':
+    case 'approval_rule':
+      return <ApprovalCard item={item} />
     case 'guest':
       return (
         <div className="row meta" data-testid="guest-row" data-state={item.state}>

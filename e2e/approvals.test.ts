@@ -1,0 +1,119 @@
+/**
+ * Approvals in the browser, through the web host: a real session service (scripted model server
+ * over HTTP, real Docker guest) driven from Debian's Chromium. The app asks before each command by
+ * default: the card shows the exact command and the header says "waiting for your approval"; Allow
+ * once runs it; Always with an edited prefix stores a rule that covers the next command (listed
+ * in the Approvals tab, removable there); Deny with a reason sends the reason to the model and runs
+ * nothing.
+ * Screenshots: test-results/web-approval-waiting.png, web-approval-allowed.png, web-approval-rules.png.
+ */
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { DockerGuestProvider } from '../src/main/guest/docker-guest'
+import { ensureGuestImage } from '../src/main/guest/image'
+import { ensureAgentBundle, makeTestRepo } from '../test/support/guest'
+import { skipWithoutChromium, skipWithoutDocker } from '../test/support/requirements'
+import { sentToolResults, type ScriptStep } from '../test/support/scripted-model-server'
+import { ensureRendererBuild, launchChromium, RESULTS_DIR, type TestBrowser } from './support/browser'
+import { gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
+
+describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: approvals', () => {
+  let agentPath: string
+  let browser: TestBrowser
+  let app: WebApp | undefined
+
+  beforeAll(async () => {
+    ensureRendererBuild()
+    agentPath = ensureAgentBundle()
+    await ensureGuestImage()
+    browser = await launchChromium()
+  }, 300_000)
+  afterEach(async () => {
+    await app?.close()
+    app = undefined
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  async function start(script: ScriptStep[]): Promise<{ page: Page; repo: string; errors: string[] }> {
+    const repo = await makeTestRepo({ 'README.md': '# Demo\n' })
+    app = await startWebApp({ script, guests: new DockerGuestProvider({ agentPath, labels: { 'dev.cortex.test': '1' } }) })
+    const page = await browser.context.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (e) => errors.push(e.message))
+    await gotoApp(page, app.host.url)
+    await openRepo(page, repo)
+    return { page, repo, errors }
+  }
+  const send = async (page: Page, text: string): Promise<void> => {
+    await page.getByTestId('composer-input').fill(text)
+    await page.getByTestId('send-button').click()
+  }
+
+  it('shows the exact command, waits, and runs it on Allow once', async () => {
+    const { page, repo, errors } = await start([
+      { text: 'I will create the file.', toolCalls: [{ name: 'bash', args: { command: 'echo approved-$((6*7)) > made.txt && cat made.txt' } }] },
+      { text: 'Created.' }
+    ])
+    await send(page, 'make a file')
+    const card = page.locator('[data-testid="approval-card"][data-status="waiting"]')
+    await card.waitFor({ timeout: 60_000 })
+    expect(await card.getByTestId('approval-call').textContent()).toBe('echo approved-$((6*7)) > made.txt && cat made.txt')
+    // a command with shell operators can only be covered by an exact rule: the suggestion is the whole line
+    expect(await card.getByTestId('approval-rule').inputValue()).toBe('echo approved-$((6*7)) > made.txt && cat made.txt')
+    expect(await page.getByTestId('waiting-approval').textContent()).toBe('waiting for your approval')
+    expect(existsSync(join(repo, 'made.txt'))).toBe(false) // nothing ran while it waits
+    mkdirSync(RESULTS_DIR, { recursive: true })
+    await page.screenshot({ path: join(RESULTS_DIR, 'web-approval-waiting.png') })
+
+    await card.getByTestId('approval-allow-once').click()
+    await page.getByTestId('turn-end').waitFor({ timeout: 60_000 })
+    expect(await page.locator('[data-testid="approval-card"]').getAttribute('data-status')).toBe('allowed')
+    expect(await page.getByTestId('waiting-approval').count()).toBe(0)
+    const bash = page.locator('[data-testid="tool-row"][data-tool-name="bash"]')
+    expect(await bash.getByTestId('tool-result').textContent()).toContain('approved-42')
+    expect(existsSync(join(repo, 'made.txt'))).toBe(true)
+    await page.screenshot({ path: join(RESULTS_DIR, 'web-approval-allowed.png') })
+    expect(errors).toEqual([])
+  }, 180_000)
+
+  it('Always with an edited prefix covers the next command; the rule is listed and removable; Deny sends the reason', async () => {
+    const { page, repo, errors } = await start([
+      { toolCalls: [{ name: 'bash', args: { command: 'git status --short' } }] },
+      { toolCalls: [{ name: 'bash', args: { command: 'git log --oneline -1' } }] },
+      { toolCalls: [{ name: 'bash', args: { command: 'touch nope.txt' } }] },
+      { text: 'Understood.' }
+    ])
+    await send(page, 'look at git, then make a file')
+    const first = page.locator('[data-testid="approval-card"][data-status="waiting"]').first()
+    await first.waitFor({ timeout: 60_000 })
+    expect(await first.getByTestId('approval-rule').inputValue()).toBe('git status *')
+    await first.getByTestId('approval-rule').fill('git *')
+    await first.getByTestId('approval-always').click()
+    // `git log` runs without a card (covered by `git *`); `touch` asks
+    const third = page.locator('[data-testid="approval-card"][data-status="waiting"]')
+    await third.waitFor({ timeout: 60_000 })
+    expect(await third.getByTestId('approval-call').textContent()).toBe('touch nope.txt')
+    expect(await page.getByTestId('approval-card').count()).toBe(2)
+    expect(await page.getByTestId('approval-rule-row').getAttribute('data-outcome')).toBe('allowed')
+    await third.getByTestId('approval-deny-reason').fill('keep the tree clean')
+    await third.getByTestId('approval-deny').click()
+    await page.getByTestId('turn-end').waitFor({ timeout: 60_000 })
+    expect(existsSync(join(repo, 'nope.txt'))).toBe(false)
+    expect(sentToolResults(app!.model.requests[3]!).at(-1)?.output).toContain('keep the tree clean')
+    expect(await page.locator('[data-testid="approval-card"]').last().getByTestId('approval-outcome').textContent()).toContain('keep the tree clean')
+
+    await page.getByTestId('tab-approvals').click()
+    const item = page.getByTestId('approval-rule-item')
+    await item.waitFor({ timeout: 10_000 })
+    expect(await item.textContent()).toContain('git *')
+    await page.screenshot({ path: join(RESULTS_DIR, 'web-approval-rules.png') })
+    await item.getByTestId('approval-rule-remove').click()
+    await page.getByTestId('approval-rules-empty').waitFor({ timeout: 10_000 })
+    expect(await app!.service.listApprovalRules({ repo })).toEqual([])
+    expect(errors).toEqual([])
+  }, 180_000)
+})

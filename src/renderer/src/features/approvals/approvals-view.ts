@@ -1,0 +1,84 @@
+/**
+ * The approval part of a session's view, as a pure reducer: an approval card per request (the exact
+ * call, why it asks, the escalation, the rule an Always would store) that turns into its outcome
+ * when resolved, and the session's approval policy. Used by store/reduce-event.ts; no React, no I/O.
+ */
+import type { ApprovalDecision, ApprovalPolicy, Escalation } from '../../../../shared/approvals'
+import type { SessionEvent } from '../../../../shared/events'
+
+/** An approval card in the timeline. `status` is `waiting` until the request is answered or cancelled by Stop. */
+export interface ApprovalItem {
+  kind: 'approval'
+  id: string
+  requestId: string
+  callId: string
+  tool: string
+  args: unknown
+  reason?: string
+  escalation?: Escalation
+  suggestedRule?: string
+  status: 'waiting' | 'allowed' | 'denied' | 'cancelled'
+  decision?: ApprovalDecision
+  /** The user's reason for a denial. */
+  answer?: string
+  /** The rule an Always (or deny with a rule) stored, as shown: `npm test *`. */
+  storedRule?: string
+}
+
+/** A timeline row the approval events add: a card, or a one-line note of a call a stored rule decided. */
+export type ApprovalRow = ApprovalItem | { kind: 'approval_rule'; id: string; callId: string; outcome: 'allowed' | 'denied'; ruleId: string; rule?: string }
+
+/** The approval events this reducer handles. */
+export type ApprovalEvent = Extract<SessionEvent, { type: 'approval_requested' | 'approval_resolved' | 'approval_policy_changed' }>
+
+/** The part of a session view this reducer reads and writes. */
+export interface ApprovalViewPart<Row> {
+  items: Row[]
+  approvalPolicy: ApprovalPolicy
+  streaming: boolean
+}
+
+/**
+ * Apply one approval event.
+ * @param id the row id for a new row (unique in the session)
+ * @returns a new view part (the input is not mutated)
+ */
+export function applyApprovalEvent<Row extends { kind: string }, V extends ApprovalViewPart<Row | ApprovalRow>>(view: V, event: ApprovalEvent, id: string): V {
+  switch (event.type) {
+    case 'approval_policy_changed':
+      return { ...view, approvalPolicy: event.policy }
+    case 'approval_requested': {
+      const item: ApprovalItem = {
+        kind: 'approval', id, requestId: event.requestId, callId: event.callId, tool: event.tool, args: event.args, status: 'waiting',
+        ...(event.reason ? { reason: event.reason } : {}),
+        ...(event.escalation ? { escalation: event.escalation } : {}),
+        ...(event.suggestedRule ? { suggestedRule: event.suggestedRule } : {})
+      }
+      return { ...view, items: [...view.items, item], streaming: false }
+    }
+    case 'approval_resolved': {
+      if (!event.requestId) {
+        if (!event.ruleId || event.outcome === 'cancelled') return view
+        const rule = event.rule ? (event.rule.pattern ?? `${event.rule.tool} (any call)`) : undefined
+        return { ...view, items: [...view.items, { kind: 'approval_rule', id, callId: event.callId, outcome: event.outcome, ruleId: event.ruleId, ...(rule ? { rule } : {}) }], streaming: false }
+      }
+      const items = view.items.map((it) => {
+        if (it.kind !== 'approval' || (it as ApprovalItem).requestId !== event.requestId) return it
+        const card = it as ApprovalItem
+        return {
+          ...card,
+          status: event.outcome,
+          ...(event.decision ? { decision: event.decision } : {}),
+          ...(event.reason ? { answer: event.reason } : {}),
+          ...(event.rule ? { storedRule: event.rule.pattern ?? `${event.rule.tool} (any call)` } : {})
+        }
+      })
+      return { ...view, items }
+    }
+  }
+}
+
+/** The cards still waiting for the user, oldest first. */
+export function waitingApprovals(items: ReadonlyArray<{ kind: string }>): ApprovalItem[] {
+  return items.filter((it): it is ApprovalItem => it.kind === 'approval' && (it as ApprovalItem).status === 'waiting')
+}
