@@ -5,6 +5,8 @@
  * Request errors show in a dismissible banner.
  */
 import { lazy, Suspense, useEffect, useState } from 'react'
+import { ChangesPanel } from './features/changes/ChangesPanel'
+import { useChangesFocus } from './features/changes/changes-focus'
 import { Composer } from './features/composer/Composer'
 import { ApprovalBadge, ApprovalSettings } from './features/approvals/ApprovalSettings'
 import { LockBar } from './features/plan/LockBar'
@@ -19,7 +21,7 @@ import { useAppStore, useCurrentView } from './store/app-store'
 
 const FileView = lazy(() => import('./features/files/FileView'))
 
-type Tab = 'plan' | 'todos' | 'terminal' | 'file' | 'approvals'
+type Tab = 'plan' | 'todos' | 'terminal' | 'file' | 'approvals' | 'changes'
 const CONNECTION_LABELS: Record<string, string> = { open: 'connected', connecting: 'connecting…', closed: 'disconnected' }
 const CONNECTION_TITLES: Record<string, string> = {
   open: 'Connected to the Cortex session service',
@@ -38,7 +40,8 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'todos', label: 'Todos' },
   { id: 'terminal', label: 'Terminal' },
   { id: 'file', label: 'File' },
-  { id: 'approvals', label: 'Approvals' }
+  { id: 'approvals', label: 'Approvals' },
+  { id: 'changes', label: 'Changes' }
 ]
 
 function GuestBadge(): React.JSX.Element | null {
@@ -67,6 +70,11 @@ export function App(): React.JSX.Element {
   useEffect(() => {
     if (openedFile) setTab('file')
   }, [openedFile])
+  // a turn's "N files changed" link in the timeline asks for the Changes tab
+  const changesFocus = useChangesFocus((s) => s.seq)
+  useEffect(() => {
+    if (changesFocus > 0) setTab('changes')
+  }, [changesFocus])
 
   return (
     <div className="app" data-testid="app" data-transport={transport}>
@@ -121,6 +129,11 @@ export function App(): React.JSX.Element {
             <div hidden={tab !== 'terminal'} className="tab-pane terminal-pane">
               <TerminalPane />
             </div>
+            {tab === 'changes' && (
+              <div className="tab-pane">
+                <ChangesPanel />
+              </div>
+            )}
             {tab === 'file' && (
               <div className="tab-pane">
                 <Suspense fallback={<div className="panel-empty">Loading editor…</div>}>

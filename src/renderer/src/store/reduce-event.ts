@@ -10,6 +10,7 @@ import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../../shared/ev
 import type { ApprovalPolicy } from '../../../shared/approvals'
 import { applyApprovalEvent, type ApprovalRow } from '../features/approvals/approvals-view'
 import { formatUsage, type TurnUsage } from '../../../shared/usage'
+import { revertText } from './checkpoint-events'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
@@ -60,6 +61,8 @@ export interface SessionView {
   todos: Todo[]
   /** Terminal transcript chunks in order (bash commands and their output); append-only. */
   terminal: string[]
+  /** How many files each turn changed, by turn id (from `turn_changes`). */
+  turnChanges: Record<string, number>
   /** Highest seq applied; envelopes at or below it are duplicates and ignored. */
   lastSeq: number
   /** True while text_delta may extend the last assistant row (no other row came in between). */
@@ -85,6 +88,7 @@ export function emptyView(sessionId: string, repo = '', mode: Mode = 'agent', sa
     spec: null,
     todos: [],
     terminal: [],
+    turnChanges: {},
     lastSeq: 0,
     streaming: false
   }
@@ -215,6 +219,10 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return push({ kind: 'notice', id, text: resumedText(event), warn: event.skipped > 0 || event.interruptedCalls > 0 })
     case 'instructions_loaded':
       return push({ kind: 'notice', id, text: `instructions loaded from ${event.file}${event.truncated ? ` (cut at ${event.bytes} bytes)` : ''}`, warn: event.truncated })
+    case 'turn_changes':
+      return { ...view, turnChanges: { ...view.turnChanges, [event.turnId]: event.files.length } }
+    case 'changes_reverted':
+      return push({ kind: 'notice', id, text: revertText(event), warn: event.skipped.length > 0 })
     case 'error':
       return push({ kind: 'error', id, code: event.code, message: event.message })
   }

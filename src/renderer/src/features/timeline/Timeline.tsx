@@ -8,6 +8,7 @@ import { useCurrentView } from '../../store/app-store'
 import { turnFooter, type TimelineItem } from '../../store/reduce-event'
 import { AssistantText } from './AssistantText'
 import { ToolRow } from './ToolRow'
+import { TurnChangesLink } from '../changes/TurnChangesLink'
 import { ApprovalCard } from '../approvals/ApprovalCard'
 
 /** One row; memoized so a streaming delta re-renders only the row whose item changed. */
@@ -69,6 +70,7 @@ const Row = memo(function Row({ item }: { item: TimelineItem }): React.JSX.Eleme
         <div className={`row turn-end reason-${item.reason}`} data-testid="turn-end" data-reason={item.reason}>
           turn {item.reason}
           {item.usage && <span data-testid="turn-usage"> · {turnFooter(item.usage)}</span>}
+          <TurnChangesLink turnId={item.turnId} />
         </div>
       )
     case 'notice':

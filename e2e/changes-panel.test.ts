@@ -1,0 +1,88 @@
+/**
+ * End to end through the web host: after an Agent turn that edits one file and creates another
+ * (real Docker guest with a checkpoint store, scripted model over HTTP), the turn end says "2 files
+ * changed", the Changes panel lists both files, and clicking one shows Monaco's diff editor with the
+ * old and new lines. Screenshot: test-results/changes-panel.png.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DockerGuestProvider } from '../src/main/guest/docker-guest'
+import { ensureGuestImage } from '../src/main/guest/image'
+import { ensureAgentBundle, makeTestRepo } from '../test/support/guest'
+import { skipWithoutChromium, skipWithoutDocker } from '../test/support/requirements'
+import { ensureRendererBuild, launchChromium, RESULTS_DIR, type TestBrowser } from './support/browser'
+import { gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
+
+const SOURCE = 'export function greet(name: string): string {\n  return `Hello, ${name}`\n}\n'
+
+describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: the Changes panel', () => {
+  let browser: TestBrowser | undefined
+  let app: WebApp | undefined
+  const stores = mkdtempSync(join(tmpdir(), 'cortex-e2e-checkpoints-'))
+
+  beforeAll(async () => {
+    ensureRendererBuild()
+    await ensureGuestImage()
+    browser = await launchChromium()
+  })
+  afterAll(async () => {
+    await app?.close()
+    await browser?.close()
+    rmSync(stores, { recursive: true, force: true })
+  })
+
+  it('lists the files a turn changed and shows one in the diff editor', async () => {
+    const repo = await makeTestRepo({ 'src/greet.ts': SOURCE })
+    const guests = new DockerGuestProvider({ agentPath: ensureAgentBundle(), labels: { 'dev.cortex.test': '1' }, checkpointsDir: stores })
+    app = await startWebApp({
+      guests,
+      script: [
+        {
+          toolCalls: [
+            { name: 'edit_file', args: { path: 'src/greet.ts', old_string: 'return `Hello, ${name}`', new_string: 'return `Bonjour, ${name}!`' } },
+            { name: 'write_file', args: { path: 'NOTES.md', content: '# Notes\n\nGreeting is French now.\n' } }
+          ]
+        },
+        { text: 'Greeting translated.' }
+      ]
+    })
+    const page = await browser!.context.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (e) => errors.push(e.message))
+    await gotoApp(page, app.host.url)
+    await openRepo(page, repo)
+    await page.getByTestId('composer-input').fill('Translate the greeting')
+    await page.getByTestId('send-button').click()
+    await page.getByTestId('turn-end').waitFor({ timeout: 120_000 })
+
+    // the turn separator says how many files changed and opens the turn in the Changes panel
+    const link = page.getByTestId('turn-changes')
+    await link.waitFor({ timeout: 30_000 })
+    expect(await link.textContent()).toBe('2 files changed')
+    await link.click()
+    await page.getByTestId('changes-panel').waitFor()
+    const turn = page.getByTestId('changes-turn')
+    expect(await turn.getAttribute('data-turn')).toBe('1')
+    const files = turn.getByTestId('change-file')
+    expect(await files.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-status')} ${e.getAttribute('data-path')}`))).toEqual([
+      'added NOTES.md',
+      'modified src/greet.ts'
+    ])
+
+    await turn.locator('[data-testid="change-file"][data-path="src/greet.ts"]').click()
+    await page.getByTestId('change-diff').waitFor({ timeout: 30_000 })
+    const original = page.locator('.monaco-diff-editor .editor.original .view-lines')
+    const modified = page.locator('.monaco-diff-editor .editor.modified .view-lines')
+    await expect.poll(async () => (await modified.textContent())?.replace(/\u00a0/g, ' '), { timeout: 20_000 }).toContain('return `Bonjour, ${name}!`')
+    expect((await original.textContent())?.replace(/\u00a0/g, ' ')).toContain('return `Hello, ${name}`')
+    // the changed line is marked on both sides once the diff is computed (in Monaco's worker)
+    const marks = (kind: 'insert' | 'delete') => page.locator(`.monaco-diff-editor .line-${kind}, .monaco-diff-editor .char-${kind}`).count()
+    await expect.poll(() => marks('insert'), { timeout: 20_000 }).toBeGreaterThan(0)
+    await expect.poll(() => marks('delete'), { timeout: 20_000 }).toBeGreaterThan(0)
+    mkdirSync(RESULTS_DIR, { recursive: true })
+    await page.screenshot({ path: join(RESULTS_DIR, 'changes-panel.png') })
+    expect(errors).toEqual([])
+  })
+})

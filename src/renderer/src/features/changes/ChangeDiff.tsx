@@ -1,0 +1,52 @@
+/**
+ * One changed file in Monaco's diff editor (side by side, inline when the pane is narrow), loaded
+ * lazily from the bundle (monaco-setup.ts). Binary and large files show a notice instead.
+ */
+import { DiffEditor } from '@monaco-editor/react'
+import '../files/monaco-setup'
+import type { RequestOutput } from '../../../../shared/contract'
+import type { FileSide } from '../../../../shared/checkpoints'
+import { languageOf } from './languages'
+
+/** Width (px) under which the diff is shown inline rather than side by side. */
+export const INLINE_BELOW_PX = 700
+
+function notice(side: FileSide | null): string | null {
+  if (!side) return null
+  if (side.large) return `large file (${side.size.toLocaleString()} bytes): only its size and hash were recorded, so no diff can be shown`
+  if (side.binary) return `binary file (${side.size.toLocaleString()} bytes): no text diff`
+  return null
+}
+
+/** The diff of one file (default export so it can be React.lazy-loaded). */
+export default function ChangeDiff({ diff, width }: { diff: RequestOutput<'fileDiff'>; width: number }): React.JSX.Element {
+  const why = notice(diff.after) ?? notice(diff.before)
+  if (why) {
+    return (
+      <div className="panel-empty change-notice" data-testid="change-notice">
+        {diff.path}: {why}
+      </div>
+    )
+  }
+  return (
+    <div className="change-diff" data-testid="change-diff">
+      <DiffEditor
+        height="100%"
+        theme="vs-dark"
+        language={languageOf(diff.path)}
+        original={diff.before?.text ?? ''}
+        modified={diff.after?.text ?? ''}
+        options={{
+          readOnly: true,
+          originalEditable: false,
+          renderSideBySide: width >= INLINE_BELOW_PX,
+          useInlineViewWhenSpaceIsLimited: true,
+          renderSideBySideInlineBreakpoint: INLINE_BELOW_PX,
+          minimap: { enabled: false },
+          scrollBeyondLastLine: false,
+          fontSize: 12
+        }}
+      />
+    </div>
+  )
+}
