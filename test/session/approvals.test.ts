@@ -5,7 +5,7 @@
 // after an Always and runs in a one-off guest (inspected, never connected), leaving the session's
 // guest and policy unchanged.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -177,6 +177,44 @@ describe.skipIf(skipWithoutDocker())('approvals through the real loop and a Dock
     expect(esc).toMatchObject({ isError: true, result: expect.stringMatching(/escalations are refused/) })
     expect(existsSync(join(repo, 'x.txt'))).toBe(false)
     expect(sentToolResults(server.requests[2]!)[1]?.output).toMatch(/escalations are refused/)
+  })
+
+  it('changes asks before write_file and edit_file too; set_approval_policy switches from the next call', async () => {
+    const id = await open('commands')
+    script.push({ toolCalls: [{ name: 'write_file', args: { path: 'w.txt', content: 'one\n' } }] }, { text: 'written' })
+    let from = events.length
+    await service.submit({ sessionId: id, op: { type: 'user_message', text: 'write' } })
+    await service.idle(id)
+    expect(of('approval_requested', from)).toHaveLength(0) // commands: files are not asked about
+    expect(existsSync(join(repo, 'w.txt'))).toBe(true)
+    await service.submit({ sessionId: id, op: { type: 'set_approval_policy', policy: 'changes' } })
+    expect(of('approval_policy_changed').at(-1)?.policy).toBe('changes')
+    expect((await service.listSessions({}))[0]?.approvalPolicy).toBe('changes')
+    script.push({ toolCalls: [{ name: 'edit_file', args: { path: 'w.txt', old_string: 'one', new_string: 'two' } }] }, { text: 'edited' })
+    from = events.length
+    await service.submit({ sessionId: id, op: { type: 'user_message', text: 'edit' } })
+    const req = await waitFor('approval_requested', from)
+    expect(req).toMatchObject({ tool: 'edit_file', args: { path: 'w.txt', old_string: 'one', new_string: 'two' } })
+    expect(req.suggestedRule).toBeUndefined()
+    await service.submit({ sessionId: id, op: { type: 'approval_decision', requestId: req.requestId, decision: 'deny', reason: 'keep one' } })
+    await service.idle(id)
+    expect(readFileSync(join(repo, 'w.txt'), 'utf8')).toBe('one\n')
+    await service.submit({ sessionId: id, op: { type: 'set_approval_policy', policy: 'never' } })
+    script.push({ toolCalls: [{ name: 'edit_file', args: { path: 'w.txt', old_string: 'one', new_string: 'two' } }] }, { text: 'edited' })
+    from = events.length
+    await service.submit({ sessionId: id, op: { type: 'user_message', text: 'edit again' } })
+    await service.idle(id)
+    expect(of('approval_requested', from)).toHaveLength(0)
+    expect(readFileSync(join(repo, 'w.txt'), 'utf8')).toBe('two\n')
+  })
+
+  it('a resumed session keeps the approval policy its log last set, unless the resume names one', async () => {
+    const id = await open('commands')
+    await service.submit({ sessionId: id, op: { type: 'set_approval_policy', policy: 'changes' } })
+    await service.closeSession({ sessionId: id })
+    expect((await service.resumeSession({ sessionId: id })).approvalPolicy).toBe('changes')
+    await service.closeSession({ sessionId: id })
+    expect((await service.resumeSession({ sessionId: id, approvalPolicy: 'never' })).approvalPolicy).toBe('never')
   })
 
   it('Stop while waiting ends the turn; the call gets an interrupted result and the next request pairs it', async () => {
