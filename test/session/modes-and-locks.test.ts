@@ -3,7 +3,7 @@
 // model makes anyway in Ask, Plan and Spec leave no file (while the same calls in Agent do, so the
 // check can fail); the plan lock with accept_plan / reject_plan; the spec flow requirements →
 // design → tasks with accept_spec / reject_spec; and a resumed session keeping its lock.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -71,9 +71,11 @@ describe.skipIf(skipWithoutDocker())('modes and locks over a real guest', () => 
       modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl },
       guests: createDefaultGuestProvider({ warmPool: 0 })
     })
+    const dir = dataDir
     cleanup.push(async () => {
       await service.shutdown()
       await server.close()
+      rmSync(dir, { recursive: true, force: true })
     })
     service.onEvent((e) => events.push(e))
     sessionId = (await service.openSession({ repo, mode, approvalPolicy: 'never' })).id
@@ -234,7 +236,7 @@ describe.skipIf(skipWithoutDocker())('modes and locks over a real guest', () => 
       modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl },
       guests: createDefaultGuestProvider({ warmPool: 0 })
     })
-    cleanup.push(() => resumed.shutdown())
+    cleanup.unshift(() => resumed.shutdown()) // before the data folder goes
     expect((await resumed.resumeSession({ sessionId })).mode).toBe('plan')
     script.push({ text: 'On it.' })
     await resumed.submit({ sessionId, op: { type: 'accept_plan' } })
