@@ -8,7 +8,7 @@ import type { SpecDocument } from '../../../shared/proposals'
 import type { SandboxPolicy } from '../../../shared/sandbox'
 import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../../shared/events'
 import type { ApprovalPolicy } from '../../../shared/approvals'
-import { applyApprovalEvent, type ApprovalRow } from '../features/approvals/approvals-view'
+import { applyApprovalEvent, closeWaiting, type ApprovalRow } from '../features/approvals/approvals-view'
 import { formatUsage, type TurnUsage } from '../../../shared/usage'
 import { revertText } from './checkpoint-events'
 
@@ -211,8 +211,11 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return applyApprovalEvent(view, event, id)
     case 'host_exec_warning':
       return push({ kind: 'host_warning', id, paths: event.paths, message: event.message })
-    case 'turn_ended':
-      return { ...push({ kind: 'turn_end', id, turnId: event.turnId, reason: event.reason, ...(event.usage ? { usage: event.usage } : {}) }), running: false }
+    case 'turn_ended': {
+      const ended = push({ kind: 'turn_end', id, turnId: event.turnId, reason: event.reason, ...(event.usage ? { usage: event.usage } : {}) })
+      // nothing waits for approval once the turn is over
+      return { ...ended, items: closeWaiting(ended.items), running: false }
+    }
     case 'usage':
       return view // per-request usage; the turn's totals arrive with turn_ended
     case 'session_resumed':

@@ -24,5 +24,10 @@ describe('approval events in the session view', () => {
     expect(v.items.at(-1)).toMatchObject({ kind: 'approval', status: 'cancelled', escalation: 'network' })
     v = applyEvent(v, { type: 'approval_policy_changed', policy: 'never' }, 7)
     expect(v.approvalPolicy).toBe('never')
+    // a card left waiting (a crashed process) is closed when the turn ends
+    v = applyEvent(v, { type: 'approval_requested', turnId: 't', requestId: 'r3', callId: 'c4', tool: 'bash', args: { command: 'ls' } }, 8)
+    v = applyEvent(v, { type: 'turn_ended', turnId: 't', reason: 'error' }, 9)
+    expect(waitingApprovals(v.items)).toEqual([])
+    expect(v.items.find((i) => i.kind === 'approval' && i.requestId === 'r3')).toMatchObject({ status: 'cancelled' })
   })
 })

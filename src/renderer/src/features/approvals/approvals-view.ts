@@ -82,3 +82,13 @@ export function applyApprovalEvent<Row extends { kind: string }, V extends Appro
 export function waitingApprovals(items: ReadonlyArray<{ kind: string }>): ApprovalItem[] {
   return items.filter((it): it is ApprovalItem => it.kind === 'approval' && (it as ApprovalItem).status === 'waiting')
 }
+
+/**
+ * Items with every card still waiting marked `cancelled`: at a turn's end nothing waits any more (a
+ * card left waiting by a crashed process would otherwise keep offering answers nobody can take).
+ * @returns `items` itself when no card was waiting
+ */
+export function closeWaiting<Row extends { kind: string }>(items: Row[]): Row[] {
+  if (!items.some((it) => it.kind === 'approval' && (it as unknown as ApprovalItem).status === 'waiting')) return items
+  return items.map((it) => (it.kind === 'approval' && (it as unknown as ApprovalItem).status === 'waiting' ? { ...it, status: 'cancelled' } : it))
+}
