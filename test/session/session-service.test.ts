@@ -211,7 +211,7 @@ describe('session service', () => {
     again.onEvent((e) => seen.push(e))
     await again.submit({ sessionId: h.sessionId, op: { type: 'user_message', text: 'second question' } })
     await again.idle(h.sessionId)
-    expect(seen[0]!.seq).toBe(lastSeq + 2)
+    expect(seen[0]!.seq).toBe(lastSeq + 3) // the log's seq goes on: +1 the crash record, +2 session_resumed
     const body = JSON.stringify(h.server.requests[1]?.body)
     for (const part of ['first question', 'first answer', 'interrupted', 'second question']) expect(body).toContain(part)
     await expect(again.resumeSession({ sessionId: 'no-such-session' })).rejects.toMatchObject({ code: 'session_not_found' })

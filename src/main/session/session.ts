@@ -17,6 +17,8 @@ import { AttachControl, dropCancelledGuest, isCancelledStart } from './attach-co
 import { buildSystemPrompt } from '../harness/system-prompt'
 import { runTurn } from '../harness/turn-loop'
 import { turnUsage } from '../harness/usage'
+import { withInstructions } from '../harness/repo-instructions'
+import { SessionInstructions } from './instructions'
 import { watchHostExec } from '../harness/host-exec-watch'
 import { MessageQueue, type QueuedMessage } from './message-queue'
 import { SessionCheckpoints } from '../checkpoints/session-checkpoints'
@@ -86,10 +88,13 @@ export class Session {
   private readonly approvals: SessionApprovals
   /** Snapshots around each turn, `turn_changes`, review and undo (main/checkpoints). */
   readonly checkpoints: SessionCheckpoints
+  /** AGENTS.md / CLAUDE.md, read through the guest at each turn's start and added to the system prompt. */
+  private readonly instructions: SessionInstructions
 
   /** @param deps see {@link SessionDeps} */
   constructor(private readonly deps: SessionDeps) {
     this.logger = deps.logger ?? NOOP_LOGGER
+    this.instructions = new SessionInstructions(deps.repo, (e) => this.emit(e), this.logger)
     this.checkpoints = new SessionCheckpoints({
       sessionId: deps.id, events: () => this.history, emit: (e) => this.emit(e), getGuest: () => this.ensureGuest(), isRunning: () => this.isRunning(), logger: this.logger
     })
@@ -324,7 +329,8 @@ export class Session {
     for (const { text, queueId } of messages) this.emit({ type: 'user_message', turnId, text, ...(queueId ? { queueId } : {}) })
     this.emit({ type: 'turn_started', turnId, mode: this.mode })
     this.logger.debug('turn started', { turnId, mode: this.mode, messages: messages.length })
-    const done = this.watchHostExec(turnId, () => this.checkpoints.around(turnId, () => runTurn({
+    // the repository's instructions first, through the guest the session has (none is started for them)
+    const done = this.watchHostExec(turnId, () => this.checkpoints.around(turnId, async () => (await this.instructions.refresh(this.guest, controller.signal), runTurn({
       turnId,
       model: this.deps.model,
       signal: controller.signal,
@@ -354,12 +360,12 @@ export class Session {
       },
       classifyError: this.deps.classifyError,
       maxOutputTokens: this.deps.maxOutputTokens,
-      systemPrompt: (mode, lock) => buildSystemPrompt(this.repo, mode, lock),
+      systemPrompt: (mode, lock) => withInstructions(buildSystemPrompt(this.repo, mode, lock), this.instructions.current),
       streamIdleTimeoutMs: this.deps.streamIdleTimeoutMs,
       takeQueued: () => this.queue.take(),
       logger: this.logger,
       approvals: this.approvals.gate
-    }))).then(
+    })))).then(
       (outcome) => this.endTurn(turnId, outcome),
       (err: unknown) => {
         if (controller.signal.aborted) return this.endTurn(turnId, 'stopped')
