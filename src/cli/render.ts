@@ -6,6 +6,7 @@
 import { styleText } from 'node:util'
 import stripAnsi from 'strip-ansi'
 import type { EventEnvelope } from '../shared/events'
+import { createQueueRenderer } from './render-queue'
 import { lockLabel } from '../shared/modes'
 import { ESCALATION_LABELS } from '../shared/approvals'
 import { formatUsage } from '../shared/usage'
@@ -57,8 +58,16 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
     midLine = false
   }
   const safe = terminalSafe
+  const queue = createQueueRenderer({ err: target.err, dim: (s) => paint('dim', s), warn: (s) => paint('yellow', s), safe, newline })
   return ({ event }) => {
     switch (event.type) {
+      case 'user_message':
+      case 'message_queued':
+      case 'queued_removed':
+      case 'model_waiting':
+      case 'model_retrying':
+        queue(event) // ./render-queue.ts
+        break
       case 'text_delta': {
         const text = safe(event.text)
         target.out.write(text)

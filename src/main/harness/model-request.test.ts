@@ -94,6 +94,19 @@ describe('requestModel', () => {
     expect(m).toBe(1)
   })
 
+  it('clears a retry status (onWaiting 0) once the retried stream moves', async () => {
+    const o = options(new AbortController().signal)
+    let n = 0
+    const result = await requestModel(o, async (ctx) => {
+      if (n++ === 0) throw apiError(503, { 'retry-after-ms': '10' })
+      ctx.alive()
+      ctx.alive()
+      return 'ok'
+    }, () => 'stopped')
+    expect(result).toBe('ok')
+    expect(o.waits).toEqual([0])
+  })
+
   it('does not retry when the server asks to wait longer than a minute', async () => {
     const o = options(new AbortController().signal)
     let n = 0

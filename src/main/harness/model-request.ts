@@ -70,7 +70,7 @@ export async function requestModel<T>(
   let failures = 0
   for (let n = 1; ; n++) {
     const idle = new AbortController()
-    const watch = watchSilence(opts, idle)
+    const watch = watchSilence(opts, idle, n > 1)
     let error: unknown
     try {
       return await attempt({ signal: AbortSignal.any([opts.signal, idle.signal]), alive: watch.alive })
@@ -109,8 +109,11 @@ function timeoutError(idleTimeoutMs: number, attempts: number, cause: unknown): 
   )
 }
 
-/** Watch an attempt's silence: report waits, abort `idle` at the timeout. */
-function watchSilence(opts: ModelRequestOptions, idle: AbortController): { alive(): void; stop(): void } {
+/**
+ * Watch an attempt's silence: report waits, abort `idle` at the timeout. `showing` (a retry's
+ * status, or a wait, is on screen) is cleared with `onWaiting(0)` when the stream moves or ends.
+ */
+function watchSilence(opts: ModelRequestOptions, idle: AbortController, showing: boolean): { alive(): void; stop(): void } {
   let last = Date.now()
   let reported = 0 // last waitedMs reported; 0 = not waiting
   // with a short idle timeout (tests, impatient users) the wait still shows before the abort
@@ -123,21 +126,23 @@ function watchSilence(opts: ModelRequestOptions, idle: AbortController): { alive
     }
     if (waited >= waitingAfter && (reported === 0 || waited - reported >= 1000)) {
       reported = waited
+      showing = true
       opts.onWaiting(waited)
     }
   }, Math.min(CHECK_MS, Math.max(10, Math.floor(opts.idleTimeoutMs / 4))))
   return {
     alive: () => {
       last = Date.now()
-      if (reported > 0) {
-        reported = 0
+      reported = 0
+      if (showing) {
+        showing = false
         opts.onWaiting(0)
       }
     },
     stop: () => {
       clearInterval(timer)
-      if (reported > 0) opts.onWaiting(0)
-      reported = 0
+      if (showing) opts.onWaiting(0)
+      showing = false
     }
   }
 }

@@ -41,6 +41,8 @@ export interface AppState {
   closeCurrent(): Promise<void>
   send(text: string): Promise<boolean>
   stop(): Promise<void>
+  /** Remove a message queued during a turn before the model gets it. */
+  removeQueued(queueId: string): Promise<void>
   setMode(mode: Mode): Promise<void>
   /** Accept or reject (with feedback) the plan or spec document awaiting a decision. */
   decide(op: ProposalOp): Promise<void>
@@ -129,6 +131,11 @@ export function createAppStore(handle: ApiHandle) {
           return false
         }
         return guard(() => handle.api.submit({ sessionId: id, op: { type: 'user_message', text } }).then(() => undefined))
+      },
+      removeQueued: async (queueId) => {
+        const id = get().currentId
+        if (!id) return
+        await guard(() => handle.api.submit({ sessionId: id, op: { type: 'remove_queued', queueId } }).then(() => undefined))
       },
       stop: async () => {
         const id = get().currentId

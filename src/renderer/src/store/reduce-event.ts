@@ -11,6 +11,7 @@ import type { ApprovalPolicy } from '../../../shared/approvals'
 import { applyApprovalEvent, closeWaiting, type ApprovalRow } from '../features/approvals/approvals-view'
 import { formatUsage, type TurnUsage } from '../../../shared/usage'
 import { revertText } from './checkpoint-events'
+import { EMPTY_QUEUE_FIELDS, applyQueueEvent, dropQueued, type QueueFields } from './queue-events'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
@@ -40,8 +41,8 @@ export type TimelineItem =
   /** An approval card, or a call a stored rule decided (features/approvals/approvals-view.ts). */
   | ApprovalRow
 
-/** Everything the UI shows about one session, derived from its events. */
-export interface SessionView {
+/** Everything the UI shows about one session, derived from its events (queued messages and model waits: ./queue-events). */
+export interface SessionView extends QueueFields {
   sessionId: string
   repo: string
   mode: Mode
@@ -90,7 +91,8 @@ export function emptyView(sessionId: string, repo = '', mode: Mode = 'agent', sa
     terminal: [],
     turnChanges: {},
     lastSeq: 0,
-    streaming: false
+    streaming: false,
+    ...EMPTY_QUEUE_FIELDS
   }
 }
 
@@ -133,9 +135,19 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'session_opened':
       return { ...view, repo: event.repo, mode: event.mode, sandbox: event.sandbox ?? view.sandbox, approvalPolicy: event.approvalPolicy ?? view.approvalPolicy }
     case 'user_message':
-      return push({ kind: 'user', id, text: event.text })
+      return dropQueued(push({ kind: 'user', id, text: event.text }), event.queueId)
+    case 'message_queued':
+    case 'queued_removed':
+    case 'model_waiting':
+      return applyQueueEvent(view, event)
+    case 'model_retrying': {
+      // the failed attempt's streamed text is discarded: the retry streams the step again
+      const last = view.items[view.items.length - 1]
+      const items = view.streaming && last?.kind === 'assistant' && last.turnId === event.turnId ? view.items.slice(0, -1) : view.items
+      return applyQueueEvent({ ...view, items, streaming: false }, event)
+    }
     case 'turn_started':
-      return { ...view, running: true, mode: event.mode, streaming: false }
+      return { ...view, running: true, mode: event.mode, streaming: false, modelWait: null }
     case 'text_delta': {
       const last = view.items[view.items.length - 1]
       if (view.streaming && last && last.kind === 'assistant' && last.turnId === event.turnId) {

@@ -6,6 +6,7 @@ import { useEffect, useState, type KeyboardEvent } from 'react'
 import { ModeSchema, type Mode } from '../../../../shared/modes'
 import { SANDBOX_DESCRIPTIONS, SandboxPolicySchema } from '../../../../shared/sandbox'
 import { useAppStore, useCurrentView } from '../../store/app-store'
+import { QueuedMessages } from './QueuedMessages'
 
 const LABELS: Record<Mode, string> = { ask: 'Ask', plan: 'Plan', spec: 'Spec', agent: 'Agent' }
 
@@ -35,7 +36,8 @@ export function Composer(): React.JSX.Element {
 
   const submit = async (): Promise<void> => {
     const value = text.trim()
-    if (!value || !view || running) return
+    // during a turn the message is queued and reaches the model at its next step (QueuedMessages shows it)
+    if (!value || !view) return
     if (await send(value)) setText('')
   }
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
@@ -47,6 +49,7 @@ export function Composer(): React.JSX.Element {
 
   return (
     <div className="composer" data-testid="composer">
+      <QueuedMessages />
       <textarea
         data-testid="composer-input"
         placeholder={view ? 'Ask Cortex to do something… (Enter to send, Shift+Enter for a new line, Esc to stop)' : 'Open a repository first'}
@@ -83,15 +86,20 @@ export function Composer(): React.JSX.Element {
             </option>
           ))}
         </select>
-        {running ? (
+        {running && (
           <button data-testid="stop-button" className="stop" onClick={() => void stop()} title="Stop (Esc)">
             Stop
           </button>
-        ) : (
-          <button data-testid="send-button" className="primary" onClick={() => void submit()} disabled={!view || !text.trim()}>
-            Send
-          </button>
         )}
+        <button
+          data-testid="send-button"
+          className={running ? undefined : 'primary'}
+          onClick={() => void submit()}
+          disabled={!view || !text.trim()}
+          title={running ? 'Queue this message: the model gets it at its next step' : undefined}
+        >
+          {running ? 'Queue' : 'Send'}
+        </button>
       </div>
     </div>
   )

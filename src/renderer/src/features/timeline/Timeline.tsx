@@ -10,6 +10,7 @@ import { AssistantText } from './AssistantText'
 import { ToolRow } from './ToolRow'
 import { TurnChangesLink } from '../changes/TurnChangesLink'
 import { ApprovalCard } from '../approvals/ApprovalCard'
+import { ModelWaiting } from './ModelWaiting'
 
 /** One row; memoized so a streaming delta re-renders only the row whose item changed. */
 const Row = memo(function Row({ item }: { item: TimelineItem }): React.JSX.Element {
@@ -106,6 +107,7 @@ export function Timeline(): React.JSX.Element {
     >
       {!view && <div className="empty">Open a repository to start a session.</div>}
       {items?.map((item) => <Row key={item.id} item={item} />)}
+      <ModelWaiting />
     </div>
   )
 }

@@ -1,0 +1,43 @@
+// The CLI's lines for queued messages and model waits, on stderr, through createRenderer: a queued
+// message, its delivery, a wait printed once and again only after 10 s more, a retry.
+import { PassThrough } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import type { SessionEvent } from '../shared/events'
+import { createRenderer } from './render'
+
+function render(events: SessionEvent[]): { out: string; err: string } {
+  const out = new PassThrough()
+  const err = new PassThrough()
+  const r = createRenderer({ out, err, color: false })
+  events.forEach((event, i) => r({ sessionId: 's', seq: i + 1, time: 0, event }))
+  return { out: String(out.read() ?? ''), err: String(err.read() ?? '') }
+}
+
+describe('queued messages and model waits in the CLI', () => {
+  it('prints queued, delivered and removed messages', () => {
+    const { err } = render([
+      { type: 'user_message', turnId: 't', text: 'Run the slow ticker' },
+      { type: 'message_queued', queueId: 'q-1', text: 'Are you\nstill there?' },
+      { type: 'message_queued', queueId: 'q-2', text: 'x' },
+      { type: 'queued_removed', queueId: 'q-2' },
+      { type: 'user_message', turnId: 't', text: 'Are you still there?', queueId: 'q-1' }
+    ])
+    expect(err).toBe(
+      'queued q-1: Are you still there? — the model gets it at its next step\nqueued q-2: x — the model gets it at its next step\n' +
+        'removed queued message q-2\ndelivered queued message q-1\n'
+    )
+  })
+
+  it('prints a wait once, again after 10 s more, ends the half-written text line first, and prints a retry', () => {
+    const { out, err } = render([
+      { type: 'text_delta', turnId: 't', text: 'Thinking' },
+      { type: 'model_waiting', turnId: 't', waitedMs: 3000 },
+      { type: 'model_waiting', turnId: 't', waitedMs: 4000 },
+      { type: 'model_waiting', turnId: 't', waitedMs: 13_100 },
+      { type: 'model_waiting', turnId: 't', waitedMs: 0 },
+      { type: 'model_retrying', turnId: 't', attempt: 2, delayMs: 2000, reason: 'HTTP 429' }
+    ])
+    expect(out).toBe('Thinking\n')
+    expect(err).toBe('… waiting for the model · 3 s\n… waiting for the model · 13 s\nmodel request failed (HTTP 429); retrying in 2 s (attempt 2)\n')
+  })
+})

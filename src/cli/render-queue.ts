@@ -1,0 +1,62 @@
+/**
+ * Terminal lines for queued messages and for a model that keeps the user waiting (`cortex run`,
+ * stderr): a message queued during a turn, removed or delivered; "waiting for the model · 12 s"
+ * once the model has been silent a few seconds and then every {@link WAIT_LINE_EVERY_MS}; a retry.
+ */
+import type { SessionEvent } from '../shared/events'
+
+/** How often a continuing wait prints another line, in ms. */
+export const WAIT_LINE_EVERY_MS = 10_000
+
+/** The events this module renders. */
+export type QueueRenderEvent = Extract<SessionEvent, { type: 'message_queued' | 'queued_removed' | 'model_waiting' | 'model_retrying' | 'user_message' }>
+
+/** What the renderer lends: stderr, styling, text sanitising and ending a half-written stdout line. */
+export interface QueueRenderTools {
+  err: NodeJS.WritableStream
+  dim(s: string): string
+  warn(s: string): string
+  safe(s: string): string
+  newline(): void
+}
+
+/** Create the renderer of {@link QueueRenderEvent}s (it keeps the wait it last printed). */
+export function createQueueRenderer(t: QueueRenderTools): (event: QueueRenderEvent) => void {
+  let printedWaitMs = 0
+  const line = (s: string): void => {
+    t.newline()
+    t.err.write(`${s}\n`)
+  }
+  return (event) => {
+    switch (event.type) {
+      case 'message_queued':
+        line(t.dim(`queued ${event.queueId}: ${oneLine(t.safe(event.text))} — the model gets it at its next step`))
+        break
+      case 'queued_removed':
+        line(t.dim(`removed queued message ${event.queueId}`))
+        break
+      case 'user_message':
+        if (event.queueId) line(t.dim(`delivered queued message ${event.queueId}`))
+        break
+      case 'model_waiting':
+        if (event.waitedMs === 0) printedWaitMs = 0
+        else if (printedWaitMs === 0 || event.waitedMs - printedWaitMs >= WAIT_LINE_EVERY_MS) {
+          printedWaitMs = event.waitedMs
+          line(t.dim(`… waiting for the model · ${Math.floor(event.waitedMs / 1000)} s`))
+        }
+        break
+      case 'model_retrying': {
+        printedWaitMs = 0
+        const wait = event.delayMs > 0 ? ` in ${Math.round(event.delayMs / 100) / 10} s` : ''
+        line(t.warn(`model request failed (${t.safe(event.reason)}); retrying${wait} (attempt ${event.attempt})`))
+        break
+      }
+    }
+  }
+}
+
+/** First line of `s`, at most 80 characters. */
+function oneLine(s: string): string {
+  const flat = s.replace(/\s+/g, ' ').trim()
+  return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat
+}
