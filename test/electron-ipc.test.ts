@@ -79,7 +79,7 @@ describe('registerIpc', () => {
         ok: true,
         value: { id: 's1', repo: '/r', mode: 'agent', sandbox: 'workspace-write', createdAt: 0, running: false }
       })
-      expect(api.inputs).toEqual([{ repo: '/r', mode: 'agent', sandbox: 'workspace-write' }])
+      expect(api.inputs).toEqual([{ repo: '/r', mode: 'agent', sandbox: 'workspace-write', approvalPolicy: 'never' }])
       expect(await call('openSession', { repo: '' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
       expect(await call('submit', { sessionId: 's1', op: { type: 'explode' } })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
       expect(await call('submit', { sessionId: 's1', op: { type: 'stop' } })).toEqual({

@@ -157,7 +157,7 @@ describe('web host', () => {
         id: 1,
         result: { ok: true, value: { id: 's1', repo: '/tmp/r', mode: 'agent', sandbox: 'workspace-write', createdAt: 1, running: false } }
       })
-      expect(api.calls.at(-1)).toEqual({ repo: '/tmp/r', mode: 'agent', sandbox: 'workspace-write' })
+      expect(api.calls.at(-1)).toEqual({ repo: '/tmp/r', mode: 'agent', sandbox: 'workspace-write', approvalPolicy: 'never' })
 
       ws.send(JSON.stringify({ kind: 'request', id: 2, method: 'submit', input: { sessionId: 's1', op: { type: 'nope' } } }))
       const bad = await nextFrame(ws)
