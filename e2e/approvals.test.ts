@@ -4,8 +4,9 @@
  * default: the card shows the exact command and the header says "waiting for your approval"; Allow
  * once runs it; Always with an edited prefix stores a rule that covers the next command (listed
  * in the Approvals tab, removable there); Deny with a reason sends the reason to the model and runs
- * nothing.
- * Screenshots: test-results/web-approval-waiting.png, web-approval-allowed.png, web-approval-rules.png.
+ * nothing. An escalation (a write under read-only) names what it needs, offers no Always, and runs.
+ * Screenshots: test-results/web-approval-waiting.png, web-approval-allowed.png, web-approval-escalation.png,
+ * web-approval-rules.png.
  */
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -29,6 +30,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: approva
     agentPath = ensureAgentBundle()
     await ensureGuestImage()
     browser = await launchChromium()
+    mkdirSync(RESULTS_DIR, { recursive: true })
   }, 300_000)
   afterEach(async () => {
     await app?.close()
@@ -66,7 +68,6 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: approva
     expect(await card.getByTestId('approval-rule').inputValue()).toBe('echo approved-$((6*7)) > made.txt && cat made.txt')
     expect(await page.getByTestId('waiting-approval').textContent()).toBe('waiting for your approval')
     expect(existsSync(join(repo, 'made.txt'))).toBe(false) // nothing ran while it waits
-    mkdirSync(RESULTS_DIR, { recursive: true })
     await page.screenshot({ path: join(RESULTS_DIR, 'web-approval-waiting.png') })
 
     await card.getByTestId('approval-allow-once').click()
@@ -77,6 +78,28 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: approva
     expect(await bash.getByTestId('tool-result').textContent()).toContain('approved-42')
     expect(existsSync(join(repo, 'made.txt'))).toBe(true)
     await page.screenshot({ path: join(RESULTS_DIR, 'web-approval-allowed.png') })
+    expect(errors).toEqual([])
+  }, 180_000)
+
+  it('an escalation names what it needs, offers no Always, and runs in a one-off guest', async () => {
+    const { page, repo, errors } = await start([
+      { toolCalls: [{ name: 'bash', args: { command: 'touch escalated.txt', escalate: 'write', justification: 'the build writes its output' } }] },
+      { text: 'Done.' }
+    ])
+    // a read-only session: writing needs an escalation
+    await page.getByTestId('sandbox-select').selectOption('read-only')
+    await expect.poll(() => page.getByTestId('sandbox-row').count(), { timeout: 10_000 }).toBe(1)
+    await send(page, 'write a file')
+    const card = page.locator('[data-testid="approval-card"][data-status="waiting"]')
+    await card.waitFor({ timeout: 60_000 })
+    expect(await card.getByTestId('approval-escalation').textContent()).toBe('needs to write to the repository (the session is read-only)')
+    expect(await card.textContent()).toContain('the build writes its output')
+    expect(await card.getByTestId('approval-always').count()).toBe(0)
+    await page.screenshot({ path: join(RESULTS_DIR, 'web-approval-escalation.png') })
+    await card.getByTestId('approval-allow-once').click()
+    await page.getByTestId('turn-end').waitFor({ timeout: 60_000 })
+    expect(existsSync(join(repo, 'escalated.txt'))).toBe(true)
+    expect((await app!.service.listSessions({}))[0]?.sandbox).toBe('read-only')
     expect(errors).toEqual([])
   }, 180_000)
 
