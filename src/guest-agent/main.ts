@@ -12,6 +12,7 @@ import type { AgentMessage, AgentRequest, PingResult } from '../shared/guest-pro
 import { AgentError, toAgentError } from './errors'
 import { readOp, realpathOp, statOp, writeOp } from './files'
 import { killAll, killOp, spawnOp } from './spawn'
+import { snapshotOp } from './checkpoint'
 
 function send(msg: AgentMessage): void {
   process.stdout.write(JSON.stringify(msg) + '\n')
@@ -29,6 +30,8 @@ async function handle(req: AgentRequest): Promise<unknown> {
       return realpathOp(req)
     case 'spawn':
       return spawnOp(req.id, req, req.stream ? (stream, data) => send({ id: req.id, type: 'output', stream, data }) : undefined)
+    case 'snapshot':
+      return snapshotOp(req)
     case 'kill':
       if (typeof req.target !== 'string') throw new AgentError('BAD_REQUEST', 'target must be a request id')
       return killOp(req.target)

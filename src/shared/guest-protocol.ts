@@ -56,6 +56,14 @@ export interface SpawnRequest {
 
 /** Bytes of a spawn's fd-3 report the agent keeps (the last ones written). */
 export const MAX_REPORT_BYTES = 4096
+/**
+ * Snapshot the work tree `repo` into the checkpoint store `store` (a shadow git directory, see
+ * src/guest-agent/checkpoint.ts) with session `sid`'s index, and point `ref` (`refs/cortex/…`) at
+ * the commit; files over `cap` bytes are recorded by sha256 and size only.
+ */
+export interface SnapshotRequest { op: 'snapshot'; store: string; repo: string; sid: string; ref: string; cap: number }
+/** Result of `snapshot`: the commit id, how many files were over the cap, whether the last commit was reused (nothing changed). */
+export interface SnapshotResult { commit: string; big: number; reused: boolean }
 /** Kill the process group of the spawn request with id `target` (TERM, then KILL after a grace). */
 export interface KillRequest { op: 'kill'; target: string }
 /** Liveness check; answers with the agent's version and node version. */
@@ -68,6 +76,7 @@ export type AgentRequestBody =
   | StatRequest
   | RealpathRequest
   | SpawnRequest
+  | SnapshotRequest
   | KillRequest
   | PingRequest
 

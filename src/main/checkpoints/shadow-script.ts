@@ -7,11 +7,11 @@
  * conversion and filter, so content is stored and restored byte for byte and nothing in the store
  * or the repository makes git run a program.
  *
+ * Snapshots themselves are the guest agent's `snapshot` op (src/guest-agent/checkpoint.ts: the
+ * repository's ignore rules and `.git/info/exclude` apply; files over the cap are recorded by sha256
+ * and size in the commit message), taken there because they run around every turn.
+ *
  * Commands (args is one JSON object):
- * - `snapshot {sid, ref, cap}`: stage the work tree into the session's index (the repository's
- *   ignore rules and `.git/info/exclude` apply; files over `cap` bytes are left out and recorded by
- *   sha256 and size in the commit message), write a tree and a commit, point `ref` at it →
- *   `{commit, big}`.
  * - `changes {a, b}`: files that differ between commits a and b (renames detected) →
  *   `{files: [{path, status, additions, deletions, oldPath?, binary?, large?}]}`.
  * - `patch {a, b, paths?}`: unified diff text (large files as one note line each).
@@ -26,7 +26,7 @@
 
 /** Python 3 source of the shadow-store program (python3 is in the guest image). */
 export const SHADOW_SCRIPT = String.raw`
-import base64, hashlib, json, os, subprocess, sys
+import json, os, subprocess, sys
 STORE = os.environ['CORTEX_STORE']
 REPO = os.environ['CORTEX_REPO']
 GIT_DIR = os.path.join(STORE, 'git')
@@ -90,54 +90,6 @@ def big_of(commit):
         return json.loads(msg.decode('utf-8')).get('big', {})
     except ValueError:
         return {}
-
-def snapshot(a):
-    ensure_init()
-    sid, cap = a['sid'], int(a['cap'])
-    cache_path = os.path.join(STORE, 'index', sid + '.big.json')
-    try:
-        cache = json.load(open(cache_path))
-    except (OSError, ValueError):
-        cache = {}
-    listed = split0(git(['ls-files', '-z', '-o', '-m', '--exclude-standard'], sid).stdout)
-    update, drop, big, newcache = [], [], {}, {}
-    for p in listed:
-        if p.endswith(b'/'):
-            continue  # a nested repository: git records it as a link, not its files
-        full = os.path.join(REPO.encode(), p)
-        try:
-            st = os.lstat(full)
-        except OSError:
-            update.append(p)
-            continue
-        if os.path.isfile(full) and not os.path.islink(full) and st.st_size > cap:
-            key = p.decode('utf-8', 'surrogateescape')
-            c = cache.get(key)
-            if c and c[0] == st.st_size and c[1] == st.st_mtime_ns:
-                sha = c[2]
-            else:
-                h = hashlib.sha256()
-                with open(full, 'rb') as f:
-                    for chunk in iter(lambda: f.read(1 << 20), b''):
-                        h.update(chunk)
-                sha = h.hexdigest()
-            newcache[key] = [st.st_size, st.st_mtime_ns, sha]
-            big[key] = [st.st_size, sha]
-            drop.append(p)
-        else:
-            update.append(p)
-    if update:
-        git(['update-index', '--add', '--remove', '-z', '--stdin'], sid, b'\0'.join(update) + b'\0')
-    if drop:
-        git(['update-index', '--force-remove', '-z', '--stdin'], sid, b'\0'.join(drop) + b'\0')
-    if newcache != cache:
-        with open(cache_path, 'w') as f:
-            json.dump(newcache, f)
-    tree = git(['write-tree'], sid).stdout.decode().strip()
-    msg = json.dumps({'big': dict(sorted(big.items()))}, sort_keys=True).encode()
-    commit = git(['commit-tree', tree], inp=msg).stdout.decode().strip()
-    git(['update-ref', '--no-deref', a['ref'], commit])
-    return {'commit': commit, 'big': len(big)}
 
 def changes(a):
     ca, cb = a['a'], a['b']
@@ -219,6 +171,10 @@ def show(a):
 def restore(a):
     ensure_init()
     sid, target, paths = a['sid'], a['target'], a['paths']
+    try:
+        os.unlink(os.path.join(STORE, 'index', sid + '.last.json'))  # the index changes: no snapshot may reuse its last commit
+    except OSError:
+        pass
     tree = {}
     for line in split0(git(['ls-tree', '-r', '-z', '--full-tree', target]).stdout):
         meta, p = line.split(b'\t', 1)
@@ -275,7 +231,7 @@ def size(a):
     return {'bytes': total}
 
 cmd, args = sys.argv[1], json.loads(sys.argv[2])
-res = {'snapshot': snapshot, 'changes': changes, 'patch': patch, 'show': show, 'restore': restore,
+res = {'changes': changes, 'patch': patch, 'show': show, 'restore': restore,
        'refs': refs, 'drop': drop, 'size': size}[cmd](args)
 if res is not None:
     sys.stdout.write(json.dumps(res))

@@ -6,6 +6,7 @@
  */
 import { CortexError } from '../../shared/errors'
 import type { FileChange, FileSide } from '../../shared/checkpoints'
+import type { SnapshotResult } from '../../shared/guest-protocol'
 import type { Guest } from '../guest/guest'
 import { GuestCallError } from '../guest/guest'
 import { SHADOW_SCRIPT } from './shadow-script'
@@ -68,10 +69,18 @@ export class ShadowStore {
     }
   }
 
-  /** Snapshot the work tree into session `sid`'s index and point `ref` at the commit. Resolves with the commit id. */
-  async snapshot(sid: string, ref: string, opts?: ShadowCallOptions): Promise<string> {
-    const r = await this.json<{ commit: string }>('snapshot', { sid, ref, cap: CHECKPOINT_FILE_CAP_BYTES }, opts)
-    return r.commit
+  /**
+   * Snapshot the work tree into session `sid`'s index and point `ref` at the commit (the agent's
+   * `snapshot` op, src/guest-agent/checkpoint.ts: no interpreter start). Resolves with the commit id.
+   */
+  async snapshot(sid: string, ref: string, opts: ShadowCallOptions = {}): Promise<string> {
+    const body = { op: 'snapshot' as const, store: this.guest.checkpointStore as string, repo: this.guest.workspace, sid, ref, cap: CHECKPOINT_FILE_CAP_BYTES }
+    try {
+      return ((await this.guest.call(body, { signal: opts.signal, deadlineMs: SHADOW_TIMEOUT_MS })) as SnapshotResult).commit
+    } catch (err) {
+      if (err instanceof GuestCallError) throw new CortexError('guest_failed', `checkpoint snapshot failed in the guest: ${err.message}`, { cause: err })
+      throw err
+    }
   }
 
   /** Files that differ between commits `a` and `b` (sorted by path). */
