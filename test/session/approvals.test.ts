@@ -150,7 +150,7 @@ describe.skipIf(skipWithoutDocker())('approvals through the real loop and a Dock
 
   it('a write escalation under read-only runs in a one-off writable guest; the session stays read-only', async () => {
     const id = await open('commands', 'read-only')
-    script.push(bash('touch esc.txt', { escalate: 'write', justification: 'create the file' }), bash('touch plain.txt'), { text: 'done' })
+    script.push(bash('touch esc.txt .envrc', { escalate: 'write', justification: 'create the file' }), bash('touch plain.txt'), { text: 'done' })
     const from = events.length
     await service.submit({ sessionId: id, op: { type: 'user_message', text: 'write' } })
     const esc = await waitFor('approval_requested', from)
@@ -163,6 +163,8 @@ describe.skipIf(skipWithoutDocker())('approvals through the real loop and a Dock
     expect(existsSync(join(repo, 'plain.txt'))).toBe(false)
     expect(results(from)[1]?.result).toMatch(/Read-only file system/)
     expect(started.map((s) => [s.sandbox, !!s.oneOff])).toEqual([['workspace-write', true], ['read-only', false]])
+    // a read-only session that may escalate is still watched for files the host runs without asking
+    expect(of('host_exec_warning', from).flatMap((w) => w.paths).join(' ')).toContain('.envrc')
   })
 
   it('under never: no prompts, and an escalation is refused with a message to the model', async () => {

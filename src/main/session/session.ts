@@ -385,10 +385,11 @@ export class Session {
 
   /**
    * Run a turn between two snapshots of the files host tools run without asking; changes are
-   * reported (`host_exec_warning`) before the turn ends. Skipped under `read-only` (ADR 0006).
+   * reported (`host_exec_warning`) before the turn ends. Skipped under `read-only` (ADR 0006) when
+   * the approval policy is `never`: otherwise an allowed escalation may write from a one-off guest (ADR 0009).
    */
   private async watchHostExec<T>(turnId: string, run: () => Promise<T>): Promise<T> {
-    if (this.sandbox === 'read-only') return run()
+    if (this.sandbox === 'read-only' && this.approvals.getPolicy() === 'never') return run()
     const watch = await watchHostExec(this.repo)
     try {
       return await run()
