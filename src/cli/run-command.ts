@@ -15,7 +15,7 @@ import {
 } from '../main/session'
 import { dataDir } from './paths'
 import { createRenderer } from './render'
-import { driveStreamInput } from './stream-input'
+import { createClosedInputDenier, driveStreamInput } from './stream-input'
 import { createApprovalResponder } from './approval-prompt'
 import type { ApprovalPolicy } from '../shared/approvals'
 
@@ -109,6 +109,8 @@ export async function runCommand(
       submit: (op) => svc.submit({ sessionId, op }),
       input: stdin
     })
+    // stream-json: once stdin is closed no one can answer an approval; it is denied, never awaited forever
+    const denier = opts.input === 'stream-json' ? createClosedInputDenier((op) => svc.submit({ sessionId, op }), (m) => io.err.write(`error: ${m}\n`)) : undefined
     let ended: 'completed' | 'stopped' | 'error' | null = null
     let resolveEnd: () => void = () => undefined
     const endPromise = new Promise<void>((r) => (resolveEnd = r))
@@ -117,6 +119,7 @@ export async function runCommand(
       if (e.sessionId !== sessionId) return
       render(e)
       responder?.onEvent(e.event)
+      denier?.onEvent(e.event)
       if (e.event.type === 'turn_ended') {
         ended = e.event.reason
         resolveEnd()
@@ -139,7 +142,8 @@ export async function runCommand(
         running: async () => (await svc.listSessions({})).some((s) => s.id === id && s.running),
         input: io.in ?? process.stdin,
         report: (message) => io.err.write(`error: ${message}\n`),
-        signal: interrupted.signal
+        signal: interrupted.signal,
+        onInputClosed: () => denier?.inputClosed()
       })
     } else if (interrupts === 0) {
       await service.submit({ sessionId, op: { type: 'user_message', text: prompt } })

@@ -5,7 +5,7 @@
  * skipped; the lines after it are still read.
  */
 import { createInterface } from 'node:readline'
-import { OperationSchema, type Operation } from '../shared/events'
+import { OperationSchema, type Operation, type SessionEvent } from '../shared/events'
 
 /** Longest stdin line accepted, in characters (4 MiB: a user message is far smaller); longer lines are reported and skipped. */
 export const MAX_INPUT_LINE_CHARS = 4 * 1024 * 1024
@@ -64,6 +64,8 @@ export interface StreamInputDeps {
   report(message: string): void
   /** Aborted by Ctrl-C: reading stops at once, the running turn is left to the caller's stop. */
   signal: AbortSignal
+  /** Called once when stdin has ended (or reading stopped), before waiting for the running turn. */
+  onInputClosed?(): void
 }
 
 /**
@@ -94,9 +96,47 @@ export async function driveStreamInput(prompt: string, d: StreamInputDeps): Prom
   await Promise.race([reader.ended, aborted])
   reader.close()
   await chain
+  d.onInputClosed?.()
   // a queued message may start the next turn as one ends: wait until none runs
   for (;;) {
     await d.idle()
     if (!(await d.running())) return
+  }
+}
+
+/** Reason given to the model for an approval request nobody can answer any more (stdin closed). */
+export const STDIN_CLOSED_REASON = 'no one to ask: stdin was closed (answer approval requests before closing it, or run with --ask never)'
+
+/**
+ * With `--input stream-json` approvals are answered on stdin; once stdin is closed nobody can, and a
+ * turn waiting for an answer would never end (nor would the process). This denies, with
+ * {@link STDIN_CLOSED_REASON}, every request pending when stdin closes and every later one.
+ * Feed it every event of the session; call `inputClosed()` when stdin ends.
+ */
+export function createClosedInputDenier(submit: (op: Operation) => Promise<unknown>, report: (message: string) => void): {
+  onEvent(event: SessionEvent): void
+  inputClosed(): void
+} {
+  const pending = new Set<string>()
+  let closed = false
+  const deny = (requestId: string): void => {
+    pending.delete(requestId)
+    submit({ type: 'approval_decision', requestId, decision: 'deny', reason: STDIN_CLOSED_REASON }).catch((err: unknown) =>
+      report(`approval ${requestId} could not be denied: ${err instanceof Error ? err.message : String(err)}`)
+    )
+  }
+  return {
+    onEvent(event) {
+      if (event.type === 'approval_requested') {
+        if (closed) deny(event.requestId)
+        else pending.add(event.requestId)
+      } else if (event.type === 'approval_resolved' && event.requestId) {
+        pending.delete(event.requestId)
+      }
+    },
+    inputClosed() {
+      closed = true
+      for (const id of [...pending]) deny(id)
+    }
   }
 }

@@ -2,7 +2,7 @@
 // stdin (JSON lines), runs a turn per user_message, keeps running between turns, reports and skips
 // bad lines, honours `stop`, and exits 0 once stdin is closed and no turn runs. Real built CLI, real
 // guest, scripted model server over HTTP.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -10,6 +10,7 @@ import { startStreamCli } from '../support/cli-stream'
 import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, sentToolResults, type ScriptedModelServer } from '../support/scripted-model-server'
+import { STDIN_CLOSED_REASON } from '../../src/cli/stream-input'
 
 describe.skipIf(skipWithoutDocker())('cortex run --input stream-json', () => {
   let server: ScriptedModelServer | undefined
@@ -69,5 +70,23 @@ describe.skipIf(skipWithoutDocker())('cortex run --input stream-json', () => {
     const sessionId = run.events[0]!.sessionId
     expect(run.stderr).toContain(`cortex run --resume ${sessionId}`)
     expect(run.events.at(-1)?.event).toMatchObject({ type: 'guest_status', state: 'stopped' })
+  }, 180_000)
+
+  it('stdin closed while a call waits for approval: the call is denied (not run), the turn ends, exit 0', async () => {
+    await server?.close()
+    server = await startScriptedModelServer([{ toolCalls: [{ name: 'bash', args: { command: 'touch ran.txt' } }] }, { text: 'understood, not run' }])
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const cli = startStreamCli(
+      ['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', '--input', 'stream-json', '--ask', 'commands', 'touch it'],
+      { env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0' } }
+    )
+    await cli.waitFor('approval_requested')
+    cli.end()
+    const run = await cli.exit()
+    expect(run.code).toBe(0)
+    const finished = run.events.map((e) => e.event).filter((e) => e.type === 'tool_call_finished')
+    expect(finished).toEqual([expect.objectContaining({ name: 'bash', isError: true, result: expect.stringContaining(STDIN_CLOSED_REASON) })])
+    expect(run.events.map((e) => e.event).filter((e) => e.type === 'turn_ended')).toEqual([expect.objectContaining({ reason: 'completed' })])
+    expect(existsSync(`${repo}/ran.txt`)).toBe(false)
   }, 180_000)
 })
