@@ -1,6 +1,6 @@
 /**
  * The `snapshot` op: record the repository's work tree in its checkpoint store (a shadow git
- * directory; see docs/adr/0009-checkpoints.md and src/main/checkpoints/shadow-script.ts, which does
+ * directory; see docs/adr/0010-checkpoints.md and src/main/checkpoints/shadow-script.ts, which does
  * every other store operation). It runs here, in the long-lived agent, because a snapshot is taken
  * around every turn and an interpreter start would cost more than the snapshot itself: an unchanged
  * tree costs one `git ls-files` (about what `git status` costs) and a ref file write.

@@ -1,7 +1,7 @@
 /**
  * Checkpoints in the contract: what a turn changed (`turn_changes`), reverts (`changes_reverted`)
  * and the shapes of the review and undo requests (src/shared/contract.ts). The snapshots themselves
- * live in a shadow store run inside the guest (src/main/checkpoints/, docs/adr/0009-checkpoints.md).
+ * live in a shadow store run inside the guest (src/main/checkpoints/, docs/adr/0010-checkpoints.md).
  */
 import { z } from 'zod'
 

@@ -1,6 +1,6 @@
 /**
  * The program that runs INSIDE the guest against a repository's checkpoint store (a shadow git
- * directory, see docs/adr/0009-checkpoints.md): `python3 -c SHADOW_SCRIPT <command> <json-args>`,
+ * directory, see docs/adr/0010-checkpoints.md): `python3 -c SHADOW_SCRIPT <command> <json-args>`,
  * one JSON object on stdout (or raw text for `patch`). It never touches the repository's own `.git`:
  * GIT_DIR is the store, GIT_WORK_TREE the repository, one index per session. Every git call runs
  * with no system/global config, hooks off, fsmonitor off, and `info/attributes` unsetting every

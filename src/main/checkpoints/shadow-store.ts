@@ -2,7 +2,7 @@
  * The host's handle on a repository's checkpoint store: every operation is one run of the shadow
  * program (shadow-script.ts) INSIDE the guest, through the guest agent, with a deadline and the
  * caller's abort signal. The host never opens the store or the repository's files itself: the store
- * is written by the guest, so it is data the host must not trust (docs/adr/0009-checkpoints.md).
+ * is written by the guest, so it is data the host must not trust (docs/adr/0010-checkpoints.md).
  */
 import { CortexError } from '../../shared/errors'
 import type { FileChange, FileSide } from '../../shared/checkpoints'

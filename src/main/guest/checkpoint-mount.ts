@@ -4,7 +4,7 @@
  * guests at {@link CHECKPOINT_STORE_IN_GUEST}. Only the guest reads or writes inside it (git runs
  * there, see src/main/checkpoints/); the host only creates the folder and may remove it. One per
  * repository rather than per session because a warm guest is created before its session is known
- * (warm-pool.ts), and because sessions on one repository share most objects. See docs/adr/0009-checkpoints.md.
+ * (warm-pool.ts), and because sessions on one repository share most objects. See docs/adr/0010-checkpoints.md.
  */
 import { createHash } from 'node:crypto'
 import { chownSync, lstatSync, mkdirSync } from 'node:fs'

@@ -83,7 +83,7 @@ export async function createCortexService(opts: CortexServiceOptions): Promise<S
   return createSessionService({ dataDir: opts.dataDir, modelSettings, guests, logger })
 }
 
-/** Where the checkpoint stores of `dataDir` live (one folder per repository; docs/adr/0009-checkpoints.md). */
+/** Where the checkpoint stores of `dataDir` live (one folder per repository; docs/adr/0010-checkpoints.md). */
 export function checkpointsDirOf(dataDir: string): string {
   return join(dataDir, 'checkpoints')
 }
