@@ -6,7 +6,7 @@
 // with exactly one result. Other waits are hang guards (10x expected).
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -49,12 +49,12 @@ function expectPaired(req: RecordedRequest | undefined): void {
 }
 
 /** A session service over `guests` with the scripted model, recording every event. */
-async function harness(guests: GuestProvider, provider: 'openai-compatible' | 'anthropic' = 'openai-compatible') {
+async function harness(guests: GuestProvider, provider: 'openai-compatible' | 'anthropic' = 'openai-compatible', eagerGuest = true) {
   const script: ScriptStep[] = []
   const server: ScriptedModelServer = await startScriptedModelServer(script)
   const dataDir = mkdtempSync(join(tmpdir(), 'cortex-stop-'))
   const service: SessionService = await createSessionService({
-    dataDir, modelSettings: { provider, modelId: 'm', baseUrl: server.baseUrl, apiKey: 'sk-test' }, guests
+    dataDir, modelSettings: { provider, modelId: 'm', baseUrl: server.baseUrl, apiKey: 'sk-test' }, guests, eagerGuest
   })
   const events: EventEnvelope[] = []
   service.onEvent((e) => events.push(e))
@@ -92,6 +92,13 @@ async function harness(guests: GuestProvider, provider: 'openai-compatible' | 'a
       rmSync(dataDir, { recursive: true, force: true })
     }
   }
+}
+
+/** In one turn's events, every recorded tool call has exactly one tool_call_finished. */
+function expectEveryCallAnswered(evs: SessionEvent[]): void {
+  const calls = evs.flatMap((e) => (e.type === 'assistant_message' ? e.toolCalls.map((c) => c.callId) : []))
+  const finished = evs.flatMap((e) => (e.type === 'tool_call_finished' ? [e.callId] : []))
+  expect([...finished].sort()).toEqual([...calls].sort())
 }
 
 const finishedOf = (evs: SessionEvent[]) => evs.filter((e): e is Extract<SessionEvent, { type: 'tool_call_finished' }> => e.type === 'tool_call_finished')
@@ -177,53 +184,79 @@ describe.skipIf(skipWithoutDocker())('Stop anywhere, history always valid (issue
     })
   })
 
-  it('Stop while the guest attaches (its agent never answers): the start is cancelled and its container removed', async () => {
+  // eager: the guest attaches at session open and the turn waits on it at its start (for the
+  // repository's instructions); lazy: the first bash call starts it and waits on it
+  it.each([['eager', true], ['lazy', false]] as const)('Stop while the guest attaches (%s; its agent does not answer yet): the start is cancelled and its container removed; the next turn attaches anew', async (_how, eager) => {
+    // the real agent, silent while <repo>/.mute exists (the repository is mounted at the same path)
     const dir = mkdtempSync(join(tmpdir(), 'cortex-mute-agent-'))
     chmodSync(dir, 0o755)
     const agentPath = join(dir, 'agent.cjs')
-    writeFileSync(agentPath, 'setInterval(() => undefined, 1000)\n', { mode: 0o644 })
-    const h = await harness(new DockerGuestProvider({ agentPath, readyTimeoutMs: 120_000, labels: { 'dev.cortex.test': '1' } }))
+    const mute = join(repo, '.mute')
+    const real = readFileSync(ensureAgentBundle(), 'utf8')
+    writeFileSync(agentPath, `if (require('node:fs').existsSync(${JSON.stringify(mute)})) setInterval(() => undefined, 1000)\nelse (function () {\n${real}\n})()\n`, { mode: 0o644 })
+    writeFileSync(mute, '')
+    const h = await harness(new DockerGuestProvider({ agentPath, readyTimeoutMs: 120_000, labels: { 'dev.cortex.test': '1' } }), 'openai-compatible', eager)
     try {
       const id = await h.open(repo)
       h.script.push({ toolCalls: [{ name: 'bash', args: { command: 'echo hi' } }] })
       const from = h.events.length
       await h.service.submit({ sessionId: id, op: { type: 'user_message', text: 'go' } })
-      const { ms, evs } = await h.stopWhen(id, from, () => h.of(id, from).some((e) => e.type === 'tool_call_started') && containersOf(id).length === 1, 'waiting on the attach')
+      // the turn waits on the attach (for the repository's instructions, or in the bash call)
+      const waiting = (): boolean => containersOf(id).length === 1 && (eager || h.of(id, from).some((e) => e.type === 'tool_call_started'))
+      const { ms, evs } = await h.stopWhen(id, from, waiting, `waiting on the attach (${eager ? 'eager' : 'lazy'})`)
       expect(ms).toBeLessThan(STOP_BOUND_MS)
-      expect(finishedOf(evs)[0]?.result).toContain(STOPPED_RESULT)
-      await waitFor(() => h.of(id).some((e) => e.type === 'guest_status' && e.state === 'stopped'), 10_000, 'start cancelled')
-      await waitFor(() => containersOf(id).length === 0, 10_000, 'the half-started container removed')
-      expectPaired(await h.nextMessage(id))
+      expectEveryCallAnswered(evs)
+      for (const f of finishedOf(evs)) expect(f.result).toContain(STOPPED_RESULT)
+      if (!eager) expect(finishedOf(evs)).toHaveLength(1)
+      // a turn stopped before its model request leaves its step unplayed: drop it
+      h.script.splice(h.script.length - h.server.remaining())
+      // at once: a new message whose tool needs the guest gets a new start, not the cancelled one's error
+      rmSync(mute)
+      h.script.push({ toolCalls: [{ name: 'bash', args: { command: 'echo back-again' } }] })
+      const n = h.server.requests.length
+      const next = await h.nextMessage(id)
+      expectPaired(next)
+      expect(h.server.requests[n + 1], JSON.stringify(h.of(id).slice(-12))).toBeDefined()
+      expect(sentToolResults(h.server.requests[n + 1]!).at(-1)?.output).toContain('back-again')
+      expect(h.of(id).some((e) => e.type === 'guest_status' && e.state === 'stopped')).toBe(true)
+      await waitFor(() => containersOf(id).length === 1, 10_000, 'only the new guest left')
       await h.service.closeSession({ sessionId: id })
       await waitFor(() => containersOf(id).length === 0, 10_000, 'no container after close')
     } finally {
       await h.close()
       rmSync(dir, { recursive: true, force: true })
+      rmSync(mute, { force: true })
     }
   })
 
-  it('Stop while the image builds: the turn ends at once, no container is made, the build finishes in the background', async () => {
+  it.each([['eager', true], ['lazy', false]] as const)('Stop while the image builds (%s): the turn ends at once, no container is made, the build finishes in the background', async (_how, eager) => {
     // a recipe of its own (a missing image tag); its build runs 4 s and fails, through the real build path
     const recipeDir = mkdtempSync(join(tmpdir(), 'cortex-recipe-'))
-    writeFileSync(join(recipeDir, 'build-image.sh'), 'echo "==> fake build step"\nsleep 4\necho "fake build: no image"\nexit 1\n')
+    // builds until the test writes <recipe>/release, then fails (no image)
+    writeFileSync(join(recipeDir, 'build-image.sh'), `echo "==> fake build step"\nwhile [ ! -e ${JSON.stringify(join(recipeDir, 'release'))} ]; do sleep 0.1; done\necho "fake build: no image"\nexit 1\n`)
     writeFileSync(join(recipeDir, 'packages.txt'), `# stop-anywhere ${randomBytes(6).toString('hex')}\n`)
     const lock = join(tmpdir(), `cortex-guest-build-${guestImageTag(recipeDir).replace(/[^A-Za-z0-9_.-]/g, '_')}.lock`)
-    const h = await harness(new DockerGuestProvider({ recipeDir, labels: { 'dev.cortex.test': '1' } }))
+    const h = await harness(new DockerGuestProvider({ recipeDir, labels: { 'dev.cortex.test': '1' } }), 'openai-compatible', eager)
     try {
       const id = await h.open(repo)
       h.script.push({ toolCalls: [{ name: 'bash', args: { command: 'echo hi' } }] })
       const from = h.events.length
       await h.service.submit({ sessionId: id, op: { type: 'user_message', text: 'go' } })
-      const building = (): boolean => h.of(id).some((e) => e.type === 'guest_status' && e.state === 'building_image') && h.of(id, from).some((e) => e.type === 'tool_call_started')
-      const { ms } = await h.stopWhen(id, from, building, 'image building')
+      const building = (): boolean => h.of(id).some((e) => e.type === 'guest_status' && e.state === 'building_image') && existsSync(lock)
+      const { ms, evs } = await h.stopWhen(id, from, building, `image building (${eager ? 'eager' : 'lazy'})`)
+      expectEveryCallAnswered(evs)
+      if (!eager) expect(finishedOf(evs).map((f) => f.result)).toEqual([expect.stringContaining(STOPPED_RESULT)])
+      h.script.splice(h.script.length - h.server.remaining()) // a turn stopped before its model request leaves its step unplayed
       expect(ms).toBeLessThan(STOP_BOUND_MS)
       await waitFor(() => h.of(id).some((e) => e.type === 'guest_status' && e.state === 'stopped'), 10_000, 'start cancelled')
-      expect(h.of(id).some((e) => e.type === 'guest_status' && e.state === 'error')).toBe(false)
+      expect(h.of(id).filter((e) => e.type === 'guest_status' && e.state === 'error'), JSON.stringify(h.of(id))).toEqual([])
       expect(containersOf(id)).toHaveLength(0)
+      await sleep(300)
       expect(existsSync(lock)).toBe(true) // still building, for the next start
+      writeFileSync(join(recipeDir, 'release'), '')
+      await waitFor(() => !existsSync(lock), 10_000, 'the background build to end')
       expectPaired(await h.nextMessage(id))
       await h.service.closeSession({ sessionId: id })
-      await waitFor(() => !existsSync(lock), 40_000, 'the background build to end')
       expect(containersOf(id)).toHaveLength(0)
     } finally {
       await h.close()

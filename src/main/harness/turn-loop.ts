@@ -165,7 +165,7 @@ async function streamAttempt(deps: TurnDeps, mode: ModeState, offered: ToolDefin
     const result = streamText({
       model: deps.model,
       // Anthropic: cache breakpoints on the system prompt, the tools and the history prefix (prompt-cache.ts)
-      ...promptParts(deps.model, deps.systemPrompt(mode.mode, mode.lock), buildModelMessages(deps.events()), declareTools(offered)),
+      ...promptParts(deps.model, deps.systemPrompt(mode.mode, mode.lock), buildModelMessages(deps.events(), (note) => deps.logger?.warn('history repaired before the model request', { turnId, note })), declareTools(offered)),
       abortSignal: AbortSignal.any([ctx.signal, cut.signal]),
       maxRetries: 0, // retried by requestModel, which honours Stop and the idle timeout
       ...(deps.maxOutputTokens ? { maxOutputTokens: deps.maxOutputTokens } : {}),

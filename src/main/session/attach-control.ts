@@ -11,25 +11,39 @@ import type { Guest } from '../guest/guest'
 export class AttachControl {
   private current: AbortController | null = null
   private reattach = false
+  /** The latest start, settled or not. */
+  private last: Promise<unknown> = Promise.resolve()
+  /** Settles once the starts cancelled so far have cleaned up (never rejects). */
+  private cancelled: Promise<unknown> = Promise.resolve()
 
-  /** A new start: its signal, and `settled` to call once it has resolved or rejected. */
-  begin(): { signal: AbortSignal; settled(): void } {
+  /**
+   * Begin a start: `start` runs once every start cancelled before has settled (a cancelled start
+   * removes its container and the git guard's placeholders, which a new start of the same
+   * repository would mount), with a signal that {@link cancel} and {@link abortForClose} abort.
+   * Resolves or rejects like `start` (an AbortError when cancelled).
+   */
+  begin<T>(start: (signal: AbortSignal) => Promise<T>): { promise: Promise<T>; signal: AbortSignal } {
     const abort = new AbortController()
     this.current = abort
-    return {
-      signal: abort.signal,
-      settled: () => {
-        if (this.current === abort) this.current = null
-      }
-    }
+    const promise = this.cancelled.then(() => start(abort.signal)).finally(() => {
+      if (this.current === abort) this.current = null
+    })
+    this.last = promise
+    return { promise, signal: abort.signal }
   }
 
-  /** Stop: cancel the start in progress, if any; the next turn then starts one ({@link takeReattach}). */
-  cancel(): void {
-    if (!this.current) return
+  /**
+   * Stop: cancel the start in progress, if any; the next turn then starts one ({@link takeReattach}).
+   * Returns whether one was cancelled: the session then forgets it at once, so a turn started
+   * before the cancelled start has finished cleaning up gets a new start, not its AbortError.
+   */
+  cancel(): boolean {
+    if (!this.current) return false
     this.current.abort()
     this.current = null
+    this.cancelled = this.last.catch(() => undefined)
     this.reattach = true
+    return true
   }
 
   /** Session close: cancel the start in progress, if any, for good. */

@@ -176,7 +176,7 @@ export class Session {
         return
       case 'stop':
         this.turn?.controller.abort()
-        this.attachControl.cancel() // a guest start in progress is cancelled too (ADR 0008)
+        if (this.attachControl.cancel()) this.guest = null // a guest start in progress is cancelled too; the next is a new one (ADR 0008)
         return
       case 'set_mode':
         if (op.mode !== this.mode) {
@@ -236,8 +236,8 @@ export class Session {
   }
 
   private attach(): Promise<Guest> {
-    const { signal, settled } = this.attachControl.begin()
-    return this.deps.guests
+    // begins once a start cancelled before it has removed what it made (they share the git guard's placeholders)
+    const { promise, signal } = this.attachControl.begin((signal) => this.deps.guests
       .start({
         sessionId: this.id,
         repo: this.repo,
@@ -247,8 +247,8 @@ export class Session {
         onProgress: (state, detail) => {
           if (state !== 'ready') this.emit({ type: 'guest_status', state, ...(detail ? { detail } : {}) })
         }
-      })
-      .finally(settled)
+      }))
+    return promise
       .then((g) => {
         if (signal.aborted) throw dropCancelledGuest(g, this.logger) // ready just as Stop came
         this.emit({ type: 'guest_status', state: 'ready', detail: `${g.id.slice(0, 12)} · ${this.sandbox}` })
