@@ -1,11 +1,14 @@
 // Acceptance: the four-change turn through the built CLI (`cortex run`, real Docker guest, scripted
 // model over HTTP), then `cortex changes` prints its diff and `cortex rewind --turn 1` restores the
-// four files byte for byte (modes included) while the repository's .git stays byte-identical.
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+// four files byte for byte (modes included) while the repository's .git stays byte-identical; and
+// a turn cut off by kill -9 after a bash command wrote a file is recorded at the next start.
+import { execFileSync } from 'node:child_process'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli'
+import { startStreamCli } from '../support/cli-stream'
 import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
@@ -58,4 +61,39 @@ describe.skipIf(skipWithoutDocker())('cortex changes and cortex rewind', () => {
     expect(snapshotFiles(repo)).toEqual(filesBefore)
     expect(hashTree(join(repo, '.git'))).toBe(gitBefore)
   })
+
+  it('a turn cut off by kill -9 after its command wrote a file: the next start records it, and it can be rewound', async () => {
+    await server?.close()
+    server = await startScriptedModelServer([{ toolCalls: [{ name: 'bash', args: { command: 'echo crashed > crash.txt; echo written; sleep 60' } }] }])
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' })
+    const cli = startStreamCli(
+      ['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', 'write then hang'],
+      { env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0' } }
+    )
+    await cli.waitFor('tool_output', (e) => e.chunk.includes('written'), { timeoutMs: 120_000 })
+    const sessionId = cli.events[0]!.sessionId
+    cli.child.kill('SIGKILL')
+    await cli.exit()
+    // the killed CLI's guest stops by itself; remove it now so the next start is not slowed by it
+    const left = execFileSync('docker', ['ps', '-aq', '--filter', `label=dev.cortex.session=${sessionId}`], { encoding: 'utf8' }).trim()
+    for (const id of left ? left.split('\n') : []) {
+      try {
+        execFileSync('docker', ['rm', '-f', id], { stdio: 'ignore' })
+      } catch {
+        // its watchdog is removing it already
+      }
+    }
+    expect(readFileSync(join(repo, 'crash.txt'), 'utf8')).toBe('crashed\n')
+
+    const diff = await runCli(['changes', sessionId, '--turn', '1'], { env: { CORTEX_HOME: home } })
+    expect(diff.code, diff.stderr).toBe(0)
+    expect(diff.stdout).toContain('diff --git a/crash.txt b/crash.txt\nnew file mode 100644')
+    expect(diff.stdout).toContain('+crashed')
+    const log = readFileSync(join(home, 'sessions', sessionId, 'events.jsonl'), 'utf8')
+    expect(log).toMatch(/"type":"turn_changes".*"recovered":true/)
+
+    const rewound = await runCli(['rewind', sessionId, '--turn', '1'], { env: { CORTEX_HOME: home } })
+    expect(rewound.code, rewound.stderr).toBe(0)
+    expect(existsSync(join(repo, 'crash.txt'))).toBe(false)
+  }, 240_000)
 })

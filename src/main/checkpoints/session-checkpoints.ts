@@ -87,6 +87,21 @@ export class SessionCheckpoints {
     return guest
   }
 
+  /**
+   * At a resume: close a turn a crash cut off (see {@link recoverUnfinished}) now, before any review
+   * or revert asked of this session runs. Never rejects (a failure is logged; the next turn retries).
+   */
+  recoverAtResume(): Promise<void> {
+    return this.serial(async () => {
+      try {
+        const store = this.storeOf(await this.host.getGuest())
+        if (store) await this.recoverUnfinished(store, '', AbortSignal.timeout(FINISH_DEADLINE_MS))
+      } catch (err) {
+        this.log.warn('could not record the changes of a turn a crash cut off; the next turn retries', errorFields(err))
+      }
+    })
+  }
+
   /** Close the newest earlier turn that has a `before` snapshot but no `turn_changes` (a crash cut it off). */
   private async recoverUnfinished(store: ShadowStore, current: string, signal?: AbortSignal): Promise<void> {
     const events = this.host.events()

@@ -203,6 +203,8 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       if (skipped > 0) logger.warn('damaged session log records skipped', { sessionId, skipped })
       recordModel(meta)
       for (const message of policy.warnings) session.emit({ type: 'host_exec_warning', paths: [root], message })
+      // a turn a crash cut off gets its turn_changes now, before any review or undo of it (ADR 0010)
+      if (options.eagerGuest ?? true) void session.checkpoints.recoverAtResume()
       return info(session)
     },
     async submit(input) {
