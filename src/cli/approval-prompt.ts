@@ -62,7 +62,7 @@ export function createApprovalResponder(opts: ApprovalResponderOptions): { onEve
     const what = req.escalation ? ` — ${ESCALATION_LABELS[req.escalation]}` : ''
     output.write(`\napproval needed${what}: ${req.tool}(${summarizeArgs(req.args)})\n${req.reason ? `  ${req.reason}\n` : ''}`)
     for (;;) {
-      const always = req.escalation ? '' : ', [a]lways'
+      const always = req.escalation ? '' : req.tool === 'bash' ? ', [a]lways' : `, [a]lways (every ${req.tool} call in this repository)`
       const answer = (await rl.question(`allow? [y]es once${always}, [n]o: `, { signal })).trim().toLowerCase()
       let op: Operation | undefined
       if (answer === 'y' || answer === 'yes') op = { type: 'approval_decision', requestId: req.requestId, decision: 'allow_once' }

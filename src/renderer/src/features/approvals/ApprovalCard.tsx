@@ -84,6 +84,7 @@ function Card({ item }: { item: ApprovalItem }): React.JSX.Element {
               <button data-testid="approval-always" disabled={busy} onClick={() => void answer('allow_always')}>
                 Always
               </button>
+              {item.tool !== 'bash' && <span className="approval-reason">every {item.tool} call in this repository</span>}
               {item.tool === 'bash' && (
                 <input
                   data-testid="approval-rule"
