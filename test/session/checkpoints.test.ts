@@ -3,7 +3,7 @@
 // diffed, and rewound byte for byte (modes included) while the repository's .git stays identical;
 // a turn stopped inside a bash command keeps its change undoable; a later host edit makes the undo
 // ask first. The CLI side (cortex changes / rewind) is test/acceptance/cli-checkpoints.test.ts.
-import { chmodSync, lstatSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -134,5 +134,25 @@ describe.skipIf(skipWithoutDocker())('checkpoints over a Docker guest', () => {
     const forced = await s.service.revertChanges({ sessionId: s.sessionId, turnId: changes!.turnId, scope: 'turn', force: true })
     expect(forced.status).toBe('reverted')
     expect(readFileSync(join(s.repo, 'edit.txt'), 'utf8')).toBe(FOUR_CHANGE_FILES['edit.txt'])
+  })
+
+  it('a rewind with the conversation: files back, and the model no longer sees the rewound turns', async () => {
+    const s = await open({ ...FOUR_CHANGE_FILES }, [
+      { toolCalls: [{ name: 'write_file', args: { path: 'first.txt', content: 'one\n' } }] },
+      { text: 'wrote first' },
+      { toolCalls: [{ name: 'write_file', args: { path: 'second.txt', content: 'two\n' } }] },
+      { text: 'wrote second' },
+      { text: 'fresh start' }
+    ])
+    const [t1] = changesOf(await s.turn('write the first file'))
+    await s.turn('write the second file')
+    const r = await s.service.revertChanges({ sessionId: s.sessionId, turnId: t1!.turnId, scope: 'rewind', conversation: true })
+    expect(r).toMatchObject({ status: 'reverted', deleted: ['first.txt', 'second.txt'] })
+    expect(existsSync(join(s.repo, 'first.txt')) || existsSync(join(s.repo, 'second.txt'))).toBe(false)
+    await s.turn('start over')
+    const body = JSON.stringify(server!.requests.at(-1)!.body)
+    expect(body).toContain('start over')
+    expect(body).not.toContain('write the first file')
+    expect(body).not.toContain('write the second file')
   })
 })
