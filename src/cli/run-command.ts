@@ -183,12 +183,13 @@ export function resumeHint(sessionId: string): string {
   return `session ${sessionId} · continue it with: cortex run --resume ${sessionId} "<prompt>"\n`
 }
 
-/** `cortex sessions`: print one line per stored session (id, created, mode, repository), or say there are none and where it looked; returns 0. */
+/** `cortex sessions`: print one line per stored session (id, created, mode, provider:model a resume reuses, repository), or say there are none and where it looked; returns 0. */
 export function sessionsCommand(out: NodeJS.WritableStream = process.stdout): number {
   const all = listStoredSessions(dataDir())
   if (all.length === 0) out.write(`no stored sessions in ${dataDir()}\n`)
   for (const m of all) {
-    out.write(`${m.id}  ${new Date(m.createdAt).toISOString().slice(0, 16).replace('T', ' ')}  ${m.mode.padEnd(5)}  ${m.repo}\n`)
+    const model = m.provider ? `${m.provider}${m.model ? `:${m.model}` : ''}` : '-'
+    out.write(`${m.id}  ${new Date(m.createdAt).toISOString().slice(0, 16).replace('T', ' ')}  ${m.mode.padEnd(5)}  ${model}  ${m.repo}\n`)
   }
   return 0
 }

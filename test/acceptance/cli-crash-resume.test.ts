@@ -92,6 +92,10 @@ describe.skipIf(skipWithoutDocker())('sessions that survive crashes', () => {
     const log = readFileSync(join(home, 'sessions', sessionId, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as EventEnvelope)
     expect(ofType(log, 'tool_call_finished').filter((e) => e.callId === callId)).toHaveLength(1)
     expect(ofType(log, 'turn_ended').map((e) => e.reason)).toEqual(['stopped', 'completed'])
+
+    // `cortex sessions` names the connection a resume reuses
+    const list = await runCli(['sessions'], { env: { CORTEX_HOME: home } })
+    expect(list.stdout).toMatch(new RegExp(`^${sessionId} .* agent  openai-compatible:scripted  ${repo}$`, 'm'))
   }, 240_000)
 
   it('a NUL block in the middle of the log: later records load and the skipped count is reported (event and CLI line)', async () => {
