@@ -13,7 +13,7 @@ import type { Mode } from '../../shared/modes'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import type { Guest, GuestProvider } from '../guest/guest'
 import { raceAbort } from '../guest/abortable'
-import { AttachControl, dropCancelledGuest, isCancelledStart } from './attach-control'
+import { SessionGuest, settleWithin } from './session-guest'
 import { buildSystemPrompt } from '../harness/system-prompt'
 import { runTurn } from '../harness/turn-loop'
 import { turnUsage } from '../harness/usage'
@@ -60,12 +60,6 @@ export interface SessionDeps {
 /** Longest wait (ms) of {@link Session.close} for the stopped turn to end and for a starting guest. */
 export const CLOSE_TURN_WAIT_MS = 1000
 
-/** `p`'s value, or undefined when it has not settled within `ms` (a rejection passes on). */
-function settleWithin<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined
-  return Promise.race([p, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)))]).finally(() => clearTimeout(timer))
-}
-
 /** A live session. Created by the session service; not used directly by adapters. */
 export class Session {
   readonly id: string
@@ -80,8 +74,7 @@ export class Session {
   /** The plan/spec lock and what awaits the user's decision (harness/mode-locks), kept from the events. */
   private readonly proposals = new ProposalState()
   private turn: { id: string; controller: AbortController; done: Promise<void> } | null = null
-  private guest: Promise<Guest> | null = null
-  private readonly attachControl = new AttachControl()
+  private readonly guest: SessionGuest
   private closed = false
   private readonly logger: Logger
   private readonly queue = new MessageQueue((e) => this.emit(e))
@@ -95,6 +88,9 @@ export class Session {
   constructor(private readonly deps: SessionDeps) {
     this.logger = deps.logger ?? NOOP_LOGGER
     this.instructions = new SessionInstructions(deps.repo, (e) => this.emit(e), this.logger)
+    this.guest = new SessionGuest({
+      sessionId: deps.id, repo: deps.repo, guests: deps.guests, getSandbox: () => this.sandbox, emit: (e) => this.emit(e), isClosed: () => this.closed, logger: this.logger
+    })
     this.checkpoints = new SessionCheckpoints({
       sessionId: deps.id, events: () => this.history, emit: (e) => this.emit(e), getGuest: () => this.ensureGuest(), isRunning: () => this.isRunning(), logger: this.logger
     })
@@ -176,7 +172,7 @@ export class Session {
         return
       case 'stop':
         this.turn?.controller.abort()
-        if (this.attachControl.cancel()) this.guest = null // a guest start in progress is cancelled too; the next is a new one (ADR 0008)
+        this.guest.stop() // a guest start in progress is cancelled too; the next is a new one (ADR 0008)
         return
       case 'set_mode':
         if (op.mode !== this.mode) {
@@ -212,73 +208,14 @@ export class Session {
   }
 
   private switchSandbox(policy: SandboxPolicy): void {
-    const old = this.guest
-    this.guest = null
     this.sandbox = policy
     this.emit({ type: 'sandbox_changed', policy })
-    // the old guest goes first, so two guests of one session never run at once
-    this.guest = (async () => {
-      // an old guest that never started has nothing to close (its failure was reported then)
-      const g = old ? await old.catch(() => null) : null
-      if (g) await g.close().catch((err: unknown) => this.logger.debug('closing the guest of the old sandbox policy failed', { guestId: g.id, ...errorFields(err) }))
-      return this.attach()
-    })()
-    this.watchAttach(this.guest)
+    this.guest.restart() // the old guest goes first, so two guests of one session never run at once
   }
 
-  /** Start attaching a guest if none is attached or starting; resolves with it. Errors are CortexErrors. */
+  /** Start attaching a guest if none is attached or starting; resolves with it. Errors are CortexErrors (session-guest.ts). */
   ensureGuest(): Promise<Guest> {
-    if (!this.guest) {
-      this.guest = this.attach()
-      this.watchAttach(this.guest)
-    }
-    return this.guest
-  }
-
-  private attach(): Promise<Guest> {
-    // begins once a start cancelled before it has removed what it made (they share the git guard's placeholders)
-    const { promise, signal } = this.attachControl.begin((signal) => this.deps.guests
-      .start({
-        sessionId: this.id,
-        repo: this.repo,
-        sandbox: this.sandbox,
-        signal,
-        // the session reports `ready` itself, with the container id and policy
-        onProgress: (state, detail) => {
-          if (state !== 'ready') this.emit({ type: 'guest_status', state, ...(detail ? { detail } : {}) })
-        }
-      }))
-    return promise
-      .then((g) => {
-        if (signal.aborted) throw dropCancelledGuest(g, this.logger) // ready just as Stop came
-        this.emit({ type: 'guest_status', state: 'ready', detail: `${g.id.slice(0, 12)} · ${this.sandbox}` })
-        // a guest that died (container killed, daemon restarted) is replaced at the next tool call
-        g.onDead?.((err) => {
-          if (this.closed) return
-          void this.guest?.then((current) => {
-            if (current !== g) return
-            this.guest = null
-            this.logger.warn('guest died', { guestId: g.id, ...errorFields(err) })
-            void g.close().catch((closeErr: unknown) => this.logger.debug('removing the dead guest failed', { guestId: g.id, ...errorFields(closeErr) }))
-            this.emit({ type: 'guest_status', state: 'error', detail: `${err.message}; a new guest starts at the next tool call` })
-          })
-        })
-        return g
-      })
-  }
-
-  /** On failure, report it and forget the attempt so the next call retries. */
-  private watchAttach(attaching: Promise<Guest>): void {
-    attaching.catch((err: unknown) => {
-      if (this.guest === attaching) this.guest = null
-      if (isCancelledStart(err)) {
-        this.logger.info('guest start cancelled by Stop', { repo: this.repo })
-        if (!this.closed) this.emit({ type: 'guest_status', state: 'stopped', detail: 'guest start cancelled by Stop; a new guest starts with the next turn' })
-        return
-      }
-      this.logger.error('guest start failed', { repo: this.repo, sandbox: this.sandbox, ...errorFields(err) })
-      this.emit({ type: 'guest_status', state: 'error', detail: toCortexError(err).message })
-    })
+    return this.guest.ensure()
   }
 
   /** Wait until no turn runs (a turn started by queued messages included). */
@@ -294,25 +231,11 @@ export class Session {
   async close(): Promise<void> {
     if (this.closed) return
     this.turn?.controller.abort()
-    this.attachControl.abortForClose() // a start in progress removes what it created
+    this.guest.abortStart() // a start in progress removes what it created
     // every guest and model wait honours Stop; the bound only guards against a bug there
     await settleWithin(this.idle(), CLOSE_TURN_WAIT_MS)
-    const guest = this.guest
-    this.guest = null
     try {
-      if (guest) {
-        // a guest that never started has nothing to remove (its failure was reported then); one still
-        // starting is removed once it has started (and stops by itself if this process exits first)
-        const g = await settleWithin(guest.catch(() => null), CLOSE_TURN_WAIT_MS)
-        if (g === undefined) void guest.then((late) => late.close()).catch((err: unknown) => this.logger.debug('a guest that finished starting after close could not be removed', errorFields(err)))
-        if (g) {
-          // a close that throws synchronously is caught too (Promise.resolve().then)
-          await Promise.resolve()
-            .then(() => g.close())
-            .catch((err: unknown) => this.logger.warn('could not remove the guest at close; the orphan sweep will', { guestId: g.id, ...errorFields(err) }))
-          this.emit({ type: 'guest_status', state: 'stopped' })
-        }
-      }
+      await this.guest.remove(CLOSE_TURN_WAIT_MS)
       this.deps.log.flush()
     } finally {
       // whatever failed above, the log is closed and the session's lock released
@@ -325,12 +248,12 @@ export class Session {
   private startTurn(messages: Array<Pick<QueuedMessage, 'text'> & Partial<QueuedMessage>>): void {
     const turnId = randomUUID()
     const controller = new AbortController()
-    if (this.attachControl.takeReattach()) this.ensureGuest().catch(() => undefined) // a Stop cancelled the start; failures go to watchAttach
+    this.guest.turnStarting() // a start a Stop cancelled begins again now
     for (const { text, queueId } of messages) this.emit({ type: 'user_message', turnId, text, ...(queueId ? { queueId } : {}) })
     this.emit({ type: 'turn_started', turnId, mode: this.mode })
     this.logger.debug('turn started', { turnId, mode: this.mode, messages: messages.length })
     // the repository's instructions first, through the guest the session has (none is started for them)
-    const done = this.watchHostExec(turnId, () => this.checkpoints.around(turnId, async () => (await this.instructions.refresh(this.guest, controller.signal), runTurn({
+    const done = this.watchHostExec(turnId, () => this.checkpoints.around(turnId, async () => (await this.instructions.refresh(this.guest.current, controller.signal), runTurn({
       turnId,
       model: this.deps.model,
       signal: controller.signal,
@@ -339,7 +262,7 @@ export class Session {
       getLock: () => this.proposals.lock,
       events: () => visibleHistory(this.history),
       emit: (e) => this.emit(e),
-      // Stop ends a wait for the guest at once (the start itself is cancelled by attachControl)
+      // Stop ends a wait for the guest at once (the start itself is cancelled by guest.stop)
       getGuest: () => raceAbort(this.checkpoints.guestForTurn(turnId, controller.signal), controller.signal),
       session: {
         getTodos: () => this.todos.map((t) => ({ ...t })),
