@@ -341,6 +341,7 @@ export class DockerGuestProvider implements GuestProvider {
       const guest = new ManagedGuest(container.id, repo, policy, backend, client)
       if (checkpointStore) guest.checkpointStore = CHECKPOINT_STORE_IN_GUEST
       if (image !== defaultImage) await probeGuestImage(guest, image, repo, log)
+      check() // aborted while ready or probed: removed below like any aborted start
       progress('ready')
       return guest
     } catch (err) {
