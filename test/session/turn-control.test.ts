@@ -38,12 +38,17 @@ const noGuest: GuestProvider = { start: async () => Promise.reject(new CortexErr
 /** Real Docker guests (containers labelled for the test sweep; removed at session close and after the file). */
 const realGuest: GuestProvider = { start: (o) => startTestGuest(o.repo) }
 
-async function harness(script: ScriptStep[], opts: { guests?: GuestProvider; repo?: string; streamIdleTimeoutMs?: number } = {}): Promise<Harness> {
+type Provider = 'openai-compatible' | 'openai' | 'anthropic'
+
+async function harness(
+  script: ScriptStep[],
+  opts: { guests?: GuestProvider; repo?: string; streamIdleTimeoutMs?: number; provider?: Provider } = {}
+): Promise<Harness> {
   const server = await startScriptedModelServer(script)
   const dataDir = mkdtempSync(join(tmpdir(), 'cortex-control-'))
   const service = await createSessionService({
     dataDir,
-    modelSettings: { provider: 'openai-compatible', modelId: 'scripted', baseUrl: server.baseUrl, apiKey: 'k' },
+    modelSettings: { provider: opts.provider ?? 'openai-compatible', modelId: 'scripted', baseUrl: server.baseUrl, apiKey: 'k' },
     guests: opts.guests ?? noGuest,
     eagerGuest: false,
     ...(opts.streamIdleTimeoutMs ? { streamIdleTimeoutMs: opts.streamIdleTimeoutMs } : {})
@@ -142,9 +147,9 @@ describe('messages typed during a turn', () => {
   })
 })
 
-describe('streams that cannot hang', () => {
+describe.each(['openai-compatible', 'openai', 'anthropic'] as const)('streams that cannot hang (%s)', (provider) => {
   it('a stream that stalls after one token ends the turn with provider_timeout after one retry (idle timeout 3 s)', async () => {
-    const h = await harness([{ text: 'Thinking', stallAfterTokens: 1 }, { text: 'Thinking', stallAfterTokens: 1 }, { text: 'never sent' }], { streamIdleTimeoutMs: 3000 })
+    const h = await harness([{ text: 'Thinking', stallAfterTokens: 1 }, { text: 'Thinking', stallAfterTokens: 1 }, { text: 'never sent' }], { streamIdleTimeoutMs: 3000, provider })
     const t0 = Date.now()
     await h.submit({ type: 'user_message', text: 'go' })
     await h.service.idle(h.sessionId)
@@ -160,7 +165,7 @@ describe('streams that cannot hang', () => {
   })
 
   it('a 429 is retried after its retry-after and the turn completes', async () => {
-    const h = await harness([rateLimitStep('1'), { text: 'Back again.' }])
+    const h = await harness([rateLimitStep('1'), { text: 'Back again.' }], { provider })
     await h.submit({ type: 'user_message', text: 'go' })
     await h.service.idle(h.sessionId)
     expect(ofType(h.events, 'model_retrying')).toEqual([expect.objectContaining({ attempt: 2, delayMs: 1000, reason: 'HTTP 429' })])
@@ -170,7 +175,7 @@ describe('streams that cannot hang', () => {
   })
 
   it('Stop during a retry-after wait ends the turn at once and nothing is retried', async () => {
-    const h = await harness([rateLimitStep('30'), { text: 'never' }])
+    const h = await harness([rateLimitStep('30'), { text: 'never' }], { provider })
     await h.submit({ type: 'user_message', text: 'go' })
     await h.waitFor((e) => e.type === 'model_retrying')
     const t0 = Date.now()
