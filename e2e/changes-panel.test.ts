@@ -1,8 +1,9 @@
 /**
  * End to end through the web host: after an Agent turn that edits one file and creates another
  * (real Docker guest with a checkpoint store, scripted model over HTTP), the turn end says "2 files
- * changed", the Changes panel lists both files, and clicking one shows Monaco's diff editor with the
- * old and new lines. Screenshot: test-results/changes-panel.png.
+ * changed", the Changes panel lists both files, clicking one shows Monaco's diff editor with the
+ * old and new lines, and the write_file row's "diff" link opens that file's change. Screenshot:
+ * test-results/changes-panel.png.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -83,6 +84,13 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: the Cha
     await expect.poll(() => marks('delete'), { timeout: 20_000 }).toBeGreaterThan(0)
     mkdirSync(RESULTS_DIR, { recursive: true })
     await page.screenshot({ path: join(RESULTS_DIR, 'changes-panel.png') })
+
+    // a write_file row's "diff" opens that file's change in the Changes tab
+    await page.getByTestId('tab-todos').click()
+    await page.locator('[data-testid="tool-row"][data-tool-name="write_file"] [data-testid="tool-open-diff"]').click()
+    await expect.poll(() => page.getByTestId('change-path').textContent(), { timeout: 20_000 }).toBe('NOTES.md')
+    const notes = page.locator('.monaco-diff-editor .editor.modified .view-lines').last()
+    await expect.poll(async () => (await notes.textContent())?.replace(/\u00a0/g, ' '), { timeout: 20_000 }).toContain('Greeting is French now.')
     expect(errors).toEqual([])
   })
 })

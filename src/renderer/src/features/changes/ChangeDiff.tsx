@@ -2,7 +2,8 @@
  * One changed file in Monaco's diff editor (side by side, inline when the pane is narrow), loaded
  * lazily from the bundle (monaco-setup.ts). Binary and large files show a notice instead.
  */
-import { DiffEditor } from '@monaco-editor/react'
+import { DiffEditor, type DiffOnMount } from '@monaco-editor/react'
+import { useEffect, useRef } from 'react'
 import '../files/monaco-setup'
 import type { RequestOutput } from '../../../../shared/contract'
 import type { FileSide } from '../../../../shared/checkpoints'
@@ -20,6 +21,19 @@ function notice(side: FileSide | null): string | null {
 
 /** The diff of one file (default export so it can be React.lazy-loaded). */
 export default function ChangeDiff({ diff, width }: { diff: RequestOutput<'fileDiff'>; width: number }): React.JSX.Element {
+  // The models are kept by the wrapper and released here, before it disposes the editor: letting it
+  // dispose them first throws "TextModel got disposed before DiffEditorWidget model got reset".
+  const editor = useRef<Parameters<DiffOnMount>[0] | null>(null)
+  useEffect(
+    () => () => {
+      const e = editor.current
+      const models = e?.getModel()
+      e?.setModel(null)
+      models?.original.dispose()
+      models?.modified.dispose()
+    },
+    []
+  )
   const why = notice(diff.after) ?? notice(diff.before)
   if (why) {
     return (
@@ -36,6 +50,9 @@ export default function ChangeDiff({ diff, width }: { diff: RequestOutput<'fileD
         language={languageOf(diff.path)}
         original={diff.before?.text ?? ''}
         modified={diff.after?.text ?? ''}
+        keepCurrentOriginalModel
+        keepCurrentModifiedModel
+        onMount={(e) => (editor.current = e)}
         options={{
           readOnly: true,
           originalEditable: false,

@@ -62,6 +62,7 @@ export function ChangesPanel(): React.JSX.Element {
   const [width, setWidth] = useState(800)
   const box = useRef<HTMLDivElement>(null)
 
+  const focusSeq = useChangesFocus((s) => s.seq)
   const refresh = useCallback(async () => {
     if (!sessionId) return setListing(null)
     try {
@@ -97,6 +98,12 @@ export function ChangesPanel(): React.JSX.Element {
       setError(message(err))
     }
   }
+
+  // a timeline row asked for one file of a turn: open its diff (only a new request does)
+  useEffect(() => {
+    const { turnId, path } = useChangesFocus.getState()
+    if (turnId && path) void open({ path, turnId })
+  }, [focusSeq])
 
   const revert = async (turnId: string, scope: 'file' | 'turn' | 'rewind', path?: string, force = false): Promise<void> => {
     if (!sessionId) return

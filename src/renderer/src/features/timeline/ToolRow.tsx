@@ -9,6 +9,7 @@ import type { TimelineItem } from '../../store/reduce-event'
 import { useAppStore } from '../../store/app-store'
 import { fileTextFromReadResult } from '../files/file-text'
 import { DiffView } from './DiffView'
+import { OpenChangeLink } from '../changes/OpenChangeLink'
 import { describeArgs } from './tool-args'
 
 type ToolItem = Extract<TimelineItem, { kind: 'tool' }>
@@ -88,6 +89,7 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
           view
         </button>
       )}
+      {(item.name === 'edit_file' || item.name === 'write_file') && path && item.status === 'ok' && <OpenChangeLink turnId={item.turnId} path={path} />}
       {!folded && (
         <div className="tool-body">
           {isEdit && <DiffView args={item.args} />}
