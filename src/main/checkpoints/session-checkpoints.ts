@@ -232,7 +232,9 @@ export class SessionCheckpoints {
   /** See contract `revertChanges`. */
   revert(turnId: string, scope: Exclude<RevertScope, 'redo'>, opts: { path?: string; force?: boolean; conversation?: boolean }): Promise<RevertResult> {
     if (this.host.isRunning()) return Promise.reject(new CortexError('busy', 'a turn is running: press Stop first or wait for it to end'))
-    if (scope === 'file' && !opts.path) return Promise.reject(new CortexError('invalid_input', 'revertChanges: scope file needs a path'))
+    if (scope === 'file' && !isRepoPath(opts.path)) {
+      return Promise.reject(new CortexError('invalid_input', 'revertChanges: scope file needs a path relative to the repository (no .., no .git)'))
+    }
     return this.serial(async () => {
       const { store, refs } = await this.open()
       const target = this.need(refs, this.ref('t', turnId, 'before'), `before turn ${turnId}`)
@@ -286,6 +288,13 @@ export class SessionCheckpoints {
     })
     return { status: 'reverted', revertId: r.revertId, ...done }
   }
+}
+
+/** Whether `p` is a plain repository-relative path: not absolute, no empty, `.` or `..` segment, not in `.git`. */
+export function isRepoPath(p: string | undefined): p is string {
+  if (!p || p.startsWith('/')) return false
+  const parts = p.split('/')
+  return parts.every((x) => x !== '' && x !== '.' && x !== '..') && parts[0] !== '.git'
 }
 
 /** Every path a list of changes touches (both sides of a rename). */

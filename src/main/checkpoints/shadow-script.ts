@@ -183,6 +183,10 @@ def restore(a):
     restored, deleted, skipped = [], [], []
     checkout = []
     for p in paths:
+        parts = p.split('/')
+        if not p or p.startswith('/') or any(x in ('', '.', '..') for x in parts) or parts[0] == '.git':
+            skipped.append(p)  # not a path inside the repository: never touched
+            continue
         if p in tree:
             checkout.append(p)
         elif p in big:
