@@ -133,6 +133,23 @@ describe('messages typed during a turn', () => {
     await expect(h.submit({ type: 'remove_queued', queueId: queued[0]!.queueId })).rejects.toMatchObject({ code: 'invalid_input' })
   })
 
+  it.each(['openai', 'anthropic'] as const)('reach the model after the tool result over %s too', async (provider) => {
+    const h = await harness([{ text: 'Looking.', toolCalls: [{ name: 'no_such_tool', args: {} }], chunkDelayMs: 100 }, { text: 'Noted.' }], { provider })
+    await h.submit({ type: 'user_message', text: 'Run the slow ticker' })
+    await h.waitFor((e) => e.type === 'text_delta')
+    await h.submit({ type: 'user_message', text: 'Are you still there?' })
+    await h.service.idle(h.sessionId)
+    expect(ofType(h.events, 'turn_ended').map((e) => e.reason)).toEqual(['completed'])
+    const body = JSON.stringify(h.server.requests[1]?.body)
+    // after the tool result, and sent once (Anthropic puts it in the user turn holding the tool_result)
+    const result = body.indexOf('no_such_tool', body.indexOf('Looking.'))
+    expect(body.indexOf('Looking.')).toBeGreaterThan(0)
+    expect(result).toBeGreaterThan(0)
+    expect(body.indexOf('Are you still there?')).toBeGreaterThan(result)
+    expect(body.split('Are you still there?')).toHaveLength(2)
+    expect(body.split('Run the slow ticker')).toHaveLength(2)
+  })
+
   it('start the next turn, in order, when the turn ends before a step boundary', async () => {
     const h = await harness([{ text: 'A slow answer in several words.', chunkDelayMs: 100 }, { text: 'Second turn.' }])
     await h.submit({ type: 'user_message', text: 'first' })
