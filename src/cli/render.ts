@@ -48,6 +48,13 @@ export function summarizeArgs(args: unknown): string {
   return text.length > ARGS_MAX ? `${text.slice(0, ARGS_MAX - 1)}…` : text
 }
 
+/** `N files changed: +a.txt ~b.ts -c.md` (at most 8 named; paths made terminal-safe). */
+export function changesLine(files: ReadonlyArray<{ path: string; status: string }>): string {
+  const mark: Record<string, string> = { added: '+', deleted: '-', modified: '~', renamed: '→' }
+  const named = files.slice(0, 8).map((f) => `${mark[f.status] ?? ''}${terminalSafe(f.path)}`)
+  return `${files.length} file${files.length === 1 ? '' : 's'} changed: ${named.join(' ')}${files.length > 8 ? ' …' : ''}`
+}
+
 /** Create a renderer; call it with each envelope in order. */
 export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) => void {
   const paint = (style: Parameters<typeof styleText>[0], s: string) => (target.color ? styleText(style, s) : s)
@@ -59,7 +66,7 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
   }
   const safe = terminalSafe
   const queue = createQueueRenderer({ err: target.err, dim: (s) => paint('dim', s), warn: (s) => paint('yellow', s), safe, newline })
-  return ({ event }) => {
+  return ({ event, sessionId }) => {
     switch (event.type) {
       case 'user_message':
       case 'message_queued':
@@ -158,6 +165,10 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
         target.err.write(lost ? `${paint('yellow', 'warning:')} ${parts.join(' · ')}\n` : paint('dim', `${parts.join(' · ')}\n`))
         break
       }
+      case 'turn_changes':
+        newline()
+        if (event.files.length) target.err.write(paint('dim', `${changesLine(event.files)}${event.recovered ? ' (by a turn a crash cut off)' : ''} · see: cortex changes ${sessionId}\n`))
+        break
       case 'instructions_loaded':
         target.err.write(paint('dim', `instructions loaded from ${safe(event.file)}${event.truncated ? ` (cut at ${event.bytes} bytes)` : ''}\n`))
         break

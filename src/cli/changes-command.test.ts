@@ -1,0 +1,27 @@
+// The CLI's checkpoint helpers: turn numbers to turn ids, and the one-line summary of a turn's changes.
+import { describe, expect, it } from 'vitest'
+import type { SessionEvent } from '../shared/events'
+import { turnIdOf } from './changes-command'
+import { changesLine } from './render'
+
+describe('turnIdOf', () => {
+  const events: SessionEvent[] = [
+    { type: 'turn_started', turnId: 'a', mode: 'agent' },
+    { type: 'turn_started', turnId: 'b', mode: 'agent' }
+  ]
+  it('counts turns from 1 in the order they started', () => {
+    expect(turnIdOf(events, 1)).toBe('a')
+    expect(turnIdOf(events, 2)).toBe('b')
+  })
+  it('names how many turns there are when N is past them', () => {
+    expect(() => turnIdOf(events, 3)).toThrow(/has 2 turns; there is no turn 3/)
+  })
+})
+
+describe('changesLine', () => {
+  it('marks each file by status, names at most 8 and neutralises terminal escapes', () => {
+    expect(changesLine([{ path: 'a.txt', status: 'added' }, { path: 'b\u001b[2Jx', status: 'modified' }])).toBe('2 files changed: +a.txt ~bx')
+    const many = Array.from({ length: 9 }, (_, i) => ({ path: `f${i}`, status: 'deleted' }))
+    expect(changesLine(many)).toBe('9 files changed: -f0 -f1 -f2 -f3 -f4 -f5 -f6 -f7 …')
+  })
+})
