@@ -19,7 +19,7 @@ import { AgentClient, abortError } from './agent-client'
 import { AGENT_EXIT_MARKER, AGENT_IN_GUEST, GUEST_NETWORK, LABEL_MANAGED, LABEL_REPO, guestContainerSpec, passwdFiles } from './container-spec'
 import type { GuestLimits } from './container-spec'
 import type { Guest, GuestProgress, GuestProvider, GuestStartOptions } from './guest'
-import { gitGuardMounts, removeGuardPlaceholders } from './git-protect'
+import { gitGuardMounts, guardHeld, holdGuard, removeGuardPlaceholders } from './git-protect'
 import { CHECKPOINT_STORE_IN_GUEST, ensureCheckpointStore } from './checkpoint-mount'
 import { guestImageTag, probeGuestImage } from './image'
 import { ensureStartImage, raceAbort } from './abortable'
@@ -215,16 +215,18 @@ class DockerBackend implements GuestBackend {
   }
 
   /**
-   * Remove the empty `.git` placeholder this guest mounted (git-protect.ts), unless another running
-   * guest of the same repository still mounts it: removing it on the host would take it away in
-   * that guest too. Waits at most 1 s for Docker; on no answer the empty folder stays.
+   * Remove the empty placeholders this guest mounted (`.git`, `.git/modules`, `.git/worktrees`;
+   * git-protect.ts), unless another guest of the same repository (running, created, or starting in
+   * this process) still binds them: removing one on the host would take it away there too. Waits
+   * at most 1 s for Docker; on no answer the empty folders stay.
    */
   private async removePlaceholders(): Promise<void> {
     for (const p of this.placeholders) {
       try {
         // `<repo>/.git`, or `<repo>/.git/modules` and `<repo>/.git/worktrees`
         const repo = p.slice(0, p.lastIndexOf('/.git'))
-        const others = await withTimeout(this.docker.listContainers({ filters: { label: [`${LABEL_REPO}=${repo}`] } }), 1000, 'no answer')
+        if (guardHeld(repo)) continue // a guest of it is starting here: its container binds the placeholder
+        const others = await withTimeout(this.docker.listContainers({ all: true, filters: { label: [`${LABEL_REPO}=${repo}`] } }), 1000, 'no answer')
         if (others.some((c) => c.Id !== this.container.id)) continue
         removeGuardPlaceholders({ createdEmptyDirs: [p] })
       } catch (err) {
@@ -313,6 +315,7 @@ export class DockerGuestProvider implements GuestProvider {
     // before the first container exists: from now on a killed process leaves no guest behind
     ensureHostWatchdog(await dockerEndpointOf(this.docker.modem as unknown as Record<string, unknown>).catch(() => undefined), (msg) => log.warn(msg))
     // git control files read-only in the guest, so nothing there runs on the host later (ADR 0006)
+    const release = holdGuard(repo)
     const guard = gitGuardMounts(repo, { uid: st.uid, gid: st.gid }, policy)
     for (const n of guard.notes) log.info(`git guard: ${n}`, { sessionId })
     const checkpointStore = this.opts.checkpointsDir ? ensureCheckpointStore(this.opts.checkpointsDir, repo, st) : undefined
@@ -329,6 +332,7 @@ export class DockerGuestProvider implements GuestProvider {
       check()
       const main = await raceAbort(backend.attachMain(), signal)
       await raceAbort(container.start(), signal)
+      release()
       let client: AgentClient
       try {
         client = await backend.connectMain(main, signal)
@@ -345,11 +349,12 @@ export class DockerGuestProvider implements GuestProvider {
       progress('ready')
       return guest
     } catch (err) {
+      release()
       const failed = backend
       if (failed) await failed.remove().catch((rmErr: unknown) => log.warn('could not remove the guest that failed to start', { containerId: failed.container.id.slice(0, 12), ...errorFields(rmErr) }))
       else {
         rmSync(etc.dir, { recursive: true, force: true })
-        removeGuardPlaceholders(guard)
+        if (!guardHeld(repo)) removeGuardPlaceholders(guard)
       }
       if (err instanceof CortexError || (err as Error).name === 'AbortError') throw err
       throw new CortexError('guest_failed', `could not start the guest container: ${(err as Error).message}`, { cause: err })

@@ -280,6 +280,30 @@ function listDirs(dir: string): string[] {
   }
 }
 
+const starting = new Map<string, number>()
+
+/**
+ * Mark a guest of `repo` as starting in this process until the returned release is called (once the
+ * container runs, or the start failed): a guest removed meanwhile must not remove the placeholders
+ * {@link gitGuardMounts} made, because the starting container binds them (see {@link guardHeld}).
+ */
+export function holdGuard(repo: string): () => void {
+  starting.set(repo, (starting.get(repo) ?? 0) + 1)
+  let released = false
+  return () => {
+    if (released) return
+    released = true
+    const n = (starting.get(repo) ?? 1) - 1
+    if (n > 0) starting.set(repo, n)
+    else starting.delete(repo)
+  }
+}
+
+/** Whether a guest of `repo` is starting in this process ({@link holdGuard}). */
+export function guardHeld(repo: string): boolean {
+  return (starting.get(repo) ?? 0) > 0
+}
+
 /** Remove the placeholder folders {@link gitGuardMounts} created, when they are still empty. */
 export function removeGuardPlaceholders(guard: Pick<GitGuard, 'createdEmptyDirs'>): void {
   for (const d of guard.createdEmptyDirs) {
