@@ -31,6 +31,8 @@ export interface CheckpointHost {
   emit(event: SessionEvent): void
   /** The attached guest (attaching one if needed). */
   getGuest(): Promise<Guest>
+  /** Whether the session has a guest attached or attaching (then a turn snapshots at its start). */
+  hasGuest(): boolean
   /** Whether a turn is running (reverts are refused then). */
   isRunning(): boolean
   logger?: Logger
@@ -39,7 +41,8 @@ export interface CheckpointHost {
 /** See the module comment. */
 export class SessionCheckpoints {
   private chain: Promise<unknown> = Promise.resolve()
-  private readonly started = new Set<string>()
+  /** Turns whose `before` snapshot was started: whether it was taken. */
+  private readonly begun = new Map<string, Promise<boolean>>()
   private readonly log: Logger
 
   /** @param host the session's side, see {@link CheckpointHost} */
@@ -64,26 +67,42 @@ export class SessionCheckpoints {
   }
 
   /**
-   * The guest for a tool of turn `turnId`: the first time, the repository is snapshotted before the
-   * tool runs (and an earlier turn left without an end snapshot is closed first). A failed snapshot
-   * is logged and the tool runs anyway (the turn then has no `turn_changes`).
+   * Take turn `turnId`'s `before` snapshot once (an earlier turn left without an end snapshot is
+   * closed first). Resolves whether it was taken: false without a store, or when it failed (logged;
+   * the turn then has no `turn_changes`). Rejects only when no guest can be had, and then forgets
+   * the attempt so the next call retries.
+   */
+  private begin(turnId: string): Promise<boolean> {
+    const known = this.begun.get(turnId)
+    if (known) return known
+    const p = (async () => {
+      const store = this.storeOf(await this.host.getGuest())
+      if (!store) return false
+      return this.serial(async () => {
+        try {
+          await this.recoverUnfinished(store, turnId, AbortSignal.timeout(FINISH_DEADLINE_MS))
+          await store.snapshot(this.host.sessionId, this.ref('t', turnId, 'before'))
+          return true
+        } catch (err) {
+          this.log.warn('checkpoint before the turn failed; this turn\'s changes are not recorded', { turnId, ...errorFields(err) })
+          return false
+        }
+      })
+    })()
+    this.begun.set(turnId, p)
+    p.catch(() => {
+      if (this.begun.get(turnId) === p) this.begun.delete(turnId)
+    })
+    return p
+  }
+
+  /**
+   * The guest for a tool of turn `turnId`, once the turn's `before` snapshot is taken (so a tool
+   * never changes a file before it). Stop ends the wait (AbortError).
    */
   async guestForTurn(turnId: string, signal?: AbortSignal): Promise<Guest> {
     const guest = await this.host.getGuest()
-    if (this.started.has(turnId)) return guest
-    this.started.add(turnId)
-    const store = this.storeOf(guest)
-    if (!store) return guest
-    await this.serial(async () => {
-      try {
-        await this.recoverUnfinished(store, turnId, signal)
-        await store.snapshot(this.host.sessionId, this.ref('t', turnId, 'before'), { signal })
-      } catch (err) {
-        this.started.delete(turnId)
-        if (signal?.aborted) throw err
-        this.log.warn('checkpoint before the turn failed; this turn\'s changes are not recorded', { turnId, ...errorFields(err) })
-      }
-    })
+    await untilAborted(this.begin(turnId), signal)
     return guest
   }
 
@@ -116,8 +135,13 @@ export class SessionCheckpoints {
     this.host.emit({ type: 'turn_changes', turnId: last.turnId, files, storeBytes: await store.size({ signal }), recovered: true })
   }
 
-  /** Run turn `turnId` and then {@link finishTurn} it, whatever way it ends. */
+  /**
+   * Run turn `turnId` and then {@link finishTurn} it, whatever way it ends. With a guest attached
+   * (or attaching) the `before` snapshot starts at once; otherwise at the turn's first guest tool.
+   */
   async around<T>(turnId: string, run: () => Promise<T>): Promise<T> {
+    // a guest is attached or attaching: snapshot now, alongside the first model request
+    if (this.host.hasGuest()) this.begin(turnId).catch((err: unknown) => this.log.debug('no checkpoint at the turn start (no guest yet)', { turnId, ...errorFields(err) }))
     try {
       return await run()
     } finally {
@@ -130,8 +154,10 @@ export class SessionCheckpoints {
    * `turn_changes` when the turn had a `before` snapshot. Never rejects (failures are logged).
    */
   async finishTurn(turnId: string): Promise<void> {
-    if (!this.started.has(turnId)) return
-    this.started.delete(turnId)
+    const begun = this.begun.get(turnId)
+    if (!begun) return
+    this.begun.delete(turnId)
+    if (!(await begun.catch(() => false))) return
     const signal = AbortSignal.timeout(FINISH_DEADLINE_MS)
     await this.serial(async () => {
       try {
@@ -295,6 +321,17 @@ export function isRepoPath(p: string | undefined): p is string {
   if (!p || p.startsWith('/')) return false
   const parts = p.split('/')
   return parts.every((x) => x !== '' && x !== '.' && x !== '..') && parts[0] !== '.git'
+}
+
+/** `p`'s value, or an AbortError as soon as `signal` aborts (`p` goes on; its rejection is then ignored). */
+function untilAborted<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return p
+  if (signal.aborted) return Promise.reject(new DOMException('stopped', 'AbortError'))
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new DOMException('stopped', 'AbortError'))
+    signal.addEventListener('abort', onAbort, { once: true })
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
 }
 
 /** Every path a list of changes touches (both sides of a rename). */

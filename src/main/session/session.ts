@@ -92,7 +92,8 @@ export class Session {
       sessionId: deps.id, repo: deps.repo, guests: deps.guests, getSandbox: () => this.sandbox, emit: (e) => this.emit(e), isClosed: () => this.closed, logger: this.logger
     })
     this.checkpoints = new SessionCheckpoints({
-      sessionId: deps.id, events: () => this.history, emit: (e) => this.emit(e), getGuest: () => this.ensureGuest(), isRunning: () => this.isRunning(), logger: this.logger
+      sessionId: deps.id, events: () => this.history, emit: (e) => this.emit(e), getGuest: () => this.ensureGuest(), hasGuest: () => this.guest.current !== null,
+      isRunning: () => this.isRunning(), logger: this.logger
     })
     this.id = deps.id
     this.repo = deps.repo
