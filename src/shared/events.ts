@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { ApprovalDecisionSchema, ApprovalOutcomeSchema, ApprovalPolicySchema, ApprovalRuleSchema, EscalationSchema } from './approvals'
 import { CHECKPOINT_EVENTS } from './checkpoints'
 import { ErrorCodeSchema } from './errors'
+import { GOAL_EVENTS, GOAL_OPERATIONS } from './goal'
 import { ModeSchema } from './modes'
 import { PROPOSAL_EVENTS, PROPOSAL_OPERATIONS } from './proposals'
 import { SandboxPolicySchema } from './sandbox'
@@ -56,7 +57,9 @@ export const OperationSchema = z.discriminatedUnion('type', [
     rule: z.string().min(1).max(2000).optional()
   }),
   /** Change the session's approval policy (never | commands | changes); applies from the next tool call. */
-  z.object({ type: z.literal('set_approval_policy'), policy: ApprovalPolicySchema })
+  z.object({ type: z.literal('set_approval_policy'), policy: ApprovalPolicySchema }),
+  /** set_goal, pause_goal, resume_goal, clear_goal, set_goal_budget (./goal). */
+  ...GOAL_OPERATIONS
 ])
 /** See {@link OperationSchema}. */
 export type Operation = z.infer<typeof OperationSchema>
@@ -141,6 +144,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('mode_changed'), mode: ModeSchema }),
   /** lock_changed, spec_updated, proposal_decided (./proposals). */
   ...PROPOSAL_EVENTS,
+  /** goal_updated: the goal's state and progress after any change (./goal). */
+  ...GOAL_EVENTS,
   z.object({ type: z.literal('sandbox_changed'), policy: SandboxPolicySchema }),
   /**
    * A tool call waits for the user (src/main/harness/approvals): the exact call, why it asks

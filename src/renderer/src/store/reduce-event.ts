@@ -8,6 +8,7 @@ import type { SpecDocument } from '../../../shared/proposals'
 import type { SandboxPolicy } from '../../../shared/sandbox'
 import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../../shared/events'
 import type { ApprovalPolicy } from '../../../shared/approvals'
+import type { GoalUpdated } from '../../../shared/goal'
 import { applyApprovalEvent, closeWaiting, type ApprovalRow } from '../features/approvals/approvals-view'
 import { formatUsage, type TurnUsage } from '../../../shared/usage'
 import { revertText } from './checkpoint-events'
@@ -64,6 +65,8 @@ export interface SessionView extends QueueFields {
   terminal: string[]
   /** How many files each turn changed, by turn id (from `turn_changes`). */
   turnChanges: Record<string, number>
+  /** The session's goal as last reported (`goal_updated`), or null when none was set. */
+  goal?: GoalUpdated | null
   /** Highest seq applied; envelopes at or below it are duplicates and ignored. */
   lastSeq: number
   /** True while text_delta may extend the last assistant row (no other row came in between). */
@@ -228,6 +231,8 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       // nothing waits for approval once the turn is over
       return { ...ended, items: closeWaiting(ended.items), running: false }
     }
+    case 'goal_updated':
+      return { ...view, goal: event }
     case 'usage':
       return view // per-request usage; the turn's totals arrive with turn_ended
     case 'session_resumed':
