@@ -1,12 +1,17 @@
 /**
- * Composition root of the desktop app: resolve paths, create the session service (the shared
- * factory: model settings from the environment, Docker guests, orphan sweep), register the IPC
- * adapter, open the window, and close every session before quitting. Everything, core included,
- * logs to `<home>/logs/app.log`. No logic lives here.
+ * Composition root of the desktop app: resolve paths, declare the `app://` scheme, take the
+ * single-instance lock (a second instance quits here and starts nothing), create the session
+ * service (the shared factory: model settings from the environment, Docker guests, orphan sweep),
+ * serve the renderer under `app://`, register the IPC adapter and the menu, open the window, and
+ * close every session before quitting. Everything, core included, logs to `<home>/logs/app.log`.
+ * No logic lives here.
  */
-import { app, BrowserWindow } from 'electron'
+import { app, BrowserWindow, protocol } from 'electron'
+import { dirname } from 'node:path'
 import { toCortexError } from '../shared/errors'
+import { handleAppProtocol, registerAppScheme } from './app/app-protocol'
 import { createAppLogger, errorFields } from './app/logger'
+import { installMenu } from './app/menu'
 import { resolveAppPaths } from './app/paths'
 import { createUnconfiguredApi } from './app/unconfigured-api'
 import { createMainWindow, type MainWindow } from './app/window'
@@ -15,8 +20,7 @@ import { boundedShutdown, createCortexService } from './session'
 
 const paths = resolveAppPaths(app, __dirname)
 const logger = createAppLogger({ file: paths.logFile })
-
-if (!app.requestSingleInstanceLock()) app.quit()
+registerAppScheme(protocol) // before ready, as Electron requires
 
 /** The real session service, or a stand-in that reports why it could not be created. */
 async function createService(): Promise<ReturnType<typeof createUnconfiguredApi>> {
@@ -31,10 +35,12 @@ async function createService(): Promise<ReturnType<typeof createUnconfiguredApi>
 
 async function main(): Promise<void> {
   await app.whenReady()
+  handleAppProtocol(protocol, dirname(paths.rendererHtml))
   const service = await createService()
   let win: MainWindow | undefined
   const disposeIpc = registerIpc({ api: service, isTrustedFrame: (f) => win?.isOwnFrame(f) ?? false, logger })
   const stopEvents = forwardEvents(service, () => win?.window.webContents)
+  installMenu(() => win?.window.webContents)
   const open = (): void => {
     win = createMainWindow(paths, logger)
     win.window.on('closed', () => (win = undefined))
@@ -66,7 +72,13 @@ async function main(): Promise<void> {
   logger.info('app ready', { home: paths.home })
 }
 
-main().catch((err: unknown) => {
-  logger.error('startup failed', errorFields(err))
-  app.exit(1)
-})
+if (app.requestSingleInstanceLock()) {
+  main().catch((err: unknown) => {
+    logger.error('startup failed', errorFields(err))
+    app.exit(1)
+  })
+} else {
+  // another instance owns the data folder: it gets 'second-instance' and focuses its window
+  logger.info('another instance is running; quitting')
+  app.quit()
+}

@@ -28,11 +28,24 @@ const api = createApiStub(
   }
 )
 
+/** Menu commands main sends (src/main/app/menu.ts); anything else on the channel is dropped. */
+const MENU_COMMANDS = new Set(['new-session', 'settings', 'stop'])
+
 /** Host helpers that only Electron has; the browser build lacks `window.cortexHost`. */
 const host = {
   /** Absolute path of a File from a drop event ('' when it has none). */
   getPathForFile(file: File): string {
     return webUtils.getPathForFile(file)
+  },
+  /** Receive native menu commands ('new-session' | 'settings' | 'stop'); returns the unsubscribe. */
+  onMenuCommand(listener: (command: string) => void): () => void {
+    const handler = (_event: IpcRendererEvent, command: unknown): void => {
+      if (typeof command === 'string' && MENU_COMMANDS.has(command)) listener(command)
+    }
+    ipcRenderer.on('cortex:menu', handler)
+    return () => {
+      ipcRenderer.removeListener('cortex:menu', handler)
+    }
   }
 }
 

@@ -5,8 +5,8 @@
  * `window.cortex` bridge.
  */
 import { BrowserWindow, session, type WebFrameMain } from 'electron'
-import { pathToFileURL } from 'node:url'
 import type { AppLogger } from './logger'
+import { APP_ENTRY_URL } from './app-protocol'
 import { rendererCsp } from '../../shared/csp'
 import type { AppPaths } from './paths'
 
@@ -20,13 +20,13 @@ export const RENDERER_CSP = rendererCsp()
 /** The window and the predicate the IPC layer uses to trust a message's sender frame. */
 export interface MainWindow {
   window: BrowserWindow
-  /** URL the renderer was loaded from (file:// of out/renderer/index.html, or the dev server). */
+  /** URL the renderer was loaded from (`app://cortex/index.html`, served by app-protocol.ts, or the dev server). */
   rendererUrl: string
   /** True when `frame` is the top frame of this window showing our renderer (same origin and path). */
   isOwnFrame(frame: WebFrameMain | null | undefined): boolean
 }
 
-/** Same document as `base`: equal origin and path (file:// URLs have origin "null", so compare href sans hash/query). */
+/** Same document as `base`: equal scheme, host and path (hash and query ignored). */
 function sameDocument(url: string, base: string): boolean {
   try {
     const a = new URL(url)
@@ -39,12 +39,13 @@ function sameDocument(url: string, base: string): boolean {
 
 /**
  * Create and load the main window.
- * @param paths built preload and renderer locations (see resolveAppPaths)
+ * @param paths built preload and renderer locations (see resolveAppPaths); the renderer folder must
+ *   already be served under `app://` (handleAppProtocol) unless a dev-server URL is set
  * @param logger app logger for denied navigations and load failures
  * @returns the window once `loadURL`/`loadFile` has been started (not awaited to completion)
  */
 export function createMainWindow(paths: AppPaths, logger: AppLogger): MainWindow {
-  const rendererUrl = paths.rendererDevUrl ?? pathToFileURL(paths.rendererHtml).href
+  const rendererUrl = paths.rendererDevUrl ?? APP_ENTRY_URL
   const window = new BrowserWindow({
     width: 1280,
     height: 840,
@@ -67,7 +68,7 @@ export function createMainWindow(paths: AppPaths, logger: AppLogger): MainWindow
     }
   })
 
-  // CSP as a header for http(s) loads (the dev server); file:// loads use the <meta> in index.html.
+  // CSP as a header for http(s) loads (the dev server); app:// responses carry it themselves.
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({
       responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] }
@@ -101,8 +102,7 @@ export function createMainWindow(paths: AppPaths, logger: AppLogger): MainWindow
   wc.on('render-process-gone', (_e, details) => logger.error('renderer process gone', { reason: details.reason }))
   window.once('ready-to-show', () => window.show())
 
-  if (paths.rendererDevUrl) void window.loadURL(paths.rendererDevUrl)
-  else void window.loadFile(paths.rendererHtml)
+  void window.loadURL(rendererUrl)
 
   return {
     window,

@@ -2,8 +2,10 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
+import { installMenuCommands } from './menu-commands'
 import './styles.css'
 
+installMenuCommands()
 const root = document.getElementById('root')
 if (root) {
   createRoot(root).render(
