@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { ApprovalPolicySchema, ApprovalRuleSchema } from './approvals'
 import { CHECKPOINT_REQUESTS } from './checkpoints'
+import { DESK_REQUESTS } from './desk'
 import { CortexError } from './errors'
 import { EventEnvelopeSchema, OperationSchema } from './events'
 import { ModeSchema } from './modes'
@@ -70,7 +71,9 @@ export const contract = {
     /** Remove one stored rule of a repository; `invalid_input` when no rule has that id. */
     removeApprovalRule: { input: z.object({ repo: z.string().min(1), ruleId: z.string().min(1) }), output: Ok },
     /** listChanges, fileDiff, changesPatch, revertChanges, redoRevert (./checkpoints). */
-    ...CHECKPOINT_REQUESTS
+    ...CHECKPOINT_REQUESTS,
+    /** listStoredSessions, renameSession, deleteSession, listDirectories, listFiles, readWorkspaceFile (./desk). */
+    ...DESK_REQUESTS
   },
   /** The event stream; one channel for all sessions. */
   event: EventEnvelopeSchema

@@ -88,3 +88,5 @@ export type WsServerFrame = z.infer<typeof WsServerFrameSchema>
 
 /** Path of the web host's WebSocket endpoint; the token travels as `?token=`. */
 export const WS_PATH = '/ws'
+/** HTTP path of the web host's token check: GET `?token=` answers 204 for the right token, 401 otherwise. */
+export const WS_AUTH_PATH = '/ws-auth'

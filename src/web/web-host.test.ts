@@ -4,6 +4,7 @@
  * dispatch and event push, using the real `ws` client against an in-test CortexApi.
  */
 import { noCheckpoints } from '../../test/support/no-checkpoints'
+import { noDesk } from '../../test/support/no-desk'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { connect as tcpConnect } from 'node:net'
@@ -53,6 +54,7 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; calls: unknown[]
       return { ok: true }
     },
     ...noCheckpoints(),
+    ...noDesk(),
     onEvent(l) {
       listeners.add(l)
       return () => void listeners.delete(l)

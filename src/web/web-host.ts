@@ -14,7 +14,7 @@ import { WebSocketServer, type WebSocket } from 'ws'
 import type { CortexApi } from '../shared/contract'
 import { CortexError } from '../shared/errors'
 import { NOOP_LOGGER, type Logger } from '../shared/logger-types'
-import { dispatchRequest, WS_PATH, WsRequestFrameSchema, type WsServerFrame } from '../shared/wire'
+import { dispatchRequest, WS_AUTH_PATH, WS_PATH, WsRequestFrameSchema, type WsServerFrame } from '../shared/wire'
 import { securityHeaders, serveStatic } from './static-files'
 
 /** Options of {@link startWebHost}. */
@@ -89,6 +89,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (!hostOk(req)) {
       res.writeHead(421, { 'Content-Type': 'text/plain' })
       return void res.end('misdirected request')
+    }
+    // the page's client asks here whether a refused socket was refused for its token (stale page, restarted host)
+    if ((req.url ?? '').split('?')[0] === WS_AUTH_PATH) {
+      const given = new URL(req.url ?? '/', origin).searchParams.get('token')
+      res.writeHead(tokenMatches(given, token) ? 204 : 401, { 'Cache-Control': 'no-store' })
+      return void res.end()
     }
     void serveStatic(options.rendererDir, headers, req, res)
   })

@@ -19,6 +19,7 @@ import { checkRepoPolicy } from './repo-policy'
 import { Session, type SessionDeps } from './session'
 import { STREAM_IDLE_TIMEOUT_ENV, streamIdleTimeoutMs } from '../harness/model-request'
 import { checkpointRequests } from './checkpoint-requests'
+import { deskRequests } from './desk-requests'
 import { ApprovalRulesStore } from '../harness/approvals/rules-store'
 
 /** Options of {@link createSessionService}. */
@@ -233,6 +234,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       return { ok: true as const }
     },
     ...checkpointRequests(get),
+    ...deskRequests({ store, open: (id) => sessions.get(id), get }),
     async listSessions(input) {
       parse('listSessions', input)
       return [...sessions.values()].map(info)
