@@ -1,9 +1,8 @@
 /**
  * The `changes` and `rewind` subcommands' arguments (commander); the commands are in
- * changes-command.ts.
+ * changes-command.ts, loaded only when one runs (ADR 0015).
  */
 import { InvalidArgumentError, Option, type Command } from 'commander'
-import { changesCommand, rewindCommand } from './changes-command'
 
 const parseTurn = (v: string): number => {
   const n = Number(v)
@@ -19,6 +18,7 @@ export function addChangesCommands(program: Command): void {
     .argument('<session>', 'session id (see `cortex sessions`)')
     .addOption(new Option('--turn <n>', 'only turn N (1 = the first)').argParser(parseTurn))
     .action(async (session: string, opts: { turn?: number }) => {
+      const { changesCommand } = await import('./changes-command')
       process.exitCode = await changesCommand(session, opts)
     })
   program
@@ -29,6 +29,7 @@ export function addChangesCommands(program: Command): void {
     .option('--conversation', 'also rewind the conversation: the model forgets that turn and the ones after it', false)
     .option('--force', 'overwrite files changed after the session\'s last snapshot', false)
     .action(async (session: string, opts: { turn: number; conversation: boolean; force: boolean }) => {
+      const { rewindCommand } = await import('./changes-command')
       process.exitCode = await rewindCommand(session, opts)
     })
 }

@@ -1,44 +1,37 @@
 /**
  * The `cortex` program: argument parsing (commander) and dispatch to `run`, `serve` and
  * `guest build`. Every subcommand drives the same session API as the desktop app.
+ *
+ * Start-up (ADR 0015): this module is the CLI bundle's entry chunk and statically imports only
+ * commander and zod-free constants; each action loads its command module with `import()`, so
+ * `cortex --version` and `--help` never load the session service, the AI SDK, dockerode or zod
+ * (test/cli/startup-imports.test.ts fails if they do). Keep new commands (the TUI) lazy the same way.
  */
 import { Command, InvalidArgumentError, Option } from 'commander'
-import { ModeSchema, type Mode } from '../shared/modes'
-import { ProviderNameSchema, type ProviderName } from '../shared/contract'
-import { SandboxPolicySchema, type SandboxPolicy } from '../shared/sandbox'
-import { runCommand, sessionsCommand } from './run-command'
-import { rulesListCommand, rulesRemoveCommand } from './rules-command'
-import { ApprovalPolicySchema, type ApprovalPolicy } from '../shared/approvals'
+import type { Mode } from '../shared/modes'
+import type { ProviderName } from '../shared/contract'
+import type { SandboxPolicy } from '../shared/sandbox'
+import type { ApprovalPolicy } from '../shared/approvals'
+import { APPROVAL_POLICIES, MODES, PROVIDER_NAMES, SANDBOX_POLICIES } from '../shared/enum-values'
 import { CORTEX_VERSION } from '../shared/version'
-import { serveCommand } from './serve-command'
-import { guestBuildCommand } from './guest-command'
 import { addChangesCommands } from './changes-program'
 
-const parseMode = (v: string): Mode => {
-  const r = ModeSchema.safeParse(v)
-  if (!r.success) throw new InvalidArgumentError(`expected one of ${ModeSchema.options.join(', ')}`)
-  return r.data
-}
-const parseProvider = (v: string): ProviderName => {
-  const r = ProviderNameSchema.safeParse(v)
-  if (!r.success) throw new InvalidArgumentError(`expected one of ${ProviderNameSchema.options.join(', ')}`)
-  return r.data
-}
-const parseSandbox = (v: string): SandboxPolicy => {
-  const r = SandboxPolicySchema.safeParse(v)
-  if (!r.success) throw new InvalidArgumentError(`expected one of ${SandboxPolicySchema.options.join(', ')}`)
-  return r.data
-}
+/** A commander argument parser accepting exactly one of `values`. */
+const oneOf =
+  <T extends string>(values: readonly T[]) =>
+  (v: string): T => {
+    if (!(values as readonly string[]).includes(v)) throw new InvalidArgumentError(`expected one of ${values.join(', ')}`)
+    return v as T
+  }
+const parseMode: (v: string) => Mode = oneOf(MODES)
+const parseProvider: (v: string) => ProviderName = oneOf(PROVIDER_NAMES)
+const parseSandbox: (v: string) => SandboxPolicy = oneOf(SANDBOX_POLICIES)
 const parseSeconds = (v: string): string => {
   const n = Number(v)
   if (v.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 3600) throw new InvalidArgumentError('expected seconds above 0, at most 3600')
   return v
 }
-const parseAsk = (v: string): ApprovalPolicy => {
-  const r = ApprovalPolicySchema.safeParse(v)
-  if (!r.success) throw new InvalidArgumentError(`expected one of ${ApprovalPolicySchema.options.join(', ')}`)
-  return r.data
-}
+const parseAsk: (v: string) => ApprovalPolicy = oneOf(APPROVAL_POLICIES)
 const parsePort = (v: string): number => {
   const n = Number(v)
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port from 0 to 65535')
@@ -95,6 +88,7 @@ export function buildProgram(): Command {
     if (prompt.length === 0 && opts.input !== 'stream-json') cmd.error("error: missing PROMPT (or use --input stream-json and send {\"type\":\"user_message\",\"text\":…} on stdin)")
     applyRootRepoFlag(opts)
     applyIdleTimeoutFlag(opts)
+    const { runCommand } = await import('./run-command')
     process.exitCode = await runCommand(prompt.join(' '), opts)
   })
   const rules = program.command('rules').description("a repository's Always and deny rules for approvals (stored in CORTEX_HOME, never in the repository)")
@@ -102,7 +96,8 @@ export function buildProgram(): Command {
     .command('list')
     .description('list the rules of a repository')
     .option('--repo <dir>', 'repository folder (default: the current folder)')
-    .action((opts: { repo?: string }) => {
+    .action(async (opts: { repo?: string }) => {
+      const { rulesListCommand } = await import('./rules-command')
       process.exitCode = rulesListCommand(opts)
     })
   rules
@@ -110,13 +105,15 @@ export function buildProgram(): Command {
     .description('remove one rule by its id (see `cortex rules list`)')
     .argument('<id>', 'rule id')
     .option('--repo <dir>', 'repository folder (default: the current folder)')
-    .action((id: string, opts: { repo?: string }) => {
+    .action(async (id: string, opts: { repo?: string }) => {
+      const { rulesRemoveCommand } = await import('./rules-command')
       process.exitCode = rulesRemoveCommand(id, opts)
     })
   program
     .command('sessions')
     .description('list stored sessions (newest last) with their repository and mode')
-    .action(() => {
+    .action(async () => {
+      const { sessionsCommand } = await import('./run-command')
       process.exitCode = sessionsCommand()
     })
   addChangesCommands(program)
@@ -128,6 +125,7 @@ export function buildProgram(): Command {
   ).action(async (opts) => {
     applyRootRepoFlag(opts)
     applyIdleTimeoutFlag(opts)
+    const { serveCommand } = await import('./serve-command')
     process.exitCode = await serveCommand(opts)
   })
   program
@@ -136,6 +134,7 @@ export function buildProgram(): Command {
     .command('build')
     .description('build the guest image offline if it is missing (tagged by its recipe hash)')
     .action(async () => {
+      const { guestBuildCommand } = await import('./guest-command')
       process.exitCode = await guestBuildCommand()
     })
   return program

@@ -3,12 +3,13 @@
  * rules and sandbox escalations, as zod schemas shared by the harness, the contract and the UIs.
  */
 import { z } from 'zod'
+import { APPROVAL_POLICIES } from './enum-values'
 
 /**
  * `never`: no prompts, the guest is the boundary. `commands`: ask before each bash call.
  * `changes`: ask before each bash, write_file and edit_file call.
  */
-export const ApprovalPolicySchema = z.enum(['never', 'commands', 'changes'])
+export const ApprovalPolicySchema = z.enum(APPROVAL_POLICIES)
 /** See {@link ApprovalPolicySchema}. */
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicySchema>
 

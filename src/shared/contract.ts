@@ -3,6 +3,7 @@
  * preload bridge, the web host and the renderer's client are all derived from this object.
  */
 import { z } from 'zod'
+import { PROVIDER_NAMES } from './enum-values'
 import { ApprovalPolicySchema, ApprovalRuleSchema } from './approvals'
 import { CHECKPOINT_REQUESTS } from './checkpoints'
 import { DESK_REQUESTS } from './desk'
@@ -12,7 +13,7 @@ import { ModeSchema } from './modes'
 import { SandboxPolicySchema } from './sandbox'
 
 /** Provider names: Anthropic, OpenAI (Responses API) and any OpenAI-compatible server by base URL. */
-export const ProviderNameSchema = z.enum(['anthropic', 'openai', 'openai-compatible'])
+export const ProviderNameSchema = z.enum(PROVIDER_NAMES)
 /** See {@link ProviderNameSchema}. */
 export type ProviderName = z.infer<typeof ProviderNameSchema>
 

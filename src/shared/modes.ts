@@ -4,6 +4,7 @@
  * execution time. Pure data, shared by the harness and the renderer (mode picker, lock banner).
  */
 import { z } from 'zod'
+import { MODES } from './enum-values'
 
 /** The names of every tool in the catalog, in the order they are offered. */
 export const TOOL_NAMES = [
@@ -26,7 +27,7 @@ export type ToolName = (typeof TOOL_NAMES)[number]
  * Schema of a mode: `ask` (read-only look-around), `plan` (ask + plan tool), `spec` (ask + spec
  * tool: requirements → design → tasks), `agent` (everything but spec).
  */
-export const ModeSchema = z.enum(['ask', 'plan', 'spec', 'agent'])
+export const ModeSchema = z.enum(MODES)
 
 /** A session mode; decides the tools offered to the model and allowed at execution time. */
 export type Mode = z.infer<typeof ModeSchema>

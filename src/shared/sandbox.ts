@@ -3,13 +3,14 @@
  * restarts the guest with the new mounts; the session continues).
  */
 import { z } from 'zod'
+import { SANDBOX_POLICIES } from './enum-values'
 
 /**
  * `read-only`: the repository is mounted read-only, no network.
  * `workspace-write` (default): the repository is writable, no network.
  * `network`: workspace-write plus a container network.
  */
-export const SandboxPolicySchema = z.enum(['read-only', 'workspace-write', 'network'])
+export const SandboxPolicySchema = z.enum(SANDBOX_POLICIES)
 /** See {@link SandboxPolicySchema}. */
 export type SandboxPolicy = z.infer<typeof SandboxPolicySchema>
 
