@@ -51,10 +51,11 @@ export class SessionApprovals {
 
   /**
    * Apply `op` when it is an approval operation.
-   * @returns true when handled, false for any other operation
+   * @returns true when handled, false for any other operation (a type predicate, so the caller's
+   *   switch over the remaining operations stays exhaustive)
    * @throws CortexError('invalid_input') for a decision on no waiting request or with a rule that does not cover the call
    */
-  submit(op: Operation): boolean {
+  submit(op: Operation): op is Extract<Operation, { type: 'approval_decision' | 'set_approval_policy' }> {
     if (op.type === 'approval_decision') {
       this.gate.decide(op)
       return true
