@@ -17,7 +17,8 @@ export const TOOL_NAMES = [
   'todo_read',
   'todo_write',
   'plan',
-  'spec'
+  'spec',
+  'goal_done'
 ] as const
 
 /** One tool name from {@link TOOL_NAMES}. */
@@ -59,19 +60,21 @@ export const MODE_TOOLS: Readonly<Record<Mode, readonly ToolName[]>> = {
   ask: ASK_TOOLS,
   plan: [...ASK_TOOLS, 'plan'],
   spec: [...ASK_TOOLS, 'spec'],
-  // spec drives Spec mode's accept/reject flow, so Agent offers everything else
-  agent: TOOL_NAMES.filter((t) => t !== 'spec')
+  // spec drives Spec mode's accept/reject flow, so Agent offers everything else (goal_done follows the goal)
+  agent: TOOL_NAMES.filter((t) => t !== 'spec' && t !== 'goal_done')
 }
 
 /**
  * The tools offered (and allowed to run) now.
  * @param mode the mode in force
  * @param lock the pending proposal, or null/undefined when none awaits a decision
+ * @param goalActive a goal is active (shared/goal.ts): `goal_done` is offered, in any mode
  * @returns tool names in catalog order; under a lock, {@link MUTATING_TOOLS} are removed
  */
-export function offeredTools(mode: Mode, lock?: ModeLock | null): readonly ToolName[] {
+export function offeredTools(mode: Mode, lock?: ModeLock | null, goalActive = false): readonly ToolName[] {
   const tools = MODE_TOOLS[mode]
-  return lock ? tools.filter((t) => !MUTATING_TOOLS.includes(t)) : tools
+  const unlocked = lock ? tools.filter((t) => !MUTATING_TOOLS.includes(t)) : tools
+  return goalActive ? [...unlocked, 'goal_done'] : unlocked
 }
 
 /**
@@ -79,9 +82,10 @@ export function offeredTools(mode: Mode, lock?: ModeLock | null): readonly ToolN
  * @param mode the mode in force when the call runs (not when it was requested)
  * @param tool any string; unknown tool names are never allowed
  * @param lock the lock in force when the call runs
+ * @param goalActive a goal is active when the call runs
  */
-export function isToolAllowed(mode: Mode, tool: string, lock?: ModeLock | null): tool is ToolName {
-  return (offeredTools(mode, lock) as readonly string[]).includes(tool)
+export function isToolAllowed(mode: Mode, tool: string, lock?: ModeLock | null, goalActive = false): tool is ToolName {
+  return (offeredTools(mode, lock, goalActive) as readonly string[]).includes(tool)
 }
 
 /** What the user sees of a lock, e.g. "Plan — locked until you accept". */

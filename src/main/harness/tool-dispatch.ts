@@ -19,6 +19,8 @@ export { MAX_RESULT_CHARS }
 export interface ModeState {
   mode: Mode
   lock?: ModeLock | null
+  /** A goal is active: goal_done may run (shared/goal.ts). */
+  goalActive?: boolean
 }
 
 /** Outcome of one call: the result text for the model and whether it is an error. */
@@ -55,10 +57,10 @@ export async function dispatchToolCall(
   invalidReason?: string
 ): Promise<DispatchResult> {
   const state: ModeState = typeof mode === 'string' ? { mode } : mode
-  if (!isToolAllowed(state.mode, call.name, state.lock)) {
+  if (!isToolAllowed(state.mode, call.name, state.lock, state.goalActive)) {
     const known = Object.hasOwn(catalog, call.name) // not `in`: "constructor" is no tool
-    const offered = offeredTools(state.mode, state.lock).join(', ')
-    const why = !known ? 'does not exist' : state.lock && isToolAllowed(state.mode, call.name)
+    const offered = offeredTools(state.mode, state.lock, state.goalActive).join(', ')
+    const why = !known ? 'does not exist' : call.name === 'goal_done' ? 'is offered only while a goal is active' : state.lock && isToolAllowed(state.mode, call.name)
       ? `is blocked until the user accepts the ${state.lock.kind} or switches mode`
       : `is not available in ${state.mode} mode`
     return { isError: true, output: `Error: tool "${call.name}" ${why}; it was not run. Tools available now: ${offered}.` }

@@ -33,6 +33,8 @@ export interface TurnDeps {
   getMode(): Mode
   /** The lock in force now (a plan or spec document awaiting the user); none when absent. */
   getLock?(): ModeLock | null
+  /** Whether a goal is active now (goal_done is offered; harness/goal.ts); absent: no goal. */
+  getGoalActive?(): boolean
   /** Persisted events so far (the history source). */
   events(): readonly SessionEvent[]
   emit(event: SessionEvent): void
@@ -96,8 +98,9 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
     if (!first) for (const m of deps.takeQueued?.() ?? []) deps.emit({ type: 'user_message', turnId, text: m.text, queueId: m.queueId })
     const mode = deps.getMode()
     const lock = deps.getLock?.() ?? null
-    const offered = offeredTools(mode, lock).map((name) => deps.catalog[name]).filter((t): t is ToolDefinition => !!t)
-    const step = await streamStep(deps, { mode, lock }, offered)
+    const goalActive = deps.getGoalActive?.() ?? false
+    const offered = offeredTools(mode, lock, goalActive).map((name) => deps.catalog[name]).filter((t): t is ToolDefinition => !!t)
+    const step = await streamStep(deps, { mode, lock, goalActive }, offered)
     malformed = step.malformed ? malformed + 1 : 0
     if (step.malformed && malformed >= MAX_MALFORMED_STEPS) throw deps.classifyError(step.malformed)
     deps.emit({
@@ -237,7 +240,7 @@ function toStepCall(part: { toolCallId: string; toolName: string; input: unknown
     call.name = detach(part.toolName.slice(0, QUOTED_NAME_CHARS))
     call.refusal =
       `Error: tool ${quoted} does not exist: it is not a valid tool name (1-64 letters, digits, _ or -); it was not run. ` +
-      `Tools available now: ${offeredTools(mode.mode, mode.lock).join(', ')}.`
+      `Tools available now: ${offeredTools(mode.mode, mode.lock, mode.goalActive).join(', ')}.`
   } else if (capped.truncated) {
     call.refusal =
       `Error: the arguments of this ${part.toolName} call are ${capped.bytes} bytes, over the ${MAX_TOOL_ARGS_BYTES}-byte cap; ` +
@@ -278,7 +281,7 @@ function malformedCall(err: InvalidResponseDataError, mode: ModeState): StepCall
     args: {},
     refusal:
       `Error: your last response had a malformed tool call (${err.message.slice(0, 200)}); it was not run. ` +
-      `Call tools by their exact names. Tools available now: ${offeredTools(mode.mode, mode.lock).join(', ')}.`
+      `Call tools by their exact names. Tools available now: ${offeredTools(mode.mode, mode.lock, mode.goalActive).join(', ')}.`
   }
 }
 
@@ -305,7 +308,7 @@ async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard): Promis
   const partial = new OutputTail()
   try {
     // checked against the mode and lock in force now, not when the model asked
-    const mode = { mode: deps.getMode(), lock: deps.getLock?.() ?? null }
+    const mode = { mode: deps.getMode(), lock: deps.getLock?.() ?? null, goalActive: deps.getGoalActive?.() ?? false }
     // the guest is attached (and awaited) by dispatch, only for a valid call of a tool that needs it
     const ctx = {
       getGuest: () => deps.getGuest(),

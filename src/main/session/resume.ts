@@ -6,6 +6,7 @@
  */
 import type { SessionEvent } from '../../shared/events'
 import { CRASH_INTERRUPTED_RESULT, findOpenTurn } from '../harness/resume-repair'
+import { pausedAtResume } from '../harness/goal'
 import type { ModelFlags, ModelSettings } from '../providers'
 import { ProviderNameSchema } from '../../shared/contract'
 import { SessionStore, modelRecord, type ModelRecord } from '../store/session-store'
@@ -37,7 +38,8 @@ export function resumeModelFlags(dataDir: string, sessionId: string, given: Mode
 /**
  * The events a resumed session emits first, in order: `session_resumed` (with `skipped` damaged
  * records and the connection now in use), then for a turn a crash left open one `tool_call_finished`
- * ("interrupted", an error) per call without a result and its `turn_ended` (reason `stopped`).
+ * ("interrupted", an error) per call without a result and its `turn_ended` (reason `stopped`); then
+ * a goal the log left active, paused (harness/goal.ts: it resumes only when the user says so).
  */
 export function resumeEvents(history: readonly SessionEvent[], skipped: number, settings: ModelSettings): SessionEvent[] {
   const open = findOpenTurn(history)
@@ -48,10 +50,11 @@ export function resumeEvents(history: readonly SessionEvent[], skipped: number, 
     ...(open ? { interruptedTurn: open.turnId } : {}),
     ...modelRecordOf(settings)
   }]
-  if (!open) return out
+  const goal = pausedAtResume(history)
+  if (!open) return goal ? [...out, goal] : out
   for (const c of open.calls) {
     out.push({ type: 'tool_call_finished', turnId: open.turnId, callId: c.callId, name: c.name, isError: true, result: CRASH_INTERRUPTED_RESULT })
   }
   out.push({ type: 'turn_ended', turnId: open.turnId, reason: 'stopped' })
-  return out
+  return goal ? [...out, goal] : out
 }

@@ -24,6 +24,7 @@ import { MessageQueue, type QueuedMessage } from './message-queue'
 import { SessionCheckpoints } from '../checkpoints/session-checkpoints'
 import { visibleHistory } from '../checkpoints/rewind-history'
 import { SessionApprovals, approvalPolicyFromLog } from './session-approvals'
+import { SessionGoal } from './session-goal'
 import type { ApprovalRulesStore } from '../harness/approvals/rules-store'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import { ProposalState, decideProposal, isProposalOperation, type ProposalOperation } from '../harness/mode-locks'
@@ -79,6 +80,8 @@ export class Session {
   private readonly logger: Logger
   private readonly queue = new MessageQueue((e) => this.emit(e))
   private readonly approvals: SessionApprovals
+  /** The long-horizon goal: continues turns toward it until met, blocked, spent or paused (session-goal.ts). */
+  private readonly goal: SessionGoal
   /** Snapshots around each turn, `turn_changes`, review and undo (main/checkpoints). */
   readonly checkpoints: SessionCheckpoints
   /** AGENTS.md / CLAUDE.md, read through the guest at each turn's start and added to the system prompt. */
@@ -95,6 +98,7 @@ export class Session {
       sessionId: deps.id, events: () => this.history, emit: (e) => this.emit(e), getGuest: () => this.ensureGuest(), hasGuest: () => this.guest.current !== null,
       isRunning: () => this.isRunning(), logger: this.logger
     })
+    this.goal = new SessionGoal({ emit: (e) => this.emit(e), isRunning: () => this.isRunning(), startTurn: (text) => this.startTurn([{ text }]), logger: this.logger })
     this.id = deps.id
     this.repo = deps.repo
     this.mode = deps.mode
@@ -107,6 +111,7 @@ export class Session {
       this.persisted.push(envelope)
       if (event.type === 'todos_updated') this.todos = event.todos
       this.proposals.apply(event)
+      this.goal.apply(event)
     }
     this.queue.restore(this.history)
     this.approvals = new SessionApprovals({
@@ -147,6 +152,7 @@ export class Session {
       this.history.push(event)
       this.persisted.push(envelope)
       this.proposals.apply(event)
+      this.goal.apply(event)
       if (!this.closed) this.deps.log.append(envelope)
     }
     this.deps.publish(envelope)
@@ -163,6 +169,7 @@ export class Session {
     if (this.closed) throw new CortexError('session_not_found', `session ${this.id} is closed`)
     if (isProposalOperation(op)) return this.decide(op)
     if (this.approvals.submit(op)) return // approval_decision, set_approval_policy
+    if (this.goal.submit(op)) return // set_goal, pause_goal, resume_goal, clear_goal, set_goal_budget
     switch (op.type) {
       case 'user_message':
         if (this.turn) this.queue.add(op.text)
@@ -172,6 +179,7 @@ export class Session {
         this.queue.remove(op.queueId)
         return
       case 'stop':
+        this.goal.stop() // Stop pauses an active goal
         this.turn?.controller.abort()
         this.guest.stop() // a guest start in progress is cancelled too; the next is a new one (ADR 0008)
         return
@@ -252,6 +260,7 @@ export class Session {
     this.guest.turnStarting() // a start a Stop cancelled begins again now
     for (const { text, queueId } of messages) this.emit({ type: 'user_message', turnId, text, ...(queueId ? { queueId } : {}) })
     this.emit({ type: 'turn_started', turnId, mode: this.mode })
+    this.goal.turnStarted(turnId)
     this.logger.debug('turn started', { turnId, mode: this.mode, messages: messages.length })
     // the repository's instructions first, through the guest the session has (none is started for them)
     const done = this.watchHostExec(turnId, () => this.checkpoints.around(turnId, async () => (await this.instructions.refresh(this.guest.current, controller.signal), runTurn({
@@ -261,6 +270,7 @@ export class Session {
       catalog: this.deps.catalog,
       getMode: () => this.mode,
       getLock: () => this.proposals.lock,
+      getGoalActive: () => this.goal.activeFor(turnId),
       events: () => visibleHistory(this.history),
       emit: (e) => this.emit(e),
       // Stop ends a wait for the guest at once (the start itself is cancelled by guest.stop)
@@ -280,7 +290,8 @@ export class Session {
           propose: (doc) => {
             for (const e of this.proposals.onSpecDrafted(doc)) this.emit(e)
           }
-        }
+        },
+        goal: this.goal.toolState(turnId)
       },
       classifyError: this.deps.classifyError,
       maxOutputTokens: this.deps.maxOutputTokens,
@@ -329,7 +340,9 @@ export class Session {
     const usage = turnUsage(this.history, turnId)
     this.emit({ type: 'turn_ended', turnId, reason, ...(usage ? { usage } : {}) })
     if (!this.closed) this.deps.log.flush()
-    // messages still queued start the next turn, in order, as separate user messages
+    const goalNext = this.closed ? undefined : this.goal.turnEnded(turnId, reason, usage, this.proposals.lock !== null)
+    // messages still queued start the next turn, in order, as separate user messages; else the goal's next turn
     if (!this.closed && this.queue.size > 0) this.startTurn(this.queue.take())
+    else if (goalNext) this.startTurn([{ text: goalNext }])
   }
 }

@@ -15,6 +15,7 @@ import { todoReadTool } from './todo-read'
 import { todoWriteTool } from './todo-write'
 import { planTool } from './plan'
 import { specTool } from './spec'
+import { goalDoneTool } from './goal-done'
 
 /** Every tool, keyed by name. */
 export const TOOL_CATALOG: Readonly<Record<ToolName, ToolDefinition>> = {
@@ -27,7 +28,8 @@ export const TOOL_CATALOG: Readonly<Record<ToolName, ToolDefinition>> = {
   todo_read: todoReadTool,
   todo_write: todoWriteTool,
   plan: planTool,
-  spec: specTool
+  spec: specTool,
+  goal_done: goalDoneTool
 }
 
 /**

@@ -6,6 +6,7 @@ import type { z } from 'zod'
 import type { Plan, Todo } from '../../shared/events'
 import type { SpecStage, ToolName } from '../../shared/modes'
 import type { SpecDocument } from '../../shared/proposals'
+import type { Goal } from '../../shared/goal'
 import type { Guest } from '../guest/guest'
 
 /** Session state a tool may read or replace (todos and plan live in the session, not the transcript). */
@@ -21,6 +22,18 @@ export interface ToolSessionState {
    * accepted); `propose(doc)` publishes a draft of that stage: emits spec_updated and locks.
    */
   spec?: { nextStage(): SpecStage; propose(doc: SpecDocument): void }
+  /** The active goal (goal_done; harness/goal.ts); absent where there is no session or no active goal. */
+  goal?: GoalToolState
+}
+
+/** What goal_done sees of the session's goal: the goal, and where it records the model's claim for the turn's end. */
+export interface GoalToolState {
+  /** The active goal, or null when none is active (the call is then refused). */
+  current(): Goal | null
+  /** The goal is met (evidence given and the check, if any, passed): decided when the turn ends. */
+  met(evidence: string): void
+  /** The model reports a blocker; returns how many consecutive turns (this one included) reported it. */
+  blocked(reason: string): number
 }
 
 /** What a tool runs with. `signal` aborts on Stop; tools must pass it to every guest call. */
