@@ -1,7 +1,8 @@
 // Repository instructions through the built CLI, a real guest and the scripted model server:
 // AGENTS.md (else CLAUDE.md) is read through the guest and added to the recorded system prompt,
 // capped at 32 KiB, and the timeline says "instructions loaded from AGENTS.md". A symlink to a
-// host-only file shows nothing of it: the host never reads the repository's instructions itself.
+// host-only file shows nothing of it: the host reads only a plain regular file (never through a
+// link; ADR 0015), anything else is read through the guest.
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

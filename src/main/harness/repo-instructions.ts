@@ -39,15 +39,23 @@ export async function readRepoInstructions(guest: Guest, repo: string): Promise<
     }
     if (size === 0) continue
     const read = await guest.read(path, { maxBytes: MAX_INSTRUCTIONS_BYTES })
-    const raw = Buffer.from(read.dataB64, 'base64')
-    // a cut in the middle of a character leaves a replacement character at the end: drop it
-    let text = new TextDecoder('utf-8').decode(raw)
-    const truncated = read.size > MAX_INSTRUCTIONS_BYTES || !read.eof
-    if (truncated) text = text.replace(/\uFFFD+$/, '')
-    if (text.trim() === '') continue
-    return { file, text, bytes: read.size, truncated, sha256: createHash('sha256').update(text).digest('hex') }
+    const found = instructionsFromBytes(file, Buffer.from(read.dataB64, 'base64'), read.size, read.size > MAX_INSTRUCTIONS_BYTES || !read.eof)
+    if (found) return found
   }
   return null
+}
+
+/**
+ * The instructions of `file` from its first bytes `raw` (at most {@link MAX_INSTRUCTIONS_BYTES}),
+ * the whole file's `size` in bytes and whether `raw` is cut; null when the text is blank. Shared by
+ * the guest read above and the host read (host-instructions.ts), so both give the same result.
+ */
+export function instructionsFromBytes(file: string, raw: Buffer, size: number, truncated: boolean): RepoInstructions | null {
+  // a cut in the middle of a character leaves a replacement character at the end: drop it
+  let text = new TextDecoder('utf-8').decode(raw)
+  if (truncated) text = text.replace(/\uFFFD+$/, '')
+  if (text.trim() === '') return null
+  return { file, text, bytes: size, truncated, sha256: createHash('sha256').update(text).digest('hex') }
 }
 
 /**
