@@ -137,7 +137,14 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
     name: z.string(),
     isError: z.boolean(),
     /** The text sent back to the model as the tool result (bounded). */
-    result: z.string()
+    result: z.string(),
+    /**
+     * The call's streamed output (stdout and stderr interleaved as they arrived), kept with the
+     * session so a reload or resume shows it again: the first and last KEPT_OUTPUT_EDGE_CHARS
+     * characters with a marker between (the full output stays in the guest's spill file). Absent
+     * when the call streamed nothing. A stopped call carries its partial output here too.
+     */
+    output: z.string().optional()
   }),
   z.object({ type: z.literal('plan_updated'), plan: PlanSchema }),
   z.object({ type: z.literal('todos_updated'), todos: z.array(TodoSchema) }),

@@ -9,6 +9,12 @@ import type { SessionEvent, ToolCall } from '../../shared/events'
 /** Characters of a stopped call's output kept from its start and from its end (each), UTF-16 units. */
 export const INTERRUPTED_OUTPUT_EDGE_CHARS = 2000
 
+/**
+ * Characters of a call's streamed output kept with the session (`tool_call_finished.output`) from
+ * its start and from its end (each): 32 Ki + 32 Ki UTF-16 units, about 64 KiB of ASCII per call.
+ */
+export const KEPT_OUTPUT_EDGE_CHARS = 32 * 1024
+
 /** Result of a call that was running when the user pressed Stop (partial output follows when there was any). */
 export const STOPPED_RESULT = 'Error: interrupted — stopped by the user before this call finished.'
 

@@ -15,7 +15,7 @@ import type { ToolDefinition, ToolSessionState } from '../tools/tool'
 import { declareTools } from '../providers'
 import { INVALID_TOOL_NAME, MAX_TOOL_ARGS_BYTES, TRUNCATED_ARGS_HEAD_CHARS, VALID_TOOL_NAME, buildModelMessages, capToolArgs } from './history'
 import type { ApprovalGate } from './approvals/approval-gate'
-import { closeUnstarted, interruptedResult, OutputTail } from './interrupted'
+import { closeUnstarted, interruptedResult, KEPT_OUTPUT_EDGE_CHARS, OutputTail } from './interrupted'
 import { dispatchToolCall, isAbortError, type ModeState } from './tool-dispatch'
 import { LoopGuard } from './loop-guard'
 import { DEFAULT_STREAM_IDLE_TIMEOUT_S, requestModel, type AttemptContext } from './model-request'
@@ -306,6 +306,12 @@ async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard): Promis
   let output: string
   let isError: boolean
   const partial = new OutputTail()
+  // the bounded output kept with the session (tool_call_finished.output) for reloads and resumes
+  const kept = new OutputTail(KEPT_OUTPUT_EDGE_CHARS)
+  const keptOutput = (): { output?: string } => {
+    const text = kept.text()
+    return text === '' ? {} : { output: text }
+  }
   try {
     // checked against the mode and lock in force now, not when the model asked
     const mode = { mode: deps.getMode(), lock: deps.getLock?.() ?? null, goalActive: deps.getGoalActive?.() ?? false }
@@ -316,6 +322,7 @@ async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard): Promis
       session: deps.session,
       emitOutput: (stream: 'stdout' | 'stderr', chunk: string) => {
         partial.add(chunk)
+        kept.add(chunk)
         deps.emit({ type: 'tool_output', turnId, callId: call.callId, stream, chunk })
       },
       ...(deps.approvals ? { approve: (c: ToolCall) => deps.approvals!.check(c, turnId, signal) } : {})
@@ -323,16 +330,16 @@ async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard): Promis
     ;({ output, isError } = await dispatchToolCall(call, mode, deps.catalog, ctx, call.invalidReason))
   } catch (err) {
     if (isAbortError(err, signal)) {
-      deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: interruptedResult(partial) })
+      deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: interruptedResult(partial), ...keptOutput() })
       return
     }
     const message = err instanceof Error ? err.message : String(err)
     ;(deps.logger ?? NOOP_LOGGER).error('tool call failed; the turn ends', { turnId, callId: call.callId, tool: call.name, ...errorFields(err) })
-    deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: `Error: ${message}` })
+    deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: `Error: ${message}`, ...keptOutput() })
     throw err
   }
   deps.logger?.debug('tool call finished', { turnId, callId: call.callId, tool: call.name, isError, ms: Date.now() - started, chars: output.length })
-  finishCall(deps, call, guard, isError, output)
+  finishCall(deps, call, guard, isError, output, keptOutput().output)
 }
 
 /**
@@ -340,8 +347,8 @@ async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard): Promis
  * model, the 5th is recorded and then ends the turn.
  * @throws CortexError('loop_detected') at the 5th identical failure
  */
-function finishCall(deps: TurnDeps, call: StepCall, guard: LoopGuard, isError: boolean, result: string): void {
+function finishCall(deps: TurnDeps, call: StepCall, guard: LoopGuard, isError: boolean, result: string, output?: string): void {
   const verdict = guard.record(call.name, call.args, isError, result)
-  deps.emit({ type: 'tool_call_finished', turnId: deps.turnId, callId: call.callId, name: call.name, isError, result: result + (verdict.note ?? '') })
+  deps.emit({ type: 'tool_call_finished', turnId: deps.turnId, callId: call.callId, name: call.name, isError, result: result + (verdict.note ?? ''), ...(output === undefined ? {} : { output }) })
   if (verdict.stop) throw verdict.stop
 }

@@ -50,7 +50,7 @@ describe('reduceEnvelope', () => {
       { type: 'tool_output', turnId: 't2', callId: 'call_0', stream: 'stdout', chunk: 'mine\n' }
     ])
     expect(v.items[1]).toMatchObject({ turnId: 't2', output: 'mine\n' })
-    expect(v.terminal.join('')).not.toContain('late')
+    expect(v.terminal.text()).not.toContain('late')
   })
 
   it('sends bash output to the terminal and the tool row, other tools only to the row', () => {
@@ -62,10 +62,10 @@ describe('reduceEnvelope', () => {
       { type: 'tool_output', turnId: 't', callId: 'g', stream: 'stdout', chunk: 'match' },
       { type: 'tool_call_finished', turnId: 't', callId: 'b', name: 'bash', isError: true, result: 'exit 1' }
     ])
-    expect(v.terminal.join('')).toContain('$ ls')
-    expect(v.terminal.join('')).toContain('a\n')
-    expect(v.terminal.join('')).toContain('oops')
-    expect(v.terminal.join('')).not.toContain('match')
+    expect(v.terminal.text()).toContain('$ ls')
+    expect(v.terminal.text()).toContain('a\n')
+    expect(v.terminal.text()).toContain('oops')
+    expect(v.terminal.text()).not.toContain('match')
     expect(v.items[0]).toMatchObject({ status: 'error', output: 'a\noops\n', result: 'exit 1' })
     expect(v.items[1]).toMatchObject({ output: 'match', status: 'running' })
   })

@@ -12,6 +12,7 @@ import type { GoalUpdated } from '../../../shared/goal'
 import { applyApprovalEvent, closeWaiting, type ApprovalRow } from '../features/approvals/approvals-view'
 import { formatUsage, type TurnUsage } from '../../../shared/usage'
 import { revertText } from './checkpoint-events'
+import { TerminalLog } from '../features/terminal/terminal-log'
 import { EMPTY_QUEUE_FIELDS, applyQueueEvent, dropQueued, type QueueFields } from './queue-events'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
@@ -61,8 +62,13 @@ export interface SessionView extends QueueFields {
   /** The latest spec document drafted (Spec mode), or null. */
   spec: SpecDocument | null
   todos: Todo[]
-  /** Terminal transcript chunks in order (bash commands and their output); append-only. */
-  terminal: string[]
+  /**
+   * The bash transcript (commands and their output), bounded and append-only; shared by successive
+   * views of the session and appended in place (features/terminal/terminal-log.ts).
+   */
+  terminal: TerminalLog
+  /** Bumped whenever `terminal` grows, so subscribers see a change. */
+  terminalVersion: number
   /** How many files each turn changed, by turn id (from `turn_changes`). */
   turnChanges: Record<string, number>
   /** The session's goal as last reported (`goal_updated`), or null when none was set. */
@@ -91,7 +97,8 @@ export function emptyView(sessionId: string, repo = '', mode: Mode = 'agent', sa
     lock: null,
     spec: null,
     todos: [],
-    terminal: [],
+    terminal: new TerminalLog(),
+    terminalVersion: 0,
     turnChanges: {},
     lastSeq: 0,
     streaming: false,
@@ -176,7 +183,10 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
         status: 'running',
         output: ''
       })
-      if (event.name === 'bash') next.terminal = [...view.terminal, `\x1b[1;36m$ ${commandOf(event.args)}\x1b[0m\n`]
+      if (event.name === 'bash') {
+        next.terminal.append(`\x1b[1;36m$ ${commandOf(event.args)}\x1b[0m\n`)
+        next.terminalVersion = view.terminalVersion + 1
+      }
       return next
     }
     case 'tool_output': {
@@ -188,17 +198,23 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
         ...t,
         output: (t.output + event.chunk).slice(-TOOL_OUTPUT_CAP)
       }))
-      const chunk = event.stream === 'stderr' ? `\x1b[31m${event.chunk}\x1b[0m` : event.chunk
-      const terminal = tool?.name === 'bash' ? [...view.terminal, chunk] : view.terminal
-      return { ...view, items, terminal, streaming: false }
+      if (tool?.name !== 'bash') return { ...view, items, streaming: false }
+      view.terminal.append(event.stream === 'stderr' ? `\x1b[31m${event.chunk}\x1b[0m` : event.chunk)
+      return { ...view, items, terminalVersion: view.terminalVersion + 1, streaming: false }
     }
     case 'tool_call_finished': {
+      const tool = findTool(view.items, event.callId)
+      // the kept output of a replayed call (its tool_output chunks are not persisted) fills the row and the terminal
+      const replayed = event.output !== undefined && tool !== undefined && tool.output === '' && tool.turnId === event.turnId
       const items = updateTool(view.items, event.callId, (t) => ({
         ...t,
         status: event.isError ? 'error' : 'ok',
-        result: event.result
+        result: event.result,
+        ...(replayed ? { output: (event.output ?? '').slice(-TOOL_OUTPUT_CAP) } : {})
       }))
-      return { ...view, items, streaming: false }
+      if (!replayed || tool?.name !== 'bash') return { ...view, items, streaming: false }
+      view.terminal.append(event.output ?? '')
+      return { ...view, items, terminalVersion: view.terminalVersion + 1, streaming: false }
     }
     case 'plan_updated':
       return { ...view, plan: event.plan }

@@ -1,20 +1,28 @@
 /**
  * An xterm.js pane replaying the session's bash transcript: each bash command as it starts, then
- * its stdout (and stderr in red) as tool_output chunks stream in. Read-only; resizes with its box;
- * a short note stands in while there is nothing to show.
+ * its stdout (and stderr in red) as tool_output chunks stream in; after a reload, the output kept
+ * with the session. It reads the bounded TerminalLog by offset and writes at most once per
+ * animation frame, at most FRAME_WRITE_CAP characters (a flood skips to its newest text with a
+ * marker), so a 200 MB flood never stalls the window; xterm keeps a bounded scrollback.
+ * Read-only; resizes with its box; a short note stands in while there is nothing to show.
  */
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Terminal } from '@xterm/xterm'
 import { FitAddon } from '@xterm/addon-fit'
 import '@xterm/xterm/css/xterm.css'
-import { useCurrentView } from '../../store/app-store'
+import { useAppStore } from '../../store/app-store'
+import type { TerminalLog } from './terminal-log'
+
+/** Characters written to xterm per animation frame at most; the rest of a burst is skipped. */
+export const FRAME_WRITE_CAP = 256 * 1024
+
+/** Lines xterm keeps above the viewport. */
+export const TERMINAL_SCROLLBACK = 5000
 
 /** The terminal panel. */
 export function TerminalPane(): React.JSX.Element {
-  const view = useCurrentView()
   const box = useRef<HTMLDivElement>(null)
-  const term = useRef<{ terminal: Terminal; fit: FitAddon } | null>(null)
-  const written = useRef<{ sessionId: string | null; count: number }>({ sessionId: null, count: 0 })
+  const [empty, setEmpty] = useState(true)
 
   useEffect(() => {
     if (!box.current) return
@@ -23,13 +31,12 @@ export function TerminalPane(): React.JSX.Element {
       disableStdin: true,
       cursorBlink: false,
       fontSize: 12,
-      scrollback: 5000,
+      scrollback: TERMINAL_SCROLLBACK,
       theme: { background: '#0f1115' }
     })
     const fit = new FitAddon()
     terminal.loadAddon(fit)
     terminal.open(box.current)
-    term.current = { terminal, fit }
     const observer = new ResizeObserver(() => {
       try {
         fit.fit()
@@ -38,32 +45,51 @@ export function TerminalPane(): React.JSX.Element {
       }
     })
     observer.observe(box.current)
+
+    let shown: TerminalLog | null = null
+    let written = 0
+    let frame = 0
+    const flush = (): void => {
+      frame = 0
+      const s = useAppStore.getState()
+      const log = s.currentId ? (s.views[s.currentId]?.terminal ?? null) : null
+      if (log !== shown) {
+        terminal.reset()
+        shown = log
+        written = 0
+      }
+      if (!log) return setEmpty(true)
+      setEmpty(log.end === 0)
+      const pending = log.end - written
+      if (pending <= 0) return
+      const from = pending > FRAME_WRITE_CAP ? log.end - FRAME_WRITE_CAP : written
+      const slice = log.since(from)
+      const skipped = from - written + slice.dropped
+      if (skipped > 0) terminal.write(`\r\n\x1b[2m[… ${skipped} characters skipped …]\x1b[0m\r\n`)
+      terminal.write(slice.text)
+      written = slice.end
+    }
+    const schedule = (): void => {
+      if (frame === 0) frame = requestAnimationFrame(flush)
+    }
+    schedule()
+    const unsubscribe = useAppStore.subscribe((s, prev) => {
+      const view = s.currentId ? s.views[s.currentId] : undefined
+      const before = prev.currentId ? prev.views[prev.currentId] : undefined
+      if (s.currentId !== prev.currentId || view?.terminalVersion !== before?.terminalVersion || view?.terminal !== before?.terminal) schedule()
+    })
     return () => {
+      unsubscribe()
+      if (frame !== 0) cancelAnimationFrame(frame)
       observer.disconnect()
       terminal.dispose()
-      term.current = null
-      written.current = { sessionId: null, count: 0 }
     }
   }, [])
-
-  const chunks = view?.terminal
-  const sessionId = view?.sessionId ?? null
-  useEffect(() => {
-    const t = term.current
-    if (!t) return
-    if (written.current.sessionId !== sessionId) {
-      t.terminal.reset()
-      written.current = { sessionId, count: 0 }
-    }
-    const list = chunks ?? []
-    for (let i = written.current.count; i < list.length; i++) t.terminal.write(list[i] ?? '')
-    written.current.count = list.length
-  }, [chunks, sessionId])
 
   return (
     <>
       <div className="terminal" data-testid="terminal" ref={box} />
-      {(chunks?.length ?? 0) === 0 && (
+      {empty && (
         <div className="terminal-empty" data-testid="terminal-empty">
           No commands yet. Shell commands the agent runs, and their output, show here.
         </div>

@@ -11,6 +11,7 @@ import { fileTextFromReadResult } from '../files/file-text'
 import { DiffView } from './DiffView'
 import { OpenChangeLink } from '../changes/OpenChangeLink'
 import { describeArgs } from './tool-args'
+import { plainText } from './plain-text'
 
 type ToolItem = Extract<TimelineItem, { kind: 'tool' }>
 
@@ -56,7 +57,8 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
   const openFile = useAppStore((s) => s.openFile)
   const args = useMemo(() => describeArgs(item.name, item.args), [item.name, item.args])
   const path = pathOf(item.args)
-  const body = item.result ?? item.output
+  // escape sequences stripped while streaming too (a chunk may end inside one)
+  const body = useMemo(() => plainText(item.result ?? item.output), [item.result, item.output])
   const isEdit = item.name === 'edit_file'
   const hasBody = body.length > 0 || isEdit
   return (
