@@ -20,6 +20,8 @@ export const ErrorCodeSchema = z.enum([
   'busy', // a turn is already running
   'session_locked', // the session is open in another process
   'session_limit', // too many sessions open in this process (CORTEX_MAX_SESSIONS)
+  'compaction_failed', // the summariser failed or its result failed verification twice; the history is kept whole (src/main/harness/compaction)
+  'context_overflow', // the fixed part of the context (system prompt, tools, keep-set) alone exceeds the compaction budget, or the provider still says the prompt is too long after compacting
   'history_invalid', // the session history cannot be repaired into a valid model request (src/main/harness/history-validator.ts)
   'internal'
 ])

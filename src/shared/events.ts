@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { ApprovalDecisionSchema, ApprovalOutcomeSchema, ApprovalPolicySchema, ApprovalRuleSchema, EscalationSchema } from './approvals'
 import { CHECKPOINT_EVENTS } from './checkpoints'
+import { COMPACTION_EVENTS, COMPACTION_OPERATIONS } from './compaction'
 import { ErrorCodeSchema } from './errors'
 import { GOAL_EVENTS, GOAL_OPERATIONS } from './goal'
 import { ModeSchema } from './modes'
@@ -58,6 +59,8 @@ export const OperationSchema = z.discriminatedUnion('type', [
   }),
   /** Change the session's approval policy (never | commands | changes); applies from the next tool call. */
   z.object({ type: z.literal('set_approval_policy'), policy: ApprovalPolicySchema }),
+  /** compact { focus? }: compact the history now (./compaction). */
+  ...COMPACTION_OPERATIONS,
   /** set_goal, pause_goal, resume_goal, clear_goal, set_goal_budget (./goal). */
   ...GOAL_OPERATIONS
 ])
@@ -91,6 +94,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   ...SESSION_NOTICE_EVENTS,
   /** usage: tokens and cost of one model request (./usage). */
   ...USAGE_EVENTS,
+  /** compaction_started, compaction_finished, compaction_failed, context_usage (./compaction). */
+  ...COMPACTION_EVENTS,
   /** A user message as the model gets it; `queueId` when it was typed during a turn and queued first. */
   z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string(), queueId: z.string().optional() }),
   /** A message sent during a turn, held until the next step boundary (src/main/session/message-queue.ts). */

@@ -15,7 +15,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net'
 import {
   HANG, HANG_IN_ARGS, anthropicFrames, openAIChatFrames, openAIResponsesFrames, textDeltas,
-  type FrameList, type WireStep, type WireToolCall
+  type FrameList, type WireStep, type WireToolCall, type WireUsage
 } from './scripted-wire-formats'
 
 export { offeredToolNames, sentToolResults, sentToolCalls, type SentToolResult, type SentToolCall } from './scripted-requests'
@@ -51,6 +51,8 @@ export interface ScriptStep {
   streamErrorAfterText?: { message: string; type?: string }
   /** Answer with this HTTP status and JSON body instead of a stream (extra `headers`, e.g. `retry-after-ms`). */
   httpError?: { status: number; body: unknown; headers?: Record<string, string> }
+  /** Tokens the step reports (prompt tokens with cached ones included, cached, output); default 10 / 0 / 5. */
+  usage?: WireUsage
 }
 
 /** A request as received. `headers` have lower-case names; `body` is the parsed JSON (or the raw text if not JSON). */
@@ -131,6 +133,7 @@ function toWireStep(step: ScriptStep, n: number, body: unknown, format: Format):
     ...(step.text !== undefined ? { text: step.text } : {}),
     toolCalls,
     includeUsage: b.stream_options?.include_usage === true,
+    ...(step.usage ? { usage: step.usage } : {}),
     ...(step.streamErrorAfterText
       ? { streamError: { message: step.streamErrorAfterText.message, type: step.streamErrorAfterText.type ?? 'overloaded_error' } }
       : {})

@@ -53,6 +53,20 @@ export interface WireStep {
   includeUsage?: boolean
   /** Emit the format's in-stream error event after the text, then end the stream. */
   streamError?: { message: string; type: string }
+  /** Tokens to report (default 10 in, 0 cached, 5 out); `input` counts cached tokens too. */
+  usage?: WireUsage
+}
+
+/** Reported token counts of a step: prompt tokens (cached included), cached prompt tokens, answer tokens. */
+export interface WireUsage {
+  input: number
+  cached?: number
+  output?: number
+}
+
+/** The usage of `step` with defaults filled in. */
+function usageOf(step: WireStep): Required<WireUsage> {
+  return { input: step.usage?.input ?? 10, cached: step.usage?.cached ?? 0, output: step.usage?.output ?? 5 }
 }
 
 /** Split text into word-sized deltas (at least 2 when the text has 2+ characters). */
@@ -97,11 +111,12 @@ export function openAIChatFrames(step: WireStep): FrameList {
     frames.push(...piecesWithHang(call.argsText, index, step.toolCalls, (piece) => chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null)))
   })
   frames.push(chunk({}, step.toolCalls.length > 0 ? 'tool_calls' : 'stop'))
-  if (step.includeUsage) {
+  if (step.includeUsage || step.usage) {
+    const u = usageOf(step)
     frames.push({
       data: json({
         id, object: 'chat.completion.chunk', created: CREATED, model: step.model, system_fingerprint: null, choices: [],
-        usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }
+        usage: { prompt_tokens: u.input, completion_tokens: u.output, total_tokens: u.input + u.output, ...(u.cached ? { prompt_tokens_details: { cached_tokens: u.cached } } : {}) }
       })
     })
   }
@@ -154,7 +169,8 @@ export function openAIResponsesFrames(step: WireStep): FrameList {
     frames.push(ev('response.output_item.done', { output_index: oi, item }))
     output.push(item)
   }
-  const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 }
+  const u = usageOf(step)
+  const usage = { input_tokens: u.input, input_tokens_details: { cached_tokens: u.cached }, output_tokens: u.output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: u.input + u.output }
   frames.push(ev('response.completed', { response: response('completed', output, usage) }))
   return frames
 }
@@ -167,7 +183,8 @@ export function anthropicFrames(step: WireStep): FrameList {
       message: {
         id: `msg_scripted_${step.n}`, type: 'message', role: 'assistant', model: step.model, content: [],
         stop_reason: null, stop_sequence: null,
-        usage: { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 }
+        // Anthropic's input_tokens excludes cache reads
+        usage: { input_tokens: usageOf(step).input - usageOf(step).cached, cache_creation_input_tokens: 0, cache_read_input_tokens: usageOf(step).cached, output_tokens: 1 }
       }
     })
   ]
@@ -191,7 +208,7 @@ export function anthropicFrames(step: WireStep): FrameList {
     frames.push(ev('content_block_stop', { index }))
     index++
   }
-  frames.push(ev('message_delta', { delta: { stop_reason: step.toolCalls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } }))
+  frames.push(ev('message_delta', { delta: { stop_reason: step.toolCalls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: usageOf(step).output } }))
   frames.push(ev('message_stop', {}))
   return frames
 }

@@ -10,6 +10,8 @@ import { capToolArgs } from '../../shared/tool-args'
 export { MAX_TOOL_ARGS_BYTES, TRUNCATED_ARGS_HEAD_CHARS, capToolArgs, type CappedArgs } from '../../shared/tool-args'
 
 import { INTERRUPTED_RESULT, validateHistory } from './history-validator'
+import { compactedView } from './compaction/rebuild'
+import { MASK_MIN_CHARS, maskStub } from './compaction/masking'
 
 export { INTERRUPTED_RESULT, HistoryInvalidError } from './history-validator'
 
@@ -37,7 +39,9 @@ export function toModelInput(args: unknown): Record<string, unknown> {
 /**
  * Build messages from events, in order: `user_message` → user, `assistant_message` → assistant
  * (text + tool-call parts), `tool_call_finished` → tool results grouped in one tool message.
- * Other events are ignored. Calls left without a result get {@link INTERRUPTED_RESULT}. The result
+ * Other events are ignored. After a compaction the history starts from the latest `compaction_finished`
+ * (compaction/rebuild.ts: its summary and keep-set, the verbatim tail, the events after it; masked
+ * results become stubs). Calls left without a result get {@link INTERRUPTED_RESULT}. The result
  * passes {@link validateHistory} (run before every model request); `onRepair` gets one line per repair.
  * @throws HistoryInvalidError when the history cannot be repaired
  */
@@ -60,7 +64,9 @@ export function buildModelMessages(events: readonly SessionEvent[], onRepair?: (
     results = []
   }
 
-  for (const event of events) {
+  const view = compactedView(events)
+  if (view.lead !== undefined) messages.push({ role: 'user', content: view.lead })
+  for (const event of view.replay) {
     switch (event.type) {
       case 'user_message':
         closePending()
@@ -79,7 +85,8 @@ export function buildModelMessages(events: readonly SessionEvent[], onRepair?: (
       }
       case 'tool_call_finished':
         if (pending.some((c) => c.callId === event.callId) && !results.some((r) => r.toolCallId === event.callId)) {
-          results.push(resultPart(event.callId, event.name, event.result, event.isError))
+          const call = view.masked.has(event.callId) && event.result.length >= MASK_MIN_CHARS ? pending.find((c) => c.callId === event.callId) : undefined
+          results.push(resultPart(event.callId, event.name, call ? maskStub(call.name, call.args, event.result.length) : event.result, event.isError))
         }
         break
       default:

@@ -21,6 +21,7 @@ import { LoopGuard } from './loop-guard'
 import { DEFAULT_STREAM_IDLE_TIMEOUT_S, requestModel, type AttemptContext } from './model-request'
 import { promptParts } from './prompt-cache'
 import { modelIdOf, usageEvent } from './usage'
+import { compactAroundRequest, turnCompactionContext, type TurnCompaction } from './compaction/trigger'
 
 /** Everything a turn needs; supplied by the session. */
 export interface TurnDeps {
@@ -57,6 +58,8 @@ export interface TurnDeps {
   logger?: Logger
   /** The session's approval gate (policy, rules, escalations); absent, every call runs without asking. */
   approvals?: ApprovalGate
+  /** Compaction settings and sources (harness/compaction); absent: the history is never compacted. */
+  compaction?: TurnCompaction
 }
 
 /** How a turn ended (errors are thrown instead). */
@@ -100,7 +103,11 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
     const lock = deps.getLock?.() ?? null
     const goalActive = deps.getGoalActive?.() ?? false
     const offered = offeredTools(mode, lock, goalActive).map((name) => deps.catalog[name]).filter((t): t is ToolDefinition => !!t)
-    const step = await streamStep(deps, { mode, lock, goalActive }, offered)
+    // compaction before the request when over the threshold, and once on "prompt too long" (compaction/trigger.ts)
+    const step = deps.compaction
+      ? await compactAroundRequest(turnCompactionContext(deps, deps.compaction, deps.systemPrompt(mode, lock), offered), () => streamStep(deps, { mode, lock, goalActive }, offered))
+      : await streamStep(deps, { mode, lock, goalActive }, offered)
+    if (step === 'stopped') return 'stopped'
     malformed = step.malformed ? malformed + 1 : 0
     if (step.malformed && malformed >= MAX_MALFORMED_STEPS) throw deps.classifyError(step.malformed)
     deps.emit({

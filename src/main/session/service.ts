@@ -18,6 +18,7 @@ import { TOOL_CATALOG } from '../tools/catalog'
 import { checkRepoPolicy } from './repo-policy'
 import { Session, type SessionDeps } from './session'
 import { STREAM_IDLE_TIMEOUT_ENV, streamIdleTimeoutMs } from '../harness/model-request'
+import { compactionSettingsFromEnv } from '../harness/compaction/settings'
 import { checkpointRequests } from './checkpoint-requests'
 import { deskRequests } from './desk-requests'
 import { ApprovalRulesStore } from '../harness/approvals/rules-store'
@@ -68,6 +69,8 @@ export async function createSessionService(options: SessionServiceOptions): Prom
   const logger = options.logger ?? NOOP_LOGGER
   const maxSessions = options.maxSessions ?? maxSessionsFromEnv()
   const idleTimeoutMs = options.streamIdleTimeoutMs ?? streamIdleTimeoutMs(process.env[STREAM_IDLE_TIMEOUT_ENV])
+  // context window (table, CORTEX_CONTEXT_WINDOW) and auto-compaction threshold (CORTEX_COMPACT_THRESHOLD)
+  const compaction = compactionSettingsFromEnv(options.modelSettings.modelId, process.env)
   /** Refuse a new open session past the cap (each session holds at most one guest, so guests follow). */
   const checkCap = (): void => {
     if (sessions.size >= maxSessions) {
@@ -124,6 +127,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       rules,
       catalog: TOOL_CATALOG,
       streamIdleTimeoutMs: idleTimeoutMs,
+      compaction,
       logger: childLogger(logger, { sessionId: own.id })
     })
     sessions.set(own.id, session)

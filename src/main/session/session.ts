@@ -16,6 +16,9 @@ import { raceAbort } from '../guest/abortable'
 import { SessionGuest, settleWithin } from './session-guest'
 import { buildSystemPrompt } from '../harness/system-prompt'
 import { runTurn } from '../harness/turn-loop'
+import { runCompactionTurn } from '../harness/compaction/trigger'
+import type { CompactionSettings } from '../harness/compaction/compact'
+import { offeredTools, type ModeLock } from '../../shared/modes'
 import { turnUsage } from '../harness/usage'
 import { withInstructions } from '../harness/repo-instructions'
 import { SessionInstructions } from './instructions'
@@ -56,6 +59,8 @@ export interface SessionDeps {
   /** Approval policy (default `commands`) and the per-repository rules store (session-approvals.ts). */
   approvalPolicy?: ApprovalPolicy
   rules: ApprovalRulesStore
+  /** Context window, threshold and summary settings (harness/compaction); absent: never compacted. */
+  compaction?: CompactionSettings
 }
 
 /** Longest wait (ms) of {@link Session.close} for the stopped turn to end and for a starting guest. */
@@ -192,6 +197,10 @@ export class Session {
           this.emit({ type: 'mode_changed', mode: op.mode })
         }
         return
+      case 'compact':
+        if (this.turn) throw new CortexError('busy', 'compact waits for the running turn to end: press Stop (Esc) first or wait')
+        this.startTurn([], op.focus ?? '')
+        return
       case 'set_sandbox':
         if (this.turn) throw new CortexError('busy', 'the sandbox policy cannot change while a turn runs: press Stop (Esc) first or wait')
         if (op.policy !== this.sandbox) this.switchSandbox(op.policy)
@@ -253,8 +262,11 @@ export class Session {
     }
   }
 
-  /** Start a turn whose task is `messages`, each its own user message (queued ones keep their queueId). */
-  private startTurn(messages: Array<Pick<QueuedMessage, 'text'> & Partial<QueuedMessage>>): void {
+  /**
+   * Start a turn whose task is `messages`, each its own user message (queued ones keep their queueId);
+   * with `compactFocus` (op `compact`; '' for no focus) the turn compacts the history instead (harness/compaction).
+   */
+  private startTurn(messages: Array<Pick<QueuedMessage, 'text'> & Partial<QueuedMessage>>, compactFocus?: string): void {
     const turnId = randomUUID()
     const controller = new AbortController()
     this.guest.turnStarting() // a start a Stop cancelled begins again now
@@ -263,7 +275,17 @@ export class Session {
     this.goal.turnStarted(turnId)
     this.logger.debug('turn started', { turnId, mode: this.mode, messages: messages.length })
     // the repository's instructions first, through the guest the session has (none is started for them)
-    const done = this.watchHostExec(turnId, () => this.checkpoints.around(turnId, async () => (await this.instructions.refresh(this.guest.current, controller.signal), runTurn({
+    const compaction = this.deps.compaction ? { settings: this.deps.compaction, todos: () => this.todos } : undefined
+    const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(this.repo, mode, lock), this.instructions.current)
+    // op `compact`: a turn that only compacts (no user message, no checkpoints); else the Code turn
+    const done = (compactFocus !== undefined && compaction ? runCompactionTurn(
+      {
+        turnId, model: this.deps.model, signal: controller.signal, events: () => visibleHistory(this.history), emit: (e) => this.emit(e),
+        getGuest: () => raceAbort(this.ensureGuest(), controller.signal), classifyError: this.deps.classifyError
+      },
+      compaction, systemPrompt(this.mode, this.proposals.lock),
+      offeredTools(this.mode, this.proposals.lock).map((n) => this.deps.catalog[n]).filter((t): t is ToolDefinition => !!t), compactFocus || undefined
+    ) : this.watchHostExec(turnId, () => this.checkpoints.around(turnId, async () => (await this.instructions.refresh(this.guest.current, controller.signal), runTurn({
       turnId,
       model: this.deps.model,
       signal: controller.signal,
@@ -295,12 +317,13 @@ export class Session {
       },
       classifyError: this.deps.classifyError,
       maxOutputTokens: this.deps.maxOutputTokens,
-      systemPrompt: (mode, lock) => withInstructions(buildSystemPrompt(this.repo, mode, lock), this.instructions.current),
+      systemPrompt,
       streamIdleTimeoutMs: this.deps.streamIdleTimeoutMs,
       takeQueued: () => this.queue.take(),
       logger: this.logger,
-      approvals: this.approvals.gate
-    })))).then(
+      approvals: this.approvals.gate,
+      ...(compaction ? { compaction } : {})
+    }))))).then(
       (outcome) => this.endTurn(turnId, outcome),
       (err: unknown) => {
         if (controller.signal.aborted) return this.endTurn(turnId, 'stopped')

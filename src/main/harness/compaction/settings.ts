@@ -1,0 +1,36 @@
+/**
+ * Compaction settings from the environment (the CLI's `--context-window` sets CORTEX_CONTEXT_WINDOW):
+ * the model's context window (table in accounting.ts unless overridden), the auto-compaction
+ * threshold, the model steps kept verbatim and the summariser's deadline.
+ */
+import { CortexError } from '../../../shared/errors'
+import { COMPACT_THRESHOLD_ENV, CONTEXT_WINDOW_ENV, contextWindowOf, parseContextWindow, parseThreshold } from './accounting'
+import type { CompactionSettings } from './compact'
+
+/** Env var: model steps kept verbatim after a summary (0-20, default 2). */
+export const COMPACT_KEEP_STEPS_ENV = 'CORTEX_COMPACT_KEEP_STEPS'
+/** Env var: seconds one summariser call may take (default 180). */
+export const SUMMARY_TIMEOUT_ENV = 'CORTEX_SUMMARY_TIMEOUT'
+
+/**
+ * The compaction settings of model `modelId` from `env`.
+ * @throws CortexError('invalid_input') naming the variable with a bad value
+ */
+export function compactionSettingsFromEnv(modelId: string, env: NodeJS.ProcessEnv): CompactionSettings {
+  const steps = env[COMPACT_KEEP_STEPS_ENV]?.trim()
+  const keepSteps = steps ? Number(steps) : undefined
+  if (keepSteps !== undefined && (!Number.isInteger(keepSteps) || keepSteps < 0 || keepSteps > 20)) {
+    throw new CortexError('invalid_input', `${COMPACT_KEEP_STEPS_ENV}="${steps}" must be a whole number from 0 to 20`)
+  }
+  const timeout = env[SUMMARY_TIMEOUT_ENV]?.trim()
+  const timeoutS = timeout ? Number(timeout) : undefined
+  if (timeoutS !== undefined && (!Number.isFinite(timeoutS) || timeoutS <= 0 || timeoutS > 3600)) {
+    throw new CortexError('invalid_input', `${SUMMARY_TIMEOUT_ENV}="${timeout}" must be a number of seconds above 0 and at most 3600`)
+  }
+  return {
+    window: contextWindowOf(modelId, parseContextWindow(env[CONTEXT_WINDOW_ENV])),
+    threshold: parseThreshold(env[COMPACT_THRESHOLD_ENV]),
+    ...(keepSteps !== undefined ? { keepSteps } : {}),
+    ...(timeoutS !== undefined ? { summaryTimeoutMs: Math.round(timeoutS * 1000) } : {})
+  }
+}
