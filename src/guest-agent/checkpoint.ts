@@ -128,8 +128,10 @@ export async function snapshotOp(req: SnapshotRequest): Promise<SnapshotResult> 
   const lastPath = join(store, 'index', `${sid}.last.json`)
   const cache = await readJson<Record<string, [number, string, string]>>(bigCachePath, {})
 
-  // `-t` tags each path: `? ` untracked, `C ` tracked and changed (or gone)
-  const listed = (await git([...cfg, 'ls-files', '-z', '-t', '-o', '-m', '--exclude-standard'], env, repo)).toString('latin1').split('\0').filter(Boolean)
+  // `-t` tags each path: `? ` untracked, `C ` tracked and changed (or gone). A `.gitignore` is
+  // recorded even when ignored (`-x !.gitignore` outranks every ignore file): one that ignores
+  // itself (`*`) would otherwise hide itself and every new file beside it from review and undo.
+  const listed = (await git([...cfg, 'ls-files', '-z', '-t', '-o', '-m', '--exclude-standard', '-x', '!.gitignore'], env, repo)).toString('latin1').split('\0').filter(Boolean)
   const update: string[] = []
   const drop: string[] = []
   const big: Record<string, [number, string]> = {}
