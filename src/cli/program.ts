@@ -32,6 +32,12 @@ const parseSeconds = (v: string): string => {
   return v
 }
 const parseAsk: (v: string) => ApprovalPolicy = oneOf(APPROVAL_POLICIES)
+/** A positive whole number (goal budgets: turns, tokens). */
+const parseCount = (v: string): number => {
+  const n = Number(v)
+  if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number above 0')
+  return n
+}
 const parsePort = (v: string): number => {
   const n = Number(v)
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port from 0 to 65535')
@@ -82,10 +88,16 @@ export function buildProgram(): Command {
           .choices(['text', 'stream-json'])
           .default('text')
       )
+      .option('--goal <text>', 'a goal instead of PROMPT: run turn after turn toward it until it is met (exit 0), its budget is spent or it is blocked (exit 3)')
+      .addOption(new Option('--goal-turns <n>', 'turn budget of --goal (default 20)').argParser(parseCount))
+      .addOption(new Option('--goal-tokens <n>', 'token budget of --goal (input + output tokens of its turns)').argParser(parseCount))
+      .option('--goal-check <cmd>', 'with --goal: a shell command that must exit 0 in the guest for the goal to be met')
       .argument('[prompt...]', 'what to do (optional with --input stream-json: the first user_message on stdin starts the turn)')
   ).action(async (prompt: string[], opts, cmd: Command) => {
     if (!opts.repo && !opts.resume) cmd.error('error: --repo <dir> is required (or --resume <id>)')
-    if (prompt.length === 0 && opts.input !== 'stream-json') cmd.error("error: missing PROMPT (or use --input stream-json and send {\"type\":\"user_message\",\"text\":…} on stdin)")
+    if (opts.goal && prompt.length > 0) cmd.error('error: give PROMPT or --goal, not both (the goal is the task)')
+    if (!opts.goal && (opts.goalTurns !== undefined || opts.goalTokens !== undefined || opts.goalCheck)) cmd.error('error: --goal-turns, --goal-tokens and --goal-check need --goal')
+    if (prompt.length === 0 && !opts.goal && opts.input !== 'stream-json') cmd.error("error: missing PROMPT (or use --input stream-json and send {\"type\":\"user_message\",\"text\":…} on stdin)")
     applyRootRepoFlag(opts)
     applyIdleTimeoutFlag(opts)
     const { runCommand } = await import('./run-command')

@@ -14,13 +14,14 @@ import {
   cliLogLevels, createCortexService, createFileLogger, listStoredSessions, removeOwnGuests, resumeModelFlags, type ModelFlags, type SessionService
 } from '../main/session'
 import { dataDir } from './paths'
-import { createRenderer } from './render'
+import { createRenderer, terminalSafe } from './render'
 import { createClosedInputDenier, driveStreamInput } from './stream-input'
 import { createApprovalResponder } from './approval-prompt'
 import type { ApprovalPolicy } from '../shared/approvals'
+import { goalExit, goalOperation, watchGoal, type GoalFlags } from './run-goal'
 
 /** Options of `cortex run` after parsing. `repo` may be relative (resolved against the cwd). */
-export interface RunOptions extends ModelFlags {
+export interface RunOptions extends ModelFlags, GoalFlags {
   /** Repository folder; ignored with `resume`. */
   repo?: string
   /** Id of a stored session to continue. */
@@ -48,8 +49,8 @@ export function createCliLogger(verbose = false, env: NodeJS.ProcessEnv = proces
   return createFileLogger({ file: join(dataDir(env), CLI_LOG_FILE), ...cliLogLevels(env, verbose) })
 }
 
-/** Exit status of `cortex run`: 0 completed, 130 stopped by Ctrl-C, 1 error. */
-export type RunExit = 0 | 1 | 130
+/** Exit status of `cortex run`: 0 completed (a goal: met), 3 a goal's budget spent or blocked, 130 stopped by Ctrl-C, 1 error. */
+export type RunExit = 0 | 1 | 3 | 130
 
 /**
  * Run one turn and resolve with the exit status. Never throws: configuration and infrastructure
@@ -112,6 +113,8 @@ export async function runCommand(
     // stream-json: once stdin is closed no one can answer an approval; it is denied, never awaited forever
     const denier = opts.input === 'stream-json' ? createClosedInputDenier((op) => svc.submit({ sessionId, op }), (m) => io.err.write(`error: ${m}\n`)) : undefined
     let ended: 'completed' | 'stopped' | 'error' | null = null
+    const goal = goalOperation(opts)
+    const goalWatch = goal ? watchGoal() : undefined
     let resolveEnd: () => void = () => undefined
     const endPromise = new Promise<void>((r) => (resolveEnd = r))
     service.onEvent((e) => {
@@ -120,6 +123,7 @@ export async function runCommand(
       render(e)
       responder?.onEvent(e.event)
       denier?.onEvent(e.event)
+      goalWatch?.onEvent(e.event)
       if (e.event.type === 'turn_ended') {
         ended = e.event.reason
         resolveEnd()
@@ -133,10 +137,20 @@ export async function runCommand(
     sessionId = info.id
     for (const e of early.filter((x) => x.sessionId === sessionId)) render(e)
 
+    // --goal: the harness runs turn after turn toward it; Ctrl-C stops the turn, which pauses the goal
+    let goalEnd: Awaited<GoalWatchDone> | undefined
+    if (goal && interrupts === 0) {
+      await service.submit({ sessionId, op: goal })
+      // stream-json keeps reading operations (pause_goal, stop, …) while the goal runs
+      if (opts.input !== 'stream-json') {
+        goalEnd = await Promise.race([goalWatch!.done, new Promise<undefined>((r) => interrupted.signal.addEventListener('abort', () => r(undefined)))])
+        await service.idle(sessionId)
+      }
+    }
     if (opts.input === 'stream-json') {
       const svc = service
       const id = sessionId
-      await driveStreamInput(interrupts === 0 ? prompt : '', {
+      await driveStreamInput(interrupts === 0 && !goal ? prompt : '', {
         submit: (op) => svc.submit({ sessionId: id, op }),
         idle: () => svc.idle(id),
         running: async () => (await svc.listSessions({})).some((s) => s.id === id && s.running),
@@ -145,7 +159,7 @@ export async function runCommand(
         signal: interrupted.signal,
         onInputClosed: () => denier?.inputClosed()
       })
-    } else if (interrupts === 0) {
+    } else if (interrupts === 0 && !goal) {
       await service.submit({ sessionId, op: { type: 'user_message', text: prompt } })
       await endPromise
     }
@@ -154,6 +168,10 @@ export async function runCommand(
     if (interrupts > 0) return 130
     // headless: stopped or failed turns were reported as events; the run itself succeeded
     if (opts.input === 'stream-json') return 0
+    if (goal) {
+      if (goalEnd && !opts.json) io.err.write(`goal ${goalEnd.state.replace('_', ' ')}${goalEnd.reason ? `: ${terminalSafe(goalEnd.reason)}` : ''}\n`)
+      return goalExit(goalEnd?.state ?? 'paused', ended === 'stopped')
+    }
     if (ended === 'stopped') return 130
     return ended === 'completed' ? 0 : 1
   } catch (err) {
@@ -168,6 +186,8 @@ export async function runCommand(
     process.off('SIGTERM', onSigint)
   }
 }
+
+type GoalWatchDone = ReturnType<typeof watchGoal>['done']
 
 /** The model flags given on the command line (absent ones left out). */
 function modelFlagsOf(opts: ModelFlags): ModelFlags {

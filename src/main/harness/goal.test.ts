@@ -88,7 +88,11 @@ describe('GoalMachine', () => {
     expect(emit(m.turnEnded('b', 'error', 0, false).update)).toMatchObject({ state: 'paused', turnsUsed: 2 })
     expect(() => m.submit({ type: 'resume_goal' }, true)).toThrow(/budget/)
     expect(emit(m.submit({ type: 'set_goal_budget', turnBudget: 4 }, true).update)).toMatchObject({ state: 'paused', turnBudget: 4 })
-    expect(m.submit({ type: 'resume_goal' }, false).next, 'a running turn: the goal continues after it').toBeUndefined()
+    m.turnStarted('running')
+    const late = m.submit({ type: 'resume_goal' }, false)
+    expect(late.next, 'a running turn: the goal continues after it').toBeUndefined()
+    emit(late.update)
+    expect(m.turnEnded('running', 'completed', 0, false).next).toContain('Continue working toward the goal: g')
   })
 
   it('pause needs an active goal, resume a paused one; clear ends it; a new set_goal forgets an old turn', () => {
@@ -98,7 +102,9 @@ describe('GoalMachine', () => {
     expect(() => m.submit({ type: 'resume_goal' }, true)).toThrow(/only a paused goal/)
     m.turnStarted('old')
     emit(m.submit({ type: 'set_goal', text: 'h' }, false).update)
-    expect(m.turnEnded('old', 'completed', 10, false)).toEqual({})
+    const after = m.turnEnded('old', 'completed', 10, false)
+    expect(after.update, 'the old goal\'s turn does not count toward the new goal').toBeUndefined()
+    expect(after.next).toMatch(/^Goal: h/)
     expect(emit(m.submit({ type: 'pause_goal' }, true).update)?.state).toBe('paused')
     expect(emit(m.submit({ type: 'clear_goal' }, true).update)?.state).toBe('cleared')
     expect(goalLabel(m.current)).toBeNull()

@@ -49,14 +49,14 @@ export function normalizeBlocker(reason: string): string {
 }
 
 /**
- * The user message of a turn toward the goal: what it is, the progress, and how to finish (the
- * first turn too, `turnsUsed` 0).
+ * The user message of a turn toward the goal: what it is, the progress, and how to finish.
+ * @param first the turn set_goal starts (else a continuation, a resume included)
  */
-export function continuationMessage(g: GoalUpdated): string {
+export function continuationMessage(g: GoalUpdated, first = false): string {
   const turn = g.turnsUsed + 1
   const tokens = g.tokenBudget === null ? `${g.tokensUsed} tokens used` : `${g.tokensUsed} of ${g.tokenBudget} tokens used`
   return [
-    g.turnsUsed === 0 ? `Goal: ${g.goal.text}` : `Continue working toward the goal: ${g.goal.text}`,
+    first ? `Goal: ${g.goal.text}` : `Continue working toward the goal: ${g.goal.text}`,
     '',
     `Progress: turn ${turn} of ${g.turnBudget}; ${tokens}.${g.reason && g.turnsUsed > 0 ? ` Last: ${g.reason}` : ''}`,
     g.goal.check
@@ -110,7 +110,7 @@ export class GoalMachine {
         tokensUsed: 0,
         tokenBudget: op.tokenBudget ?? null
       }
-      return { update, ...(idle ? { next: continuationMessage(update) } : {}) }
+      return { update, ...(idle ? { next: continuationMessage(update, true) } : {}) }
     }
     if (!g || g.state === 'cleared') throw new CortexError('invalid_input', 'there is no goal: set one first')
     switch (op.type) {
@@ -175,7 +175,11 @@ export class GoalMachine {
    */
   turnEnded(turnId: string, reason: GoalTurnReason, tokens: number, lockPending: boolean): GoalTurnEnd {
     const g = this.snapshot
-    if (!g || !this.isGoalTurn(turnId)) return {}
+    if (!g) return {}
+    if (!this.isGoalTurn(turnId)) {
+      // a goal set or resumed while another turn ran starts its turn after that one
+      return g.state === 'active' && reason === 'completed' && !lockPending ? { next: continuationMessage(g, g.turnsUsed === 0) } : {}
+    }
     this.goalTurn = null
     const claim = this.claim
     this.claim = null

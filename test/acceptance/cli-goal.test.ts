@@ -1,0 +1,126 @@
+// The goal through the built CLI, a real guest and the scripted model server: `cortex run --goal`
+// with --goal-turns 3 and a check that never passes ends after exactly 3 turns, budget_spent, exit 3;
+// a check that passes once the model wrote done.txt in turn 2 ends met after turn 2, exit 0; a goal
+// a restart (kill -9) left active comes back paused and runs no turn until resume_goal.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
+import { runCli } from '../support/cli'
+import { startStreamCli } from '../support/cli-stream'
+import { makeTestRepo } from '../support/guest'
+import { skipWithoutDocker } from '../support/requirements'
+import { offeredToolNames, sentToolResults, startScriptedModelServer, type RecordedRequest, type ScriptedModelServer, type ScriptStep } from '../support/scripted-model-server'
+
+const ofType = <T extends SessionEvent['type']>(events: EventEnvelope[], type: T) =>
+  events.map((e) => e.event).filter((e): e is Extract<SessionEvent, { type: T }> => e.type === type)
+
+/** The last user message of a recorded chat-completions request. */
+function lastUserText(req: RecordedRequest): string {
+  const body = req.body as { messages: Array<{ role: string; content: unknown }> }
+  const users = body.messages.filter((m) => m.role === 'user')
+  const c = users[users.length - 1]?.content
+  return typeof c === 'string' ? c : JSON.stringify(c)
+}
+
+/** Remove the containers of `sessionId` a kill -9'd CLI left. */
+function removeGuests(sessionId: string): void {
+  const ids = execFileSync('docker', ['ps', '-aq', '--filter', `label=dev.cortex.session=${sessionId}`], { encoding: 'utf8' }).trim()
+  for (const id of ids ? ids.split('\n') : []) {
+    try {
+      execFileSync('docker', ['rm', '-f', id], { stdio: 'ignore' })
+    } catch {
+      // gone already
+    }
+  }
+}
+
+describe.skipIf(skipWithoutDocker())('cortex run --goal', () => {
+  const home = mkdtempSync(join(tmpdir(), 'cortex-goal-home-'))
+  const env = { CORTEX_HOME: home, CORTEX_WARM_POOL: '0' }
+  const sessions: string[] = []
+  let server: ScriptedModelServer | undefined
+  afterEach(async () => {
+    await server?.close()
+    server = undefined
+  })
+  afterAll(() => {
+    for (const id of sessions) removeGuests(id)
+    rmSync(home, { recursive: true, force: true })
+  })
+  const model = (): string[] => ['--provider', 'openai-compatible', '--base-url', server!.baseUrl, '--model', 'scripted']
+
+  it('--goal-turns 3 and a check that never passes: exactly 3 turns, budget_spent, exit 3', async () => {
+    const turn: ScriptStep[] = [{ text: 'Done, I think.', toolCalls: [{ name: 'goal_done', args: { evidence: 'it looks finished' } }] }, { text: 'Not yet then.' }]
+    // one step more than 3 turns need: a 4th turn would consume it
+    server = await startScriptedModelServer([...turn, ...turn, ...turn, { text: 'a fourth turn' }])
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const run = await runCli(['run', '--repo', repo, ...model(), '--json', '--goal', 'finish the work', '--goal-turns', '3', '--goal-check', 'false'], { env })
+    sessions.push(run.events[0]!.sessionId)
+    expect(run.stderr).not.toMatch(/error/)
+    expect(run.code).toBe(3)
+    expect(ofType(run.events, 'turn_started')).toHaveLength(3)
+    expect(server.requests).toHaveLength(6)
+    const goals = ofType(run.events, 'goal_updated')
+    expect(goals.map((g) => `${g.state}:${g.turnsUsed}`)).toEqual(['active:0', 'active:1', 'active:2', 'budget_spent:3'])
+    expect(goals[3]).toMatchObject({ turnBudget: 3, goal: { text: 'finish the work', check: 'false' } })
+    expect(goals[3]!.tokensUsed).toBeGreaterThan(0)
+    // goal_done is offered during the goal; the failing check went back to the model each time
+    expect(offeredToolNames(server.requests[0]!)).toContain('goal_done')
+    for (const i of [1, 3, 5]) expect(sentToolResults(server.requests[i]!)[0]!.output).toMatch(/NOT met.*`false` failed[\s\S]*exit_code: 1/)
+    // each turn's user message says what the goal is and the progress
+    expect(lastUserText(server.requests[0]!)).toMatch(/^Goal: finish the work[\s\S]*turn 1 of 3/)
+    expect(lastUserText(server.requests[4]!)).toMatch(/Continue working toward the goal: finish the work[\s\S]*turn 3 of 3/)
+  }, 240_000)
+
+  it('a check that passes after the model writes done.txt in turn 2: met after turn 2, exit 0', async () => {
+    server = await startScriptedModelServer([
+      { toolCalls: [{ name: 'goal_done', args: { evidence: 'ready' } }] },
+      { text: 'The check failed; I will create the file next turn.' },
+      { toolCalls: [{ name: 'write_file', args: { path: 'done.txt', content: 'done\n' } }] },
+      { toolCalls: [{ name: 'goal_done', args: { evidence: 'done.txt written' } }] },
+      { text: 'Goal met.' },
+      { text: 'a third turn' }
+    ])
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const run = await runCli(['run', '--repo', repo, ...model(), '--goal', 'create done.txt', '--goal-turns', '5', '--goal-check', 'test -f done.txt'], { env })
+    expect(run.code).toBe(0)
+    expect(server.requests).toHaveLength(5)
+    expect(sentToolResults(server.requests[4]!).at(-1)!.output).toMatch(/passed: the goal is met/)
+    expect(run.stderr).toMatch(/goal met: done\.txt written/)
+    const id = /session ([\w-]+) · continue it with: cortex run --resume \1/.exec(run.stderr)?.[1]
+    expect(id).toBeTruthy()
+    sessions.push(id!)
+  }, 240_000)
+
+  it('a goal a restart left active comes back paused and runs no turn until resume_goal', async () => {
+    server = await startScriptedModelServer([{ text: 'Working on it', hangAfterText: true }, { toolCalls: [{ name: 'goal_done', args: { evidence: 'finished after resume' } }] }, { text: 'Met.' }])
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const first = startStreamCli(['run', '--repo', repo, ...model(), '--json', '--input', 'stream-json', '--goal', 'long task', '--goal-turns', '4'], { env })
+    await first.waitFor('text_delta', undefined, { timeoutMs: 120_000 })
+    const sessionId = first.events[0]!.sessionId
+    sessions.push(sessionId)
+    first.child.kill('SIGKILL')
+    await first.exit()
+    removeGuests(sessionId)
+    expect(server.requests).toHaveLength(1)
+
+    const resumed = startStreamCli(['run', '--resume', sessionId, '--json', '--input', 'stream-json'], { env })
+    const paused = await resumed.waitFor('goal_updated', (g) => g.state === 'paused', { timeoutMs: 60_000 })
+    expect(paused).toMatchObject({ goal: { text: 'long task' }, turnBudget: 4, reason: expect.stringMatching(/resumed/) })
+    // nothing runs by itself: the session is idle with its goal paused (a turn would start at once, as resume emits)
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(ofType(resumed.events, 'turn_started')).toHaveLength(0)
+    expect(server.requests).toHaveLength(1)
+    resumed.send({ type: 'resume_goal' })
+    const met = await resumed.waitFor('goal_updated', (g) => g.state === 'met', { timeoutMs: 120_000 })
+    expect(met).toMatchObject({ turnsUsed: 1, reason: 'finished after resume' })
+    expect(lastUserText(server.requests[1]!)).toMatch(/Continue working toward the goal: long task/)
+    resumed.end()
+    const run = await resumed.exit(120_000)
+    expect(run.code).toBe(0)
+    expect(ofType(run.events, 'turn_started')).toHaveLength(1)
+  }, 300_000)
+})
