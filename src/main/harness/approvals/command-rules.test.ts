@@ -68,6 +68,19 @@ describe('rule suggestions and checks', () => {
     expect(suggestCommandRule('./run.sh --fast')).toBe('./run.sh *')
   })
 
+  it('suggest the exact line for shells, interpreters and wrappers, whose arguments are the command', () => {
+    for (const c of ["sh -c 'ls'", "bash -c 'npm test'", "/bin/sh -c 'ls'", "python3 -c 'print(1)'", 'env FOO=1 ls', 'xargs rm', 'find . -name x', 'timeout 5 ls', "sed -n 'p' f", 'npx jest']) {
+      expect(suggestCommandRule(c)).toBe(c)
+    }
+    // the Always stored for the first would not cover anything else
+    expect(commandMatches(suggestCommandRule("sh -c 'ls'"), "sh -c 'rm -rf ~'")).toBe(false)
+    expect(commandMatches(suggestCommandRule('env FOO=1 ls'), 'env FOO=1 rm -rf x')).toBe(false)
+    // a git-like program with an option before its subcommand: `git *` would cover `git -c core.pager=CMD log`
+    expect(suggestCommandRule('git -c color.ui=never log')).toBe('git -c color.ui=never log')
+    expect(suggestCommandRule('git log --oneline')).toBe('git log *')
+    expect(suggestCommandRule('ls -la src')).toBe('ls *')
+  })
+
   it('refuse prefix rules that are not plain words', () => {
     expect(patternProblem('npm test *')).toBeNull()
     expect(patternProblem('npm test && x *')).toMatch(/shell operators/)

@@ -90,17 +90,32 @@ export function commandMatches(pattern: string, command: string): boolean {
 }
 
 /**
+ * Programs (by base name) whose arguments are another command or code (shells, interpreters,
+ * wrappers such as env, sudo, xargs, timeout, find): an Always never suggests a prefix rule for them.
+ */
+const RUNS_ITS_ARGUMENTS =
+  /^(?:(?:ba|da|z|k|c|tc|fi|mk|a)?sh|busybox|env|sudo|doas|su|runuser|pkexec|xargs|parallel|nice|ionice|nohup|setsid|timeout|time|watch|exec|eval|command|builtin|source|\.|stdbuf|unbuffer|script|chroot|flock|taskset|chrt|strace|ltrace|gdb|find|python[\d.]*|pypy[\d.]*|node|nodejs|deno|bun|bunx|npx|pnpx|perl[\d.]*|ruby[\d.]*|irb|php[\d.]*|lua[\d.]*|luajit|tclsh|wish|R|Rscript|julia|awk|gawk|mawk|nawk|sed|vim?|nvim|emacs|ssh)$/
+/** Programs that take a subcommand: with an option before it, the prefix would be the bare program. */
+const NEEDS_SUBCOMMAND = /^(?:git|npm|pnpm|yarn|cargo|go|docker|podman|kubectl|pip[\d.]*|uv|poetry|make|gradle|mvn|dotnet|apt|apt-get)$/
+
+/**
  * The rule an Always would store for `command`, shown to the user to edit: the command's first
  * words (the program and its subcommand, stopping before the first option, path or assignment) and
  * ` *` (`npm test -- x` → `npm test *`, `ls -la` → `ls *`); for a command that is not plain words,
- * the exact command line, since no prefix rule could cover it.
+ * the exact command line, since no prefix rule could cover it; the exact line too for a shell,
+ * interpreter or wrapper ({@link RUNS_ITS_ARGUMENTS}) and for `git`-like programs whose second word
+ * is not a subcommand (`git -c x=y log`).
  */
 export function suggestCommandRule(command: string): string {
   const words = plainWords(command)
   if (!words || words.length === 0 || words.some((w) => w === '')) return command.trim()
+  // a shell, interpreter or wrapper runs whatever its arguments say: `sh *` would cover `sh -c 'anything'`
+  if (RUNS_ITS_ARGUMENTS.test((words[0] as string).replace(/^.*\//, ''))) return command.trim()
   const kept = [words[0] as string]
   const second = words[1]
   if (second !== undefined && /^[A-Za-z][\w:.-]*$/.test(second) && !second.includes('=')) kept.push(second)
+  // `git -c core.pager=… log` → `git *` would cover every git command, options that run programs included
+  else if (second !== undefined && NEEDS_SUBCOMMAND.test((words[0] as string).replace(/^.*\//, ''))) return command.trim()
   if (kept.some((w) => !/^[\w@%+=:,./-]+$/.test(w))) return command.trim() // a word that would need quoting
   return `${kept.join(' ')} *`
 }
