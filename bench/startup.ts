@@ -1,7 +1,8 @@
 /**
  * bench/startup: start-up figures of the `cortex` command beside `node -e 0` in the same run
  * (issue 11 part 4). Run: `npm run build:node && npx tsx bench/startup.ts` (needs Docker and the
- * guest image for the run rows; `BENCH_N` samples each, default 10; `BENCH_NPX=0` skips npx).
+ * guest image for the run rows; `BENCH_N` samples each, default 10; `BENCH_NPX=0` skips npx;
+ * `BENCH_ROOT=DIR` measures DIR/bin/cortex.cjs instead of this checkout's).
  *
  * - `cortex --version` and `cortex --help` (wall time to exit) vs `node -e 0`
  * - process start → first model request of `cortex run` (scripted model server on 127.0.0.1,
@@ -26,7 +27,8 @@ import { makeRepo, ms, pct, row, sample, sh, toolContext } from './support'
 
 const N = Number(process.env.BENCH_N ?? 10)
 const out = (s: string): void => void process.stdout.write(s + '\n')
-const CLI = resolve('bin/cortex.cjs')
+/** The launcher measured: this checkout's, or `BENCH_ROOT`'s (a copy with its own out/, so a build by someone else mid-run cannot disturb it). */
+const CLI = resolve(process.env.BENCH_ROOT ?? '.', 'bin/cortex.cjs')
 
 /** Wall time (ms) from spawn to exit of `cmd args`, stdout collected. */
 function runTimed(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ ms: number; stdout: string; code: number | null; t0: number }> {

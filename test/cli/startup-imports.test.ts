@@ -1,6 +1,6 @@
 // `cortex --version` and `--help` load only what they need (issue 11, ADR 0015): the built CLI runs
 // under a module hook that records every module it resolves, and none of the heavy ones (the session
-// service chunk, the AI SDK, dockerode, zod, ws) may be among them. `cortex sessions`, which needs
+// service chunk, which bundles zod and the AI SDK; dockerode; ws) may be among them. `cortex sessions`, which needs
 // the session service, shows the hook sees them when they do load (so the check can fail).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -49,7 +49,8 @@ describe('cortex start-up imports', () => {
   it('a command that needs the session service does load it (the hook sees heavy modules)', () => {
     const r = recorded(['sessions'])
     expect(r.status).toBe(0)
-    const heavy = heavyIn(r.loaded).map((l) => l.split(' -> ')[0])
-    expect(heavy).toEqual(expect.arrayContaining(['dockerode', 'zod']))
+    const heavy = heavyIn(r.loaded).map((l) => l.split(' -> ')[0]!)
+    expect(heavy).toContain('dockerode')
+    expect(heavy.some((s) => /session-\w+\.mjs$/.test(s))).toBe(true) // the chunk with the session service (zod and the AI SDK bundled in)
   })
 })
