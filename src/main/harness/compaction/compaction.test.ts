@@ -76,9 +76,9 @@ describe('history after a compaction', () => {
 
   it('verification finds a missing item and a context over the budget', () => {
     const events = [...turn(1), ...turn(2), ...turn(3)]
-    const ok = verifyCompaction(events, summarised as Extract<SessionEvent, { type: 'compaction_finished' }>, 100, 10_000)
+    const ok = verifyCompaction(events, summarised, 100, 10_000)
     expect(ok).toMatchObject({ ok: true })
-    const tight = verifyCompaction(events, summarised as Extract<SessionEvent, { type: 'compaction_finished' }>, 100, 200)
+    const tight = verifyCompaction(events, summarised, 100, 200)
     expect(tight.ok).toBe(false)
     expect(tight.problems.join()).toMatch(/not below the budget/)
   })

@@ -71,6 +71,15 @@ export function acceptedPlan(events: readonly SessionEvent[]): string | undefine
   return parts.length > 0 ? parts.join('\n\n') : undefined
 }
 
+/** The goal's text from the latest `goal_updated` when it is active or paused (a met, blocked or cleared goal is history). */
+export function goalOf(events: readonly SessionEvent[]): string | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!
+    if (e.type === 'goal_updated') return e.state === 'active' || e.state === 'paused' ? e.goal.text : undefined
+  }
+  return undefined
+}
+
 /** Repository paths the model read or edited, newest first, unique (as the tools got them). */
 export function openFilePaths(events: readonly SessionEvent[]): string[] {
   const seen = new Set<string>()
@@ -188,7 +197,7 @@ export interface KeepSources {
   /** The whole visible history (every user message, not only the replayed part). */
   events: readonly SessionEvent[]
   todos: readonly Todo[]
-  /** The goal's text when one is set (issue 11B; absent until the session passes it). */
+  /** The goal's text when one is set; default {@link goalOf} the events. */
   goal?: string
   /** The guest to re-read files and diff in; absent: no files, no diff. */
   guest?: Guest
@@ -200,9 +209,10 @@ export async function buildKeepSet(src: KeepSources, budget: KeepBudget): Promis
   const files = src.guest ? await rereadFiles(src.guest, openFilePaths(src.events), budget, src.signal) : []
   const diff = src.guest ? await recentDiff(src.guest, changedPaths(src.events), budget.diffBytes, src.signal) : undefined
   const plan = acceptedPlan(src.events)
+  const goal = src.goal ?? goalOf(src.events)
   return {
     userMessages: keptUserMessages(src.events, budget.userTokens),
-    ...(src.goal ? { goal: src.goal } : {}),
+    ...(goal ? { goal } : {}),
     todos: src.todos.map((t) => ({ content: t.content, status: t.status })),
     ...(plan ? { plan } : {}),
     files,
