@@ -1,12 +1,14 @@
 /**
  * Composer: the prompt textarea (Enter sends, Shift+Enter adds a line), the mode picker (Ask /
- * Plan / Spec / Agent, sent as set_mode), the sandbox policy picker (set_sandbox), Send, and Stop (also bound to Esc anywhere in the window).
+ * Plan / Spec / Agent, sent as set_mode), the sandbox policy picker (set_sandbox), Send, and Stop (also bound to Esc anywhere in the window);
+ * the goal row above the textarea (../goal/GoalBar.tsx).
  */
 import { useEffect, useState, type KeyboardEvent } from 'react'
 import { ModeSchema, type Mode } from '../../../../shared/modes'
 import { SANDBOX_DESCRIPTIONS, SandboxPolicySchema } from '../../../../shared/sandbox'
 import { useAppStore, useCurrentView } from '../../store/app-store'
 import { QueuedMessages } from './QueuedMessages'
+import { GoalBar } from '../goal/GoalBar'
 
 const LABELS: Record<Mode, string> = { ask: 'Ask', plan: 'Plan', spec: 'Spec', agent: 'Agent' }
 
@@ -50,6 +52,7 @@ export function Composer(): React.JSX.Element {
   return (
     <div className="composer" data-testid="composer">
       <QueuedMessages />
+      <GoalBar />
       <textarea
         data-testid="composer-input"
         placeholder={view ? 'Ask Cortex to do something… (Enter to send, Shift+Enter for a new line, Esc to stop)' : 'Open a repository first'}
