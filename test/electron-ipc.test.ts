@@ -4,6 +4,7 @@
  * event forwarding to the window's webContents.
  */
 import { noCheckpoints } from './support/no-checkpoints'
+import { noShell } from './support/no-shell'
 import { noDesk } from './support/no-desk'
 import { describe, expect, it, vi } from 'vitest'
 import { parseRequest, REQUEST_NAMES, type CortexApi } from '../src/shared/contract'
@@ -52,6 +53,7 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; inputs: unknown[
     listApprovalRules: async () => [],
     removeApprovalRule: async () => ({ ok: true as const }),
     ...noCheckpoints(),
+    ...noShell(),
     ...noDesk(),
     onEvent: (l) => {
       listeners.add(l)

@@ -10,7 +10,6 @@ import { createQueueRenderer } from './render-queue'
 import { lockLabel } from '../shared/modes'
 import { ESCALATION_LABELS } from '../shared/approvals'
 import { formatUsage } from '../shared/usage'
-import { compactionLabel, contextLabel } from '../shared/compaction'
 
 /** Where rendered output goes; `color` enables ANSI styling (TTY only). */
 export interface RenderTarget {
@@ -66,7 +65,6 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
     midLine = false
   }
   const safe = terminalSafe
-  let context = '' // "context 62% of 200k" from the latest context_usage, printed with the turn's usage
   const queue = createQueueRenderer({ err: target.err, dim: (s) => paint('dim', s), warn: (s) => paint('yellow', s), safe, newline })
   return ({ event, sessionId }) => {
     switch (event.type) {
@@ -157,20 +155,7 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
       case 'turn_ended':
         newline()
         if (event.reason === 'stopped') target.err.write(paint('yellow', 'stopped\n'))
-        if (event.usage) target.err.write(paint('dim', `usage: ${formatUsage(event.usage)}${context ? ` · ${context}` : ''}\n`))
-        break
-      case 'context_usage':
-        context = contextLabel(event)
-        break
-      case 'compaction_started':
-        newline()
-        target.err.write(paint('dim', `compacting the history (${event.trigger})…\n`))
-        break
-      case 'compaction_finished':
-        target.err.write(paint('dim', `${compactionLabel(event)}${event.method === 'mask' ? ' (old tool results masked)' : ''}\n`))
-        break
-      case 'compaction_failed':
-        target.err.write(paint('yellow', `compaction stopped: ${safe(event.reason)}\n`))
+        if (event.usage) target.err.write(paint('dim', `usage: ${formatUsage(event.usage)}\n`))
         break
       case 'session_resumed': {
         const lost = event.skipped > 0 || event.interruptedCalls > 0

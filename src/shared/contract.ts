@@ -11,6 +11,7 @@ import { CortexError } from './errors'
 import { EventEnvelopeSchema, OperationSchema } from './events'
 import { ModeSchema } from './modes'
 import { SandboxPolicySchema } from './sandbox'
+import { SHELL_REQUESTS } from './shell'
 
 /** Provider names: Anthropic, OpenAI (Responses API) and any OpenAI-compatible server by base URL. */
 export const ProviderNameSchema = z.enum(PROVIDER_NAMES)
@@ -74,7 +75,9 @@ export const contract = {
     /** listChanges, fileDiff, changesPatch, revertChanges, redoRevert (./checkpoints). */
     ...CHECKPOINT_REQUESTS,
     /** listStoredSessions, renameSession, deleteSession, listDirectories, listFiles, readWorkspaceFile (./desk). */
-    ...DESK_REQUESTS
+    ...DESK_REQUESTS,
+    /** openShell, shellInput, resizeShell, closeShell (./shell). */
+    ...SHELL_REQUESTS
   },
   /** The event stream; one channel for all sessions. */
   event: EventEnvelopeSchema

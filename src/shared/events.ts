@@ -11,6 +11,7 @@ import { GOAL_EVENTS, GOAL_OPERATIONS } from './goal'
 import { ModeSchema } from './modes'
 import { PROPOSAL_EVENTS, PROPOSAL_OPERATIONS } from './proposals'
 import { SandboxPolicySchema } from './sandbox'
+import { SHELL_EVENTS, SHELL_EVENT_TYPES } from './shell'
 import { ModelRecordShape, SESSION_NOTICE_EVENTS } from './session-notices'
 import { TurnUsageSchema, USAGE_EVENTS } from './usage'
 
@@ -197,6 +198,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('turn_ended'), turnId: z.string(), reason: TurnEndReasonSchema, usage: TurnUsageSchema.optional() }),
   /** turn_changes, changes_reverted (./checkpoints). */
   ...CHECKPOINT_EVENTS,
+  /** shell_output, shell_exited (./shell; ephemeral). */
+  ...SHELL_EVENTS,
   /**
    * Something the host may run without asking changed, or the repository itself is risky: `paths`
    * (repository-relative, or absolute for the repository) and a message for the user. Emitted at a
@@ -215,7 +218,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
 export type SessionEvent = z.infer<typeof SessionEventSchema>
 
 /** Event types that stream to subscribers but are not written to the session log. */
-export const EPHEMERAL_EVENTS: ReadonlySet<SessionEvent['type']> = new Set(['text_delta', 'tool_output', 'model_waiting', 'model_retrying'])
+export const EPHEMERAL_EVENTS: ReadonlySet<SessionEvent['type']> = new Set(['text_delta', 'tool_output', 'model_waiting', 'model_retrying', ...SHELL_EVENT_TYPES])
 
 /** An event as delivered: which session, its sequence number in that session (from 1) and time (ms since epoch). */
 export const EventEnvelopeSchema = z.object({

@@ -4,6 +4,7 @@
  * dispatch and event push, using the real `ws` client against an in-test CortexApi.
  */
 import { noCheckpoints } from '../../test/support/no-checkpoints'
+import { noShell } from '../../test/support/no-shell'
 import { noDesk } from '../../test/support/no-desk'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
@@ -54,6 +55,7 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; calls: unknown[]
       return { ok: true }
     },
     ...noCheckpoints(),
+    ...noShell(),
     ...noDesk(),
     onEvent(l) {
       listeners.add(l)

@@ -18,12 +18,13 @@ import type { SandboxPolicy } from '../../shared/sandbox'
 import { AgentClient, abortError } from './agent-client'
 import { AGENT_EXIT_MARKER, AGENT_IN_GUEST, GUEST_NETWORK, LABEL_MANAGED, LABEL_REPO, guestContainerSpec, passwdFiles } from './container-spec'
 import type { GuestLimits } from './container-spec'
-import type { Guest, GuestProgress, GuestProvider, GuestStartOptions } from './guest'
+import type { Guest, GuestProgress, GuestProvider, GuestShell, GuestStartOptions, ShellOpenOptions } from './guest'
 import { gitGuardMounts, guardHeld, holdGuard, removeGuardPlaceholders } from './git-protect'
 import { CHECKPOINT_STORE_IN_GUEST, ensureCheckpointStore } from './checkpoint-mount'
 import { guestImageTag, probeGuestImage } from './image'
 import { ensureStartImage, raceAbort } from './abortable'
 import { ManagedGuest } from './managed-guest'
+import { openDockerShell } from './docker-shell'
 import type { GuestBackend } from './managed-guest'
 import { defaultAgentPath } from './paths'
 import { dockerEndpointOf, ensureHostWatchdog } from './host-watchdog'
@@ -101,6 +102,9 @@ class DockerBackend implements GuestBackend {
     }
     return this.connect(duplex, exitCode, signal)
   }
+
+  /** An interactive shell in the container (docker-shell.ts). */
+  openShell = (workspace: string, opts: ShellOpenOptions): Promise<GuestShell> => openDockerShell(this.container, workspace, opts)
 
   /**
    * Attach to the container's main process, which runs the first agent. Call BEFORE start so no

@@ -78,6 +78,37 @@ export interface Guest {
    * calls get); runs soon after registering when it is dead already. Returns an unsubscribe function.
    */
   onDead?(listener: (err: CortexError) => void): () => void
+  /**
+   * Open an interactive shell in this guest (same container, so the same sandbox); backends
+   * without shells leave it unset. Shells end when the guest closes.
+   * @throws CortexError `guest_failed` when the guest is dead; Error when the backend cannot start one
+   */
+  openShell?(opts: ShellOpenOptions): Promise<GuestShell>
+}
+
+/** Arguments of {@link Guest.openShell}: the terminal size in character cells. */
+export interface ShellOpenOptions {
+  cols: number
+  rows: number
+}
+
+/**
+ * An interactive shell in a guest (a TTY `bash -i` as the repository's owner, in the repository).
+ * Output is text as it arrives (UTF-8 decoded across chunk boundaries).
+ */
+export interface GuestShell {
+  /** Unique id of this shell. */
+  readonly id: string
+  /** Register an output listener; returns the unsubscribe. */
+  onData(listener: (data: string) => void): () => void
+  /** Register a listener for the shell's end (exit code, or null when unknown: closed, guest gone). */
+  onExit(listener: (exitCode: number | null) => void): () => void
+  /** Send keystrokes / pasted text. Ignored once the shell has ended. */
+  write(data: string): void
+  /** Resize the TTY (never rejects: a shell that is gone ignores it). */
+  resize(cols: number, rows: number): Promise<void>
+  /** End the shell and every process it started (hang-up). Idempotent; never rejects. */
+  close(): Promise<void>
 }
 
 /** Progress of starting a guest, reported as guest_status events. */

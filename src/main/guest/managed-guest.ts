@@ -11,7 +11,7 @@ import type { AgentRequestBody, ReadResult, RealpathResult, SpawnRequest, SpawnR
 import type { SandboxPolicy } from '../../shared/sandbox'
 import { abortError } from './agent-client'
 import type { AgentClient } from './agent-client'
-import type { CallOptions, Guest } from './guest'
+import type { CallOptions, Guest, GuestShell, ShellOpenOptions } from './guest'
 
 /** What {@link ManagedGuest} needs from the container backend. */
 export interface GuestBackend {
@@ -30,6 +30,8 @@ export interface GuestBackend {
    * the container's processes are (stopped, hung). Never rejects for a gone container.
    */
   remove(): Promise<void>
+  /** Open an interactive shell in the container (see {@link Guest.openShell}); absent: no shells. */
+  openShell?(workspace: string, opts: ShellOpenOptions): Promise<GuestShell>
 }
 
 /** A guest whose agent is restarted after it dies; see the module comment. */
@@ -39,6 +41,7 @@ export class ManagedGuest implements Guest {
   private deadError: CortexError | undefined
   private closing: Promise<void> | undefined
   private readonly deadListeners = new Set<(err: CortexError) => void>()
+  private readonly shells = new Set<GuestShell>()
   /** How many times the agent exec was restarted. */
   agentRestarts = 0
   /** See {@link Guest.checkpointStore}; set by the provider that mounted one. */
@@ -126,9 +129,21 @@ export class ManagedGuest implements Guest {
     })
   }
 
+  /** See {@link Guest.openShell}: shells end when the guest closes (their streams end with the container). */
+  async openShell(opts: ShellOpenOptions): Promise<GuestShell> {
+    if (this.closing) throw new CortexError('guest_failed', 'guest closed')
+    if (this.deadError) throw this.deadError
+    if (!this.backend.openShell) throw new CortexError('guest_failed', 'this guest has no interactive shell')
+    const shell = await this.backend.openShell(this.workspace, opts)
+    this.shells.add(shell)
+    shell.onExit(() => this.shells.delete(shell))
+    return shell
+  }
+
   /** Close the agent connection and force-remove the container. Idempotent; never rejects for a gone container. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      for (const shell of this.shells) void shell.close()
       // not waiting for a restart in progress: it sees `closing` and closes what it attached
       this.client.close('guest closed')
       await this.backend.remove()

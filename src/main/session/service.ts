@@ -21,6 +21,7 @@ import { STREAM_IDLE_TIMEOUT_ENV, streamIdleTimeoutMs } from '../harness/model-r
 import { compactionSettingsFromEnv } from '../harness/compaction/settings'
 import { checkpointRequests } from './checkpoint-requests'
 import { deskRequests } from './desk-requests'
+import { shellRequests } from './shell-requests'
 import { ApprovalRulesStore } from '../harness/approvals/rules-store'
 
 /** Options of {@link createSessionService}. */
@@ -151,6 +152,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     if (!s) throw new CortexError('session_not_found', `no open session with id ${id}`)
     return s
   }
+  const { closeSessionShells, ...shellApi } = shellRequests(get)
 
   return {
     async openSession(input) {
@@ -220,6 +222,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     async closeSession(input) {
       const { sessionId } = parse('closeSession', input)
       const s = get(sessionId)
+      await closeSessionShells(sessionId)
       sessions.delete(sessionId)
       await s.close()
       return { ok: true as const }
@@ -238,6 +241,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       return { ok: true as const }
     },
     ...checkpointRequests(get),
+    ...shellApi,
     ...deskRequests({ store, open: (id) => sessions.get(id), get }),
     async listSessions(input) {
       parse('listSessions', input)
@@ -252,6 +256,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     },
     async shutdown() {
       const all = [...sessions.values()]
+      await Promise.all(all.map((s) => closeSessionShells(s.id)))
       sessions.clear()
       await Promise.all(all.map((s) => s.close()))
       await options.guests.close?.()

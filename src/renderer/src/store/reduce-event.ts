@@ -251,6 +251,9 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return { ...view, goal: event }
     case 'usage':
       return view // per-request usage; the turn's totals arrive with turn_ended
+    case 'shell_output':
+    case 'shell_exited':
+      return view // the shell tab (features/terminal/ShellPane.tsx) subscribes to these itself
     case 'session_resumed':
       return push({ kind: 'notice', id, text: resumedText(event), warn: event.skipped > 0 || event.interruptedCalls > 0 })
     case 'instructions_loaded':
