@@ -65,7 +65,8 @@ const WRAPPER = [
   '__cortex_cmd=$1',
   'exec 63>&3 3>&-',
   // With background jobs alive, wait 50 ms first so a just-forked `setsid CMD &` has left the group.
-  `trap '__cortex_rc=$?; pwd -P >&63 2>/dev/null; trap "" TERM; [ -n "$(jobs -p)" ] && sleep 0.05; kill -TERM 0 2>/dev/null; exit $__cortex_rc' EXIT`,
+  // `$!` is empty unless the command started one (`&`, coproc, bg): only then is `$(jobs -p)` (a fork) asked.
+  `trap '__cortex_rc=$?; pwd -P >&63 2>/dev/null; trap "" TERM; [ -n "$!" ] && [ -n "$(jobs -p)" ] && sleep 0.05; kill -TERM 0 2>/dev/null; exit $__cortex_rc' EXIT`,
   'set --',
   'eval "$__cortex_cmd"'
 ].join('\n')
