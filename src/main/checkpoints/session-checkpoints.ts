@@ -22,6 +22,8 @@ import { ShadowStore } from './shadow-store'
 export const MAX_TURNS_KEPT = 100
 /** Longest wait for the end-of-turn snapshot after Stop (ms): it needs the guest, which Stop leaves running. */
 export const FINISH_DEADLINE_MS = 120_000
+/** How long a stopped turn waits for its end snapshot before ending anyway (ms; the snapshot goes on, serialized before any later one). */
+export const STOPPED_FINISH_WAIT_MS = 1_000
 
 /** What {@link SessionCheckpoints} needs from its session. */
 export interface CheckpointHost {
@@ -138,14 +140,19 @@ export class SessionCheckpoints {
   /**
    * Run turn `turnId` and then {@link finishTurn} it, whatever way it ends. With a guest attached
    * (or attaching) the `before` snapshot starts at once; otherwise at the turn's first guest tool.
+   * When `signal` (the turn's Stop) has aborted, waits at most {@link STOPPED_FINISH_WAIT_MS} for the
+   * end snapshot, which then completes (and emits `turn_changes`) after the turn has ended.
    */
-  async around<T>(turnId: string, run: () => Promise<T>): Promise<T> {
+  async around<T>(turnId: string, run: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     // a guest is attached or attaching: snapshot now, alongside the first model request
     if (this.host.hasGuest()) this.begin(turnId).catch((err: unknown) => this.log.debug('no checkpoint at the turn start (no guest yet)', { turnId, ...errorFields(err) }))
     try {
       return await run()
     } finally {
-      await this.finishTurn(turnId)
+      const finishing = this.finishTurn(turnId)
+      // after Stop the turn ends within 2 s: a snapshot of a large tree goes on, and its turn_changes follows turn_ended
+      if (signal?.aborted) await Promise.race([finishing, delay(STOPPED_FINISH_WAIT_MS)])
+      else await finishing
     }
   }
 
@@ -321,6 +328,11 @@ export function isRepoPath(p: string | undefined): p is string {
   if (!p || p.startsWith('/')) return false
   const parts = p.split('/')
   return parts.every((x) => x !== '' && x !== '.' && x !== '..') && parts[0] !== '.git'
+}
+
+/** Resolves after `ms` without keeping the process alive. */
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref())
 }
 
 /** `p`'s value, or an AbortError as soon as `signal` aborts (`p` goes on; its rejection is then ignored). */

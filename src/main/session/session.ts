@@ -323,7 +323,7 @@ export class Session {
       logger: this.logger,
       approvals: this.approvals.gate,
       ...(compaction ? { compaction } : {})
-    }))))).then(
+    })), controller.signal))).then(
       (outcome) => this.endTurn(turnId, outcome),
       (err: unknown) => {
         if (controller.signal.aborted) return this.endTurn(turnId, 'stopped')
