@@ -12,6 +12,7 @@ import type { GoalUpdated } from '../../../shared/goal'
 import { applyApprovalEvent, closeWaiting, type ApprovalRow } from '../features/approvals/approvals-view'
 import { formatUsage, type TurnUsage } from '../../../shared/usage'
 import { revertText } from './checkpoint-events'
+import { applyCompactionEvent, type CompactionFields } from './compaction-events'
 import { TerminalLog } from '../features/terminal/terminal-log'
 import { EMPTY_QUEUE_FIELDS, applyQueueEvent, dropQueued, type QueueFields } from './queue-events'
 
@@ -44,7 +45,7 @@ export type TimelineItem =
   | ApprovalRow
 
 /** Everything the UI shows about one session, derived from its events (queued messages and model waits: ./queue-events). */
-export interface SessionView extends QueueFields {
+export interface SessionView extends QueueFields, CompactionFields {
   sessionId: string
   repo: string
   mode: Mode
@@ -251,6 +252,11 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return { ...view, goal: event }
     case 'usage':
       return view // per-request usage; the turn's totals arrive with turn_ended
+    case 'compaction_started':
+    case 'compaction_finished':
+    case 'compaction_failed':
+    case 'context_usage':
+      return applyCompactionEvent(view, event, id, (n) => push(n)) // ./compaction-events.ts
     case 'shell_output':
     case 'shell_exited':
       return view // the shell tab (features/terminal/ShellPane.tsx) subscribes to these itself

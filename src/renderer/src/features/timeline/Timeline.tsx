@@ -11,6 +11,7 @@ import { ToolRow } from './ToolRow'
 import { TurnChangesLink } from '../changes/TurnChangesLink'
 import { ApprovalCard } from '../approvals/ApprovalCard'
 import { ModelWaiting } from './ModelWaiting'
+import { ContextMeter } from '../context/ContextMeter'
 
 /** One row; memoized so a streaming delta re-renders only the row whose item changed. */
 const Row = memo(function Row({ item }: { item: TimelineItem }): React.JSX.Element {
@@ -106,8 +107,15 @@ export function Timeline(): React.JSX.Element {
       }}
     >
       {!view && <div className="empty">Open a repository to start a session.</div>}
-      {items?.map((item) => <Row key={item.id} item={item} />)}
+      {/* rows a compaction summarised for the model stay visible, marked (features/context) */}
+      {items && view?.compactedBefore ? (
+        <div className="compacted" data-testid="compacted-rows" title="compacted: the model gets a summary of these rows">
+          {items.slice(0, view.compactedBefore).map((item) => <Row key={item.id} item={item} />)}
+        </div>
+      ) : null}
+      {items?.slice(view?.compactedBefore ?? 0).map((item) => <Row key={item.id} item={item} />)}
       <ModelWaiting />
+      <ContextMeter />
     </div>
   )
 }

@@ -6,7 +6,8 @@
  */
 import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { TimelineItem } from '../../store/reduce-event'
-import { ViewFileLink } from '../files/ViewFileLink'
+import { useAppStore } from '../../store/app-store'
+import { fileTextFromReadResult } from '../files/file-text'
 import { DiffView } from './DiffView'
 import { OpenChangeLink } from '../changes/OpenChangeLink'
 import { describeArgs } from './tool-args'
@@ -53,6 +54,7 @@ function ToolResult({ body }: { body: string }): React.JSX.Element {
 /** A foldable row for one tool call. */
 export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): React.JSX.Element {
   const [folded, setFolded] = useState(false)
+  const openFile = useAppStore((s) => s.openFile)
   const args = useMemo(() => describeArgs(item.name, item.args), [item.name, item.args])
   const path = pathOf(item.args)
   // escape sequences stripped while streaming too (a chunk may end inside one)
@@ -84,7 +86,11 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
           ))}
         </span>
       </button>
-      <ViewFileLink name={item.name} args={item.args} result={item.result} status={item.status} path={path} />
+      {item.name === 'read_file' && path && item.status === 'ok' && item.result !== undefined && (
+        <button className="link tool-open" data-testid="tool-open-file" onClick={() => openFile({ path, content: fileTextFromReadResult(item.result ?? '') })}>
+          view
+        </button>
+      )}
       {(item.name === 'edit_file' || item.name === 'write_file') && path && item.status === 'ok' && <OpenChangeLink turnId={item.turnId} path={path} />}
       {!folded && (
         <div className="tool-body">
