@@ -32,6 +32,10 @@ export const layers = [
   { layer: 'src/preload', may: ['shared'], why: 'the preload imports electron and shared only' },
   { layer: 'src/main/ipc', may: ['shared', 'main/session/index.ts'], why: 'adapters import only main/session (its index) and shared' },
   { layer: 'src/cli', may: ['shared', 'main/session/index.ts', 'web'], why: 'adapters import only main/session (its index) and shared; cli serves through web' },
+  {
+    layer: 'src/cli/tui', may: ['shared', 'main/session/index.ts', 'cli'],
+    why: 'the interactive CLI (Ink) is part of cli: a fourth adapter over main/session (its index) and shared'
+  },
   { layer: 'src/web', may: ['shared', 'main/session/index.ts'], why: 'adapters import only main/session (its index) and shared' },
   {
     layer: 'src/main/session',

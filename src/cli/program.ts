@@ -149,6 +149,33 @@ export function buildProgram(): Command {
       const { guestBuildCommand } = await import('./guest-command')
       process.exitCode = await guestBuildCommand()
     })
+  addInteractiveDefault(program)
   return program
+}
+
+/**
+ * `cortex` with no subcommand: on a terminal, the interactive UI on the current folder (or --repo,
+ * --resume); without one, the help. Ink and React load only here (a dynamic import), so
+ * `cortex --version` and the subcommands never pay for them.
+ */
+function addInteractiveDefault(program: Command): void {
+  withModelFlags(
+    program
+      .enablePositionalOptions()
+      .option('--repo <dir>', 'interactive: repository folder (default: the current folder)')
+      .option('--resume <id>', 'interactive: continue a stored session (see `cortex sessions`)')
+      .addOption(new Option('--mode <mode>', 'interactive: ask | plan | spec | agent (default agent)').argParser(parseMode))
+      .addOption(new Option('--sandbox <policy>', 'interactive: read-only | workspace-write | network').argParser(parseSandbox))
+      .addOption(new Option('--ask <policy>', 'interactive: when to ask before a tool call: never | commands | changes (default commands)').argParser(parseAsk))
+  ).action(async (opts) => {
+    if (!process.stdin.isTTY || !process.stdout.isTTY) {
+      program.outputHelp()
+      return
+    }
+    applyRootRepoFlag(opts)
+    applyIdleTimeoutFlag(opts)
+    const { startTui } = await import('./tui/start-tui')
+    process.exitCode = await startTui(opts)
+  })
 }
 

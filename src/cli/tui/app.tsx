@@ -1,0 +1,283 @@
+/**
+ * The interactive CLI's root component (Ink): renders the session's events (./tui-state.ts) and
+ * turns keys into session operations through {@link TuiHost}. It decides nothing about the
+ * session: modes, locks, approvals, the queue, Stop and the goal are the harness's.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { Box, useInput, useStdout } from 'ink'
+import type { EventEnvelope, Operation } from '../../shared/events'
+import { ModeSchema } from '../../shared/modes'
+import { goalLabel } from '../../shared/goal'
+import { toCortexError } from '../../shared/errors'
+import { initialState, reduce, withNotice, type TuiState } from './tui-state'
+import { Transcript } from './transcript'
+import { ApprovalPrompt, borderTitle, Completions, Composer, StatusLine, type ApprovalStage } from './panels'
+import * as ed from './composer-edit'
+import { completeSlash, parseSlash, SLASH_COMMANDS } from './slash-commands'
+import { matchFiles } from './repo-files'
+
+/** What the app needs from its host (./start-tui.ts): the session API and the shell's commands. */
+export interface TuiHost {
+  /** The session shown now. */
+  sessionId(): string
+  submit(op: Operation): Promise<unknown>
+  /** Subscribe to every event envelope; returns the unsubscribe function. */
+  subscribe(listener: (e: EventEnvelope) => void): () => void
+  /** Persisted events of the current session (for a resumed or switched session). */
+  history(): Promise<EventEnvelope[]>
+  /** Lines describing the stored Always/deny rules of the repository. */
+  rules(): Promise<string[]>
+  /** Lines describing the stored sessions. */
+  sessions(): string[]
+  /** Close the current session and open a new one on the same repository; resolves with its id. */
+  newSession(): Promise<string>
+  /** Close the current session and resume stored session `id`. */
+  resume(id: string): Promise<string>
+  /** Repository-relative file paths for `@` completion. */
+  repoFiles(): Promise<string[]>
+  /** Quit the program (bounded shutdown). */
+  quit(): void
+}
+
+const MODES = ModeSchema.options
+/** Window in which a second Ctrl-C quits (ms). */
+const CTRL_C_WINDOW_MS = 3000
+/** Most transcript items rendered (the rest scroll off). */
+const RENDERED_ITEMS = 60
+
+const HELP = [
+  'keys: Enter send · Alt+Enter or \\ at line end: new line · Shift+Tab mode · Esc stop · Ctrl-C twice quit',
+  '      ↑/↓ history · Tab complete · PgUp/PgDn scroll · Ctrl-O expand tool rows',
+  ...SLASH_COMMANDS.map((c) => `${c.name}${c.args ? ` ${c.args}` : ''} — ${c.help}`)
+]
+
+/** The interactive UI of one session at a time. */
+export function App({ host }: { host: TuiHost }) {
+  const { stdout } = useStdout()
+  const [size, setSize] = useState({ cols: stdout.columns || 80, rows: stdout.rows || 24 })
+  const [state, setState] = useState<TuiState>(() => initialState(host.sessionId()))
+  const [buffer, setBuffer] = useState<ed.EditBuffer>(ed.EMPTY)
+  const [stage, setStage] = useState<ApprovalStage>({ kind: 'choose' })
+  const [expanded, setExpanded] = useState(false)
+  const [scroll, setScroll] = useState(0)
+  const [now, setNow] = useState(Date.now())
+  const [hint, setHint] = useState('')
+  const [selected, setSelected] = useState(0)
+  const [dismissed, setDismissed] = useState(false)
+  const history = useRef<string[]>([])
+  const histIndex = useRef(0)
+  const ctrlC = useRef(0)
+  const files = useRef<string[]>([])
+
+  // events: subscribe first, then load the persisted history, then apply what arrived meanwhile
+  const [epoch, setEpoch] = useState(0)
+  useEffect(() => {
+    const id = host.sessionId()
+    let loaded = false
+    const early: EventEnvelope[] = []
+    const unsubscribe = host.subscribe((e) => {
+      if (e.sessionId !== id) return
+      if (!loaded) return void early.push(e)
+      setState((s) => reduce(s, e))
+    })
+    void host.history().then((past) => {
+      const last = past.at(-1)?.seq ?? 0
+      setState(() => {
+        let s = initialState(id)
+        for (const e of past) s = reduce(s, e)
+        for (const e of early) if (e.seq > last || e.seq === 0) s = reduce(s, e)
+        return s
+      })
+      loaded = true
+    })
+    void host.repoFiles().then((f) => (files.current = f))
+    return unsubscribe
+  }, [host, epoch])
+
+  useEffect(() => {
+    const onResize = () => setSize({ cols: stdout.columns || 80, rows: stdout.rows || 24 })
+    stdout.on('resize', onResize)
+    return () => void stdout.off('resize', onResize)
+  }, [stdout])
+
+  const ticking = state.running
+  useEffect(() => {
+    if (!ticking) return
+    const t = setInterval(() => setNow(Date.now()), 100)
+    return () => clearInterval(t)
+  }, [ticking])
+
+  const notice = useCallback((text: string, tone: 'dim' | 'warn' | 'error' | 'ok' = 'dim') => setState((s) => withNotice(s, text, tone)), [])
+  const submit = useCallback(
+    (op: Operation) => {
+      host.submit(op).catch((err: unknown) => notice(toCortexError(err).message, 'error'))
+    },
+    [host, notice]
+  )
+
+  const ctx = ed.completionContext(buffer)
+  const completions = useMemo(() => {
+    if (!ctx || dismissed) return []
+    if (ctx.kind === 'slash') return completeSlash(ctx.token).map((c) => ({ value: c.name, hint: c.args }))
+    return matchFiles(files.current, ctx.token, 6).map((f) => ({ value: `@${f}` }))
+  }, [ctx?.kind, ctx?.token, dismissed])
+
+  const switchSession = (p: Promise<string>) => {
+    p.then(
+      () => setEpoch((n) => n + 1),
+      (err: unknown) => notice(toCortexError(err).message, 'error')
+    )
+  }
+
+  const runLine = (line: string) => {
+    if (!line.trim()) return
+    history.current = [...history.current.filter((h) => h !== line), line].slice(-200)
+    histIndex.current = history.current.length
+    setScroll(0)
+    if (!line.startsWith('/')) return submit({ type: 'user_message', text: line })
+    const a = parseSlash(line, state.lock)
+    switch (a.kind) {
+      case 'op':
+        return submit(a.op)
+      case 'error':
+        return notice(a.message, 'error')
+      case 'resume':
+        return switchSession(host.resume(a.id))
+      case 'local':
+        switch (a.name) {
+          case 'quit':
+            return host.quit()
+          case 'help':
+            return notice(HELP.join('\n'))
+          case 'compact':
+            return notice('/compact: not available yet (compaction has not landed in the harness)', 'warn')
+          case 'sessions':
+            return notice(host.sessions().join('\n') || 'no stored sessions')
+          case 'rules':
+            return void host.rules().then((l) => notice(l.join('\n') || 'no stored rules for this repository'), (err: unknown) => notice(toCortexError(err).message, 'error'))
+          case 'new':
+            return switchSession(host.newSession())
+          case 'goal_status':
+            return notice(state.goal ? `${state.goal.goal.text} · ${goalLabel(state.goal) ?? 'cleared'}` : 'no goal (/goal TEXT [--turns N] [--tokens N] [--check CMD])')
+        }
+    }
+  }
+
+  const approval = state.approvals[0]
+  const answer = (decision: 'allow_once' | 'allow_always' | 'deny', extra: { rule?: string; reason?: string } = {}) => {
+    if (!approval) return
+    setStage({ kind: 'choose' })
+    submit({ type: 'approval_decision', requestId: approval.requestId, decision, ...(extra.rule ? { rule: extra.rule } : {}), ...(extra.reason ? { reason: extra.reason } : {}) })
+  }
+
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') {
+      if (Date.now() - ctrlC.current < CTRL_C_WINDOW_MS) return host.quit()
+      ctrlC.current = Date.now()
+      if (state.running) submit({ type: 'stop' })
+      setBuffer(ed.EMPTY)
+      setHint('Ctrl-C again to quit')
+      setTimeout(() => setHint(''), CTRL_C_WINDOW_MS)
+      return
+    }
+    if (key.shift && key.tab) {
+      const next = MODES[(MODES.indexOf(state.mode) + 1) % MODES.length] ?? 'agent'
+      return submit({ type: 'set_mode', mode: next })
+    }
+    if (key.ctrl && input === 'o') return setExpanded((x) => !x)
+    if (key.pageUp) return setScroll((n) => Math.min(Math.max(0, state.items.length - 1), n + 3))
+    if (key.pageDown) return setScroll((n) => Math.max(0, n - 3))
+    if (approval) {
+      if (stage.kind === 'choose') {
+        if (key.escape) return submit({ type: 'stop' })
+        if (input === 'y') return answer('allow_once')
+        if (input === 'a') return setStage({ kind: 'rule', buffer: approval.suggestedRule ?? '' })
+        if (input === 'n') return setStage({ kind: 'reason', buffer: '' })
+        return
+      }
+      if (key.escape) return setStage({ kind: 'choose' })
+      if (key.return) {
+        if (stage.kind === 'rule') return answer('allow_always', stage.buffer.trim() ? { rule: stage.buffer.trim() } : {})
+        return answer('deny', stage.buffer.trim() ? { reason: stage.buffer.trim() } : {})
+      }
+      if (key.backspace || key.delete) return setStage({ ...stage, buffer: stage.buffer.slice(0, -1) })
+      if (input && !key.ctrl && !key.meta) return setStage({ ...stage, buffer: stage.buffer + input.replace(/[\r\n]/g, '') })
+      return
+    }
+    if (key.escape) {
+      if (completions.length) return setDismissed(true)
+      if (state.running) submit({ type: 'stop' })
+      return
+    }
+    if (key.tab && completions.length && ctx) {
+      const c = completions[Math.min(selected, completions.length - 1)]
+      if (c) setBuffer((b) => ed.complete(b, ctx.start - (ctx.kind === 'path' ? 1 : 0), c.value))
+      return setSelected(0)
+    }
+    if (key.upArrow || key.downArrow) {
+      if (completions.length) return setSelected((n) => (n + (key.upArrow ? completions.length - 1 : 1)) % completions.length)
+      const moved = ed.lineMove(buffer, key.upArrow ? -1 : 1)
+      if (moved) return setBuffer(moved)
+      const h = ed.historyStep(history.current, histIndex.current, key.upArrow ? -1 : 1)
+      if (h) {
+        histIndex.current = h.index
+        setBuffer(ed.of(h.text))
+      }
+      return
+    }
+    if (key.return) {
+      if (key.meta || buffer.text.slice(0, buffer.cursor).endsWith('\\')) {
+        return setBuffer((b) => (key.meta ? ed.insert(b, '\n') : ed.insert(ed.backspace(b), '\n')))
+      }
+      const line = buffer.text
+      setBuffer(ed.EMPTY)
+      setDismissed(false)
+      return runLine(line)
+    }
+    if (key.leftArrow) return setBuffer((b) => ed.move(b, -1))
+    if (key.rightArrow) return setBuffer((b) => ed.move(b, 1))
+    if (key.home || (key.ctrl && input === 'a')) return setBuffer((b) => ({ ...b, cursor: 0 }))
+    if (key.end || (key.ctrl && input === 'e')) return setBuffer((b) => ({ ...b, cursor: b.text.length }))
+    if (key.ctrl && input === 'u') return setBuffer(ed.EMPTY)
+    if (key.backspace || key.delete) {
+      setDismissed(false)
+      return setBuffer((b) => ed.backspace(b))
+    }
+    if (input && !key.ctrl && !key.meta) {
+      setDismissed(false)
+      setSelected(0)
+      // text and Enter in one read (typed fast, or sent by a program): insert the text, then send
+      if (input.length > 1 && /\r\n?$/.test(input)) {
+        const line = ed.insert(buffer, input.replace(/\r\n?$/, '')).text
+        setBuffer(ed.EMPTY)
+        return runLine(line)
+      }
+      setBuffer((b) => ed.insert(b, input))
+    }
+  })
+
+  const cols = Math.max(20, size.cols)
+  const end = state.items.length - scroll
+  const visible = state.items.slice(Math.max(0, end - RENDERED_ITEMS), end)
+  return (
+    <Box flexDirection="column" width={cols} height={Math.max(6, size.rows - 1)}>
+      <Box flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden" justifyContent="flex-end">
+        <Transcript items={visible} width={cols} expanded={expanded} now={now} />
+      </Box>
+      {scroll > 0 ? <StatusLine {...statusOf(state, now, `scrolled up ${scroll} · PgDn`)} /> : null}
+      {state.queued.map((q) => (
+        <Box key={q.queueId} flexShrink={0}>
+          <StatusLine {...statusOf(state, now, `queued: ${q.text.replace(/\s+/g, ' ')}`)} />
+        </Box>
+      ))}
+      {approval ? <ApprovalPrompt req={approval} stage={stage} more={state.approvals.length - 1} /> : null}
+      <Composer title={borderTitle(state.mode, state.goal, state.lock)} buffer={buffer} width={cols} active={!approval} />
+      {completions.length ? <Completions items={completions} selected={Math.min(selected, completions.length - 1)} /> : null}
+      <StatusLine {...statusOf(state, now, hint)} />
+    </Box>
+  )
+}
+
+function statusOf(s: TuiState, now: number, hint: string) {
+  return { model: s.model, guest: s.guest, running: s.running, turnStartedAt: s.turnStartedAt, waitingMs: s.waitingMs, usage: s.usage, contextTokens: s.contextTokens, now, hint }
+}

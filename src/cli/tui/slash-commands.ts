@@ -1,0 +1,125 @@
+/**
+ * Slash commands of the interactive CLI: the list (for completion and /help) and a pure parser from
+ * the composer's text to an action. Actions that change the session are operations of the session
+ * API; the rest (/sessions, /rules, /new, /resume, /quit) are handled by the app shell.
+ */
+import type { Operation } from '../../shared/events'
+import type { ModeLock } from '../../shared/modes'
+import { ModeSchema } from '../../shared/modes'
+import { ApprovalPolicySchema } from '../../shared/approvals'
+import { SandboxPolicySchema } from '../../shared/sandbox'
+
+/** A slash command: its name, argument hint and one-line description. */
+export interface SlashCommand {
+  name: string
+  args: string
+  help: string
+}
+
+/** Every slash command, in the order /help lists them. */
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  { name: '/mode', args: 'ask|plan|spec|agent', help: 'switch mode (Shift+Tab cycles)' },
+  { name: '/accept', args: '', help: 'accept the plan or spec awaiting you' },
+  { name: '/reject', args: 'FEEDBACK', help: 'reject it with feedback (starts the next turn)' },
+  { name: '/goal', args: 'TEXT [--turns N] [--tokens N] [--check CMD] | pause | resume | clear', help: 'set or steer a long-horizon goal' },
+  { name: '/ask', args: 'never|commands|changes', help: 'when tool calls wait for your approval' },
+  { name: '/sandbox', args: 'read-only|workspace-write|network', help: 'the guest sandbox (restarts the guest)' },
+  { name: '/compact', args: '', help: 'compact the conversation' },
+  { name: '/sessions', args: '', help: 'list stored sessions' },
+  { name: '/resume', args: 'ID', help: 'continue a stored session' },
+  { name: '/new', args: '', help: 'a new session on this repository' },
+  { name: '/rules', args: '', help: "this repository's stored Always/deny rules" },
+  { name: '/help', args: '', help: 'keys and commands' },
+  { name: '/quit', args: '', help: 'quit (Ctrl-C twice)' }
+]
+
+/** What a composer line asks for. `op`: submit it; `local`: the shell handles it; `error`: show the message. */
+export type SlashAction =
+  | { kind: 'op'; op: Operation }
+  | { kind: 'local'; name: 'sessions' | 'rules' | 'new' | 'help' | 'quit' | 'compact' | 'goal_status' }
+  | { kind: 'resume'; id: string }
+  | { kind: 'error'; message: string }
+
+/** Commands whose name starts with `prefix` (e.g. `/re` → /reject, /resume). */
+export function completeSlash(prefix: string): SlashCommand[] {
+  const p = prefix.toLowerCase()
+  return SLASH_COMMANDS.filter((c) => c.name.startsWith(p))
+}
+
+/**
+ * Split `/goal` arguments: the text, then `--turns N`, `--tokens N`, `--check CMD` (CMD is the rest
+ * of the line).
+ */
+export function parseGoalArgs(rest: string): SlashAction {
+  const m = /^(.*?)(?:\s+--check\s+(.+))?$/s.exec(rest.trim())
+  let text = m?.[1] ?? ''
+  const check = m?.[2]?.trim()
+  const take = (flag: string): number | undefined | 'bad' => {
+    const re = new RegExp(`\\s*--${flag}\\s+(\\S+)`)
+    const f = re.exec(text)
+    if (!f) return undefined
+    text = text.replace(re, ' ')
+    const n = Number(f[1])
+    return Number.isInteger(n) && n > 0 ? n : 'bad'
+  }
+  const turns = take('turns')
+  const tokens = take('tokens')
+  if (turns === 'bad' || tokens === 'bad') return { kind: 'error', message: '/goal: --turns and --tokens take a whole number above 0' }
+  text = text.trim()
+  if (!text) return { kind: 'error', message: 'usage: /goal TEXT [--turns N] [--tokens N] [--check CMD]' }
+  return {
+    kind: 'op',
+    op: { type: 'set_goal', text, ...(turns ? { turnBudget: turns } : {}), ...(tokens ? { tokenBudget: tokens } : {}), ...(check ? { check } : {}) }
+  }
+}
+
+/**
+ * Parse a composer line that starts with `/`.
+ * @param lock the lock in force: /accept and /reject act on its kind (plan or spec)
+ */
+export function parseSlash(line: string, lock: ModeLock | null): SlashAction {
+  const [head = '', ...restParts] = line.trim().split(/\s+/)
+  const rest = line.trim().slice(head.length).trim()
+  const cmd = head.toLowerCase()
+  const one = restParts[0] ?? ''
+  switch (cmd) {
+    case '/mode': {
+      const r = ModeSchema.safeParse(one.toLowerCase())
+      return r.success ? { kind: 'op', op: { type: 'set_mode', mode: r.data } } : { kind: 'error', message: 'usage: /mode ask|plan|spec|agent' }
+    }
+    case '/accept':
+      if (!lock) return { kind: 'error', message: 'nothing awaits a decision' }
+      return { kind: 'op', op: { type: lock.kind === 'plan' ? 'accept_plan' : 'accept_spec' } }
+    case '/reject':
+      if (!lock) return { kind: 'error', message: 'nothing awaits a decision' }
+      if (!rest) return { kind: 'error', message: 'usage: /reject FEEDBACK' }
+      return { kind: 'op', op: { type: lock.kind === 'plan' ? 'reject_plan' : 'reject_spec', feedback: rest } }
+    case '/goal':
+      if (!rest) return { kind: 'local', name: 'goal_status' }
+      if (rest === 'pause') return { kind: 'op', op: { type: 'pause_goal' } }
+      if (rest === 'resume') return { kind: 'op', op: { type: 'resume_goal' } }
+      if (rest === 'clear') return { kind: 'op', op: { type: 'clear_goal' } }
+      return parseGoalArgs(rest)
+    case '/ask': {
+      const r = ApprovalPolicySchema.safeParse(one)
+      return r.success ? { kind: 'op', op: { type: 'set_approval_policy', policy: r.data } } : { kind: 'error', message: 'usage: /ask never|commands|changes' }
+    }
+    case '/sandbox': {
+      const r = SandboxPolicySchema.safeParse(one)
+      return r.success ? { kind: 'op', op: { type: 'set_sandbox', policy: r.data } } : { kind: 'error', message: `usage: /sandbox ${SandboxPolicySchema.options.join('|')}` }
+    }
+    case '/resume':
+      return one ? { kind: 'resume', id: one } : { kind: 'error', message: 'usage: /resume ID (see /sessions)' }
+    case '/compact':
+    case '/sessions':
+    case '/rules':
+    case '/new':
+    case '/help':
+    case '/quit':
+      return { kind: 'local', name: cmd.slice(1) as 'compact' | 'sessions' | 'rules' | 'new' | 'help' | 'quit' }
+    case '/exit':
+      return { kind: 'local', name: 'quit' }
+    default:
+      return { kind: 'error', message: `unknown command ${head} (see /help)` }
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Pure formatting of tool rows for the interactive CLI: the key argument shown on the row, the
+ * unified diff of an edit_file/write_file call (from its arguments, with the `diff` package), the
+ * tail of a command's output, and durations.
+ */
+import { structuredPatch } from 'diff'
+import { terminalSafe } from '../render'
+
+/** One line of a diff: ' ' context, '+' added, '-' removed, '@' a hunk header. */
+export interface DiffLine {
+  sign: ' ' | '+' | '-' | '@'
+  text: string
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {})
+
+/**
+ * The argument a person identifies a call by: the command of bash (whitespace kept, first line), the
+ * path of file tools, the pattern of glob/grep; else a compact JSON of the arguments. Terminal-safe, at most `max` characters.
+ */
+export function keyArgument(name: string, args: unknown, max = 200): string {
+  const a = obj(args)
+  let text: string
+  if (name === 'bash') text = str(a.command) ?? ''
+  else if (str(a.path) && !str(a.pattern)) text = str(a.path) ?? ''
+  else if (str(a.pattern)) text = `${str(a.pattern)}${str(a.path) ? ` in ${str(a.path)}` : ''}`
+  else if (name === 'plan') text = str(a.title) ?? ''
+  else if (name === 'todo_write') text = `${Array.isArray(a.todos) ? a.todos.length : 0} todos`
+  else text = JSON.stringify(args) ?? ''
+  text = terminalSafe(text)
+  const firstLine = text.split('\n')[0] ?? ''
+  const more = firstLine.length < text.length ? ' …' : ''
+  return firstLine.length + more.length > max ? `${firstLine.slice(0, max - 1)}…` : firstLine + more
+}
+
+/**
+ * The change an edit_file or write_file call makes, as unified diff lines (3 lines of context),
+ * computed from its arguments: each edit's old_string → new_string, or a write's whole content as
+ * added lines. Empty for any other tool.
+ */
+export function diffOf(name: string, args: unknown): DiffLine[] {
+  const a = obj(args)
+  const path = str(a.path) ?? 'file'
+  const pairs: Array<[string, string]> = []
+  if (name === 'write_file') pairs.push(['', str(a.content) ?? ''])
+  else if (name === 'edit_file') {
+    if (Array.isArray(a.edits)) for (const e of a.edits) pairs.push([str(obj(e).old_string) ?? '', str(obj(e).new_string) ?? ''])
+    else pairs.push([str(a.old_string) ?? '', str(a.new_string) ?? ''])
+  } else return []
+  const out: DiffLine[] = []
+  for (const [before, after] of pairs) {
+    const patch = structuredPatch(path, path, before, after, '', '', { context: 3 })
+    for (const h of patch.hunks) {
+      if (pairs.length > 1 || name === 'edit_file') out.push({ sign: '@', text: `@@ -${h.oldLines} +${h.newLines} @@` })
+      for (const l of h.lines) {
+        if (l.startsWith('\\')) continue
+        const sign = l[0] === '+' || l[0] === '-' ? l[0] : ' '
+        out.push({ sign, text: terminalSafe(l.slice(1)) })
+      }
+    }
+  }
+  return out
+}
+
+/** The last `n` lines of `text` (terminal-safe), and how many lines came before them. */
+export function tailLines(text: string, n: number): { lines: string[]; hidden: number } {
+  const all = terminalSafe(text).replace(/\n$/, '').split('\n')
+  if (all.length === 1 && all[0] === '') return { lines: [], hidden: 0 }
+  return { lines: all.slice(-n), hidden: Math.max(0, all.length - n) }
+}
+
+/** `850 ms`, `2.4 s`, `1 m 05 s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`
+  const s = Math.round(ms / 1000)
+  return `${Math.floor(s / 60)} m ${String(s % 60).padStart(2, '0')} s`
+}

@@ -1,0 +1,201 @@
+/**
+ * The interactive CLI's view of one session: a pure reducer from session events to what the
+ * screen shows (transcript items, mode, lock, goal, guest, usage, queue, pending approvals). It
+ * decides nothing: every change the user makes goes to the session as an operation.
+ */
+import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../shared/events'
+import type { Mode, ModeLock } from '../../shared/modes'
+import type { ApprovalPolicy } from '../../shared/approvals'
+import type { SandboxPolicy } from '../../shared/sandbox'
+import type { GoalUpdated } from '../../shared/goal'
+import { addUsage, NO_USAGE, type TurnUsage } from '../../shared/usage'
+
+/** Most characters of a command's live output kept per tool row (the tail). */
+export const OUTPUT_TAIL_CHARS = 16_000
+/** Most transcript items kept in memory (the oldest are dropped). */
+export const MAX_ITEMS = 400
+
+/** A tool call row: spinner while running, then ✓/✗ with its duration (ms). */
+export interface ToolItem {
+  kind: 'tool'
+  id: string
+  callId: string
+  name: string
+  args: unknown
+  status: 'running' | 'ok' | 'error'
+  startedAt: number
+  endedAt?: number
+  /** Live output (stdout and stderr interleaved), bounded to its tail. */
+  output: string
+  /** The result sent to the model, once finished. */
+  result?: string
+}
+
+/** An approval request shown inline until it is resolved. */
+export type ApprovalRequest = Extract<SessionEvent, { type: 'approval_requested' }>
+
+/** One entry of the transcript. */
+export type Item =
+  | { kind: 'user'; id: string; text: string }
+  | { kind: 'assistant'; id: string; text: string; done: boolean }
+  | ToolItem
+  | { kind: 'notice'; id: string; text: string; tone: 'dim' | 'warn' | 'error' | 'ok' }
+  | { kind: 'todos'; id: string; todos: Todo[] }
+  | { kind: 'plan'; id: string; plan: Plan }
+
+/** Everything the screen shows about the session. */
+export interface TuiState {
+  sessionId: string
+  repo: string
+  mode: Mode
+  lock: ModeLock | null
+  goal: GoalUpdated | null
+  sandbox: SandboxPolicy
+  approvalPolicy: ApprovalPolicy
+  model: string
+  guest: { state: string; detail?: string }
+  running: boolean
+  /** ms since epoch the current turn started (0 when none runs). */
+  turnStartedAt: number
+  /** Current wait for the model's first/next token, ms (0: not waiting). */
+  waitingMs: number
+  /** Session totals of every `usage` event. */
+  usage: TurnUsage
+  /** Input tokens of the last model request: how much context the conversation fills. */
+  contextTokens: number
+  queued: Array<{ queueId: string; text: string }>
+  approvals: ApprovalRequest[]
+  items: Item[]
+  /** Increments on each change of `items` (for memoised rendering). */
+  version: number
+}
+
+/** A fresh state for a session on `repo`. */
+export function initialState(sessionId = '', repo = '', mode: Mode = 'agent'): TuiState {
+  return {
+    sessionId, repo, mode, lock: null, goal: null, sandbox: 'workspace-write', approvalPolicy: 'commands', model: '',
+    guest: { state: 'not started' }, running: false, turnStartedAt: 0, waitingMs: 0, usage: NO_USAGE, contextTokens: 0,
+    queued: [], approvals: [], items: [], version: 0
+  }
+}
+
+let nextId = 0
+const newId = (): string => `i${++nextId}`
+
+/** Append a notice line to the transcript (for results of slash commands and refused operations). */
+export function withNotice(s: TuiState, text: string, tone: 'dim' | 'warn' | 'error' | 'ok' = 'dim'): TuiState {
+  return push(s, { kind: 'notice', id: newId(), text, tone })
+}
+
+function push(s: TuiState, item: Item): TuiState {
+  const items = [...s.items, item]
+  return { ...s, items: items.length > MAX_ITEMS ? items.slice(items.length - MAX_ITEMS) : items, version: s.version + 1 }
+}
+
+function updateTool(s: TuiState, callId: string, f: (t: ToolItem) => ToolItem): TuiState {
+  const i = s.items.findLastIndex((it) => it.kind === 'tool' && it.callId === callId)
+  if (i < 0) return s
+  const items = s.items.slice()
+  items[i] = f(items[i] as ToolItem)
+  return { ...s, items, version: s.version + 1 }
+}
+
+/** Close the streaming assistant message (its Markdown is then final). */
+function closeAssistant(s: TuiState): TuiState {
+  const last = s.items.at(-1)
+  if (last?.kind !== 'assistant' || last.done) return s
+  return { ...s, items: [...s.items.slice(0, -1), { ...last, done: true }], version: s.version + 1 }
+}
+
+/**
+ * Apply one event envelope (of this state's session; others are ignored).
+ * @param now ms since epoch, for tool durations
+ */
+export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiState {
+  if (s.sessionId && env.sessionId !== s.sessionId) return s
+  const e = env.event
+  switch (e.type) {
+    case 'session_opened':
+      return { ...s, repo: e.repo, mode: e.mode, sandbox: e.sandbox ?? s.sandbox, approvalPolicy: e.approvalPolicy ?? s.approvalPolicy, model: e.model ?? s.model }
+    case 'session_resumed':
+      return withNotice({ ...s, model: e.model ?? s.model }, `resumed${e.interruptedCalls ? ` · ${e.interruptedCalls} interrupted call(s) closed` : ''}`)
+    case 'instructions_loaded':
+      return withNotice(s, `instructions loaded from ${e.file}${e.truncated ? ' (cut)' : ''}`)
+    case 'usage':
+      return { ...s, usage: addUsage(s.usage, e), contextTokens: e.inputTokens, model: e.model || s.model }
+    case 'user_message':
+      return push({ ...s, queued: e.queueId ? s.queued.filter((q) => q.queueId !== e.queueId) : s.queued }, { kind: 'user', id: newId(), text: e.text })
+    case 'message_queued':
+      return { ...s, queued: [...s.queued, { queueId: e.queueId, text: e.text }] }
+    case 'queued_removed':
+      return { ...s, queued: s.queued.filter((q) => q.queueId !== e.queueId) }
+    case 'model_waiting':
+      return { ...s, waitingMs: e.waitedMs }
+    case 'model_retrying':
+      return withNotice(s, `model request failed (${e.reason}); retrying in ${Math.round(e.delayMs / 1000)} s`, 'warn')
+    case 'turn_started':
+      return { ...s, running: true, turnStartedAt: env.time, waitingMs: 0, mode: e.mode }
+    case 'text_delta': {
+      const last = s.items.at(-1)
+      const st = { ...s, waitingMs: 0 }
+      if (last?.kind === 'assistant' && !last.done) {
+        return { ...st, items: [...s.items.slice(0, -1), { ...last, text: last.text + e.text }], version: s.version + 1 }
+      }
+      return push(st, { kind: 'assistant', id: newId(), text: e.text, done: false })
+    }
+    case 'assistant_message':
+      return closeAssistant(s)
+    case 'tool_call_started':
+      return push(closeAssistant({ ...s, waitingMs: 0 }), {
+        kind: 'tool', id: newId(), callId: e.callId, name: e.name, args: e.args, status: 'running', startedAt: env.time || now, output: ''
+      })
+    case 'tool_output':
+      return updateTool(s, e.callId, (t) => {
+        const output = t.output + e.chunk
+        return { ...t, output: output.length > OUTPUT_TAIL_CHARS ? output.slice(output.length - OUTPUT_TAIL_CHARS) : output }
+      })
+    case 'tool_call_finished':
+      return updateTool(s, e.callId, (t) => ({ ...t, status: e.isError ? 'error' : 'ok', endedAt: env.time || now, result: e.result }))
+    case 'plan_updated':
+      return push(s, { kind: 'plan', id: newId(), plan: e.plan })
+    case 'todos_updated':
+      return push(s, { kind: 'todos', id: newId(), todos: e.todos })
+    case 'mode_changed':
+      return { ...s, mode: e.mode }
+    case 'lock_changed':
+      return e.lock ? withNotice({ ...s, lock: e.lock }, `${e.lock.kind === 'plan' ? 'plan' : `spec ${e.lock.stage}`} awaits you: /accept or /reject FEEDBACK`, 'warn') : { ...s, lock: null }
+    case 'spec_updated':
+      return withNotice(s, `spec ${e.spec.stage}: ${e.spec.title}\n${e.spec.markdown}`)
+    case 'proposal_decided':
+      return withNotice(s, `${e.kind}${e.stage ? ` ${e.stage}` : ''} ${e.decision}`)
+    case 'sandbox_changed':
+      return withNotice({ ...s, sandbox: e.policy }, `sandbox: ${e.policy} (the guest restarts)`)
+    case 'approval_requested':
+      return { ...s, approvals: [...s.approvals, e] }
+    case 'approval_resolved': {
+      const approvals = e.requestId ? s.approvals.filter((a) => a.requestId !== e.requestId) : s.approvals
+      const rule = e.rule && e.requestId ? ` · rule stored: ${e.rule.kind} ${e.rule.tool}${e.rule.pattern ? ` ${e.rule.pattern}` : ''}` : ''
+      const how = e.ruleId && !e.requestId ? ` by rule ${e.rule?.pattern ?? e.rule?.tool ?? e.ruleId}` : e.decision ? ` (${e.decision.replace('_', ' ')})` : ''
+      const tone = e.outcome === 'allowed' ? 'ok' : e.outcome === 'denied' ? 'error' : 'warn'
+      return withNotice({ ...s, approvals }, `${e.outcome}${how}${e.reason ? `: ${e.reason}` : ''}${rule}`, tone)
+    }
+    case 'approval_policy_changed':
+      return withNotice({ ...s, approvalPolicy: e.policy }, `approvals: ${e.policy}`)
+    case 'guest_status':
+      return { ...s, guest: { state: e.state, ...(e.detail ? { detail: e.detail } : {}) } }
+    case 'turn_ended': {
+      const st = closeAssistant({ ...s, running: false, turnStartedAt: 0, waitingMs: 0, approvals: [] })
+      return e.reason === 'stopped' ? withNotice(st, 'stopped', 'warn') : st
+    }
+    case 'turn_changes':
+      return e.files.length ? withNotice(s, `${e.files.length} file${e.files.length === 1 ? '' : 's'} changed: ${e.files.slice(0, 6).map((f) => f.path).join(' ')}`) : s
+    case 'host_exec_warning':
+      return withNotice(s, `warning: ${e.message} ${e.paths.join(' ')}`, 'warn')
+    case 'goal_updated':
+      return withNotice({ ...s, goal: e }, `goal ${e.state.replace('_', ' ')} · ${e.turnsUsed}/${e.turnBudget}${e.reason ? ` · ${e.reason}` : ''}`, e.state === 'met' ? 'ok' : e.state === 'active' ? 'dim' : 'warn')
+    case 'error':
+      return withNotice(s, `error: ${e.message}`, 'error')
+    default:
+      return s
+  }
+}

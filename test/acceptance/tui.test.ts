@@ -1,0 +1,123 @@
+// The interactive CLI (`cortex` with no subcommand) driven in a real pseudo-terminal (node-pty), its
+// screen read back through a headless xterm, against the scripted model server and a real guest:
+// an edit shows as a diff, an approval prompt's `a` stores the rule, Esc during `sleep 30` stops the
+// turn, a resize 120×40 → 40×12 redraws cleanly, Shift+Tab cycles the modes on the composer border,
+// and a goal's progress reads "Agent — Goal · 2/8" there. Screen dumps go to test-results/tui/.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { makeTestRepo } from '../support/guest'
+import { runCli } from '../support/cli'
+import { skipWithoutDocker } from '../support/requirements'
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { startPtyCli, type PtyScreen } from '../support/pty-screen'
+
+const SHIFT_TAB = '\x1b[Z'
+const ESC = '\x1b'
+
+/** The composer's top border line (`╭─ Agent ───╮`). */
+const borderLine = (lines: string[]): string => lines.find((l) => l.startsWith('╭─') || l.startsWith('╭ ')) ?? ''
+
+describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal', () => {
+  let server: ScriptedModelServer | undefined
+  let screen: PtyScreen | undefined
+  const home = mkdtempSync(join(tmpdir(), 'cortex-tui-home-'))
+  afterAll(async () => {
+    screen?.kill()
+    await server?.close()
+    rmSync(home, { recursive: true, force: true })
+  })
+
+  it('diffs, approvals, Esc, resize, Shift+Tab and the goal on the border', async () => {
+    server = await startScriptedModelServer([
+      // turn 1: an edit, then a command that asks, then an answer in Markdown
+      { toolCalls: [{ name: 'edit_file', args: { path: 'a.txt', old_string: 'alpha', new_string: 'omega' } }] },
+      { toolCalls: [{ name: 'bash', args: { command: 'echo tui-hello' } }] },
+      { text: 'All **done** here.' },
+      // turn 2: a long command, stopped with Esc
+      { toolCalls: [{ name: 'bash', args: { command: 'sleep 30' } }] },
+      // goal turns 1 and 2 end; turn 3 hangs until stopped
+      { text: 'first step toward the goal' },
+      { text: 'second step toward the goal' },
+      { text: 'third', hangAfterText: true }
+    ])
+    const repo = await makeTestRepo({ 'a.txt': 'alpha\nbeta\n' })
+    const env = { CORTEX_HOME: home, CORTEX_WARM_POOL: '0' }
+    screen = startPtyCli(['--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted'], { cols: 120, rows: 40, env })
+    const s = screen
+    try {
+      await s.waitFor((l) => borderLine(l).includes('Agent'), 60_000)
+
+      // an edit shows as a diff; the approval prompt shows the exact call, `a` + Enter stores the rule
+      s.write('edit a.txt then say hello')
+      s.write('\r')
+      await s.waitFor('- alpha', 60_000)
+      await s.waitFor('+ omega')
+      await s.waitFor('bash wants to run', 60_000)
+      await s.waitFor('echo tui-hello')
+      s.dump('approval-120x40')
+      s.write('a')
+      await s.waitFor('Always allow:')
+      s.write('\r')
+      await s.waitFor('rule stored: allow bash', 30_000)
+      await s.waitFor('All done here.', 60_000)
+      s.dump('turn-done-120x40')
+      const rules = await runCli(['rules', 'list', '--repo', repo], { env })
+      expect(rules.stdout).toMatch(/allow\s+bash\s+echo/)
+
+      // Esc during `sleep 30` stops the turn within 2 s
+      s.write('now sleep\r')
+      await s.waitFor('bash wants to run', 60_000)
+      s.write('y')
+      await s.waitFor((l) => l.some((x) => x.includes('bash sleep 30')) && !l.some((x) => x.includes('wants to run')), 30_000)
+      await new Promise((r) => setTimeout(r, 500))
+      const t0 = Date.now()
+      s.write(ESC)
+      await s.waitFor((l) => l.some((x) => x.trim() === 'stopped'), 10_000)
+      const stopMs = Date.now() - t0
+      s.dump('stopped-120x40')
+      expect(stopMs).toBeLessThan(2000)
+
+      // resize 120×40 → 40×12: the layout is redrawn for 40 columns with nothing of the wide one left
+      s.resize(40, 12)
+      await s.waitFor((l) => borderLine(l).length === 40, 10_000)
+      await new Promise((r) => setTimeout(r, 300))
+      const small = s.lines()
+      s.dump('resized-40x12')
+      expect(small.filter((l) => l.includes('╭')).length).toBe(1)
+      expect(small.filter((l) => l.includes('╰')).length).toBe(1)
+      const top = small.findIndex((l) => l.startsWith('╭'))
+      const bottom = small.findIndex((l) => l.startsWith('╰'))
+      expect(bottom).toBeGreaterThan(top)
+      for (let i = top + 1; i < bottom; i++) expect(small[i]).toMatch(/^│.{38}│$/)
+      expect(small[bottom]).toMatch(/^╰─{38}╯$/)
+      // the status line follows the composer (nothing but blanks after it)
+      expect(small.slice(bottom + 2).every((l) => l.trim() === '')).toBe(true)
+
+      // Shift+Tab cycles Ask → Plan → Spec → Agent, shown on the composer border at 40×12
+      for (const mode of ['Ask', 'Plan', 'Spec', 'Agent']) {
+        s.write(SHIFT_TAB)
+        await s.waitFor((l) => borderLine(l).startsWith(`╭─ ${mode} `), 10_000)
+      }
+      s.dump('modes-40x12')
+
+      // the goal: after two turns the border reads "Agent — Goal · 2/8"
+      s.write('/goal make the tests pass --turns 8')
+      await new Promise((r) => setTimeout(r, 100))
+      s.write('\r')
+      await s.waitFor((l) => borderLine(l).includes('Agent — Goal · 2/8'), 60_000)
+      s.dump('goal-40x12')
+      expect(borderLine(s.lines())).toMatch(/^╭─ Agent — Goal · 2\/8 ─+╮$/)
+      s.write(ESC)
+      await s.waitFor((l) => borderLine(l).includes('Goal · 2/8 · paused'), 10_000)
+
+      // /quit shuts down and prints the resume command
+      s.write('/quit\r')
+      expect(await Promise.race([s.exited, new Promise<number>((r) => setTimeout(() => r(-1), 20_000))])).toBe(0)
+    } finally {
+      s.dump('last')
+      s.kill()
+    }
+  }, 240_000)
+})
