@@ -7,10 +7,29 @@
 import { createInterface, type Interface } from 'node:readline/promises'
 import type { Operation, SessionEvent } from '../shared/events'
 import { ESCALATION_LABELS } from '../shared/approvals'
-import { summarizeArgs } from './render'
+import { terminalSafe } from './render'
 
 /** The reason given to the model when no one can answer. */
 export const NO_ONE_TO_ASK = 'no one to ask (run with --ask never or answer on stdin)'
+
+/** Bidirectional overrides and zero-width characters: they can reorder or hide text on a terminal. */
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+
+/** `text` safe for the terminal (./render terminalSafe) with {@link INVISIBLE} characters shown as `\uXXXX`. */
+function shown(text: string): string {
+  return terminalSafe(text).replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+/**
+ * The call as the approval prompt shows it: every argument, never cut (a long command must not hide
+ * its tail behind an ellipsis), as `key: JSON` (one line: a newline reads `\n`), terminal-safe.
+ */
+export function approvalArgs(args: unknown): string {
+  const text = args && typeof args === 'object' && !Array.isArray(args)
+    ? Object.entries(args as Record<string, unknown>).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ')
+    : JSON.stringify(args) ?? ''
+  return shown(text)
+}
 
 /** `stream`: stdin carries operations; `tty`: ask on the terminal; `none`: deny with {@link NO_ONE_TO_ASK}. */
 export type ApprovalAnswerer = 'stream' | 'tty' | 'none'
@@ -60,7 +79,8 @@ export function createApprovalResponder(opts: ApprovalResponderOptions): { onEve
       rl.on('SIGINT', () => process.emit('SIGINT'))
     }
     const what = req.escalation ? ` — ${ESCALATION_LABELS[req.escalation]}` : ''
-    output.write(`\napproval needed${what}: ${req.tool}(${summarizeArgs(req.args)})\n${req.reason ? `  ${req.reason}\n` : ''}`)
+    // the reason carries the model's escalation justification: terminal-safe too
+    output.write(`\napproval needed${what}: ${shown(req.tool)}(${approvalArgs(req.args)})\n${req.reason ? `  ${shown(req.reason)}\n` : ''}`)
     for (;;) {
       const always = req.escalation ? '' : req.tool === 'bash' ? ', [a]lways' : `, [a]lways (every ${req.tool} call in this repository)`
       const answer = (await rl.question(`allow? [y]es once${always}, [n]o: `, { signal })).trim().toLowerCase()
@@ -68,7 +88,9 @@ export function createApprovalResponder(opts: ApprovalResponderOptions): { onEve
       if (answer === 'y' || answer === 'yes') op = { type: 'approval_decision', requestId: req.requestId, decision: 'allow_once' }
       else if ((answer === 'a' || answer === 'always') && !req.escalation) {
         const pending = rl.question('rule (edit it; Enter keeps it): ', { signal })
-        if (req.suggestedRule) rl.write(req.suggestedRule)
+        // rl.write types the text: a control character in it (a CR) would act as a key, so such a rule is not prefilled
+        // eslint-disable-next-line no-control-regex
+        if (req.suggestedRule && !/[\u0000-\u001f\u007f-\u009f]/.test(req.suggestedRule)) rl.write(req.suggestedRule)
         const rule = (await pending).trim()
         op = { type: 'approval_decision', requestId: req.requestId, decision: 'allow_always', ...(rule ? { rule } : {}) }
       } else if (answer === 'n' || answer === 'no') {
