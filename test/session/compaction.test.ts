@@ -65,7 +65,8 @@ describe.skipIf(skipWithoutDocker())('compaction over a Docker guest', () => {
       service.onEvent((e) => events.push(e))
       await service.resumeSession({ sessionId, approvalPolicy: 'never' })
     }
-    return { server, repo, sessionId, events, run, logFile, reopen }
+    const stop = (): Promise<unknown> => service.submit({ sessionId, op: { type: 'stop' } })
+    return { server, repo, sessionId, events, run, logFile, reopen, stop }
   }
 
   it('crossing the threshold: the next request holds the latest message, todos, current files, the diff and the summary, below the threshold; the turn goes on', async () => {
@@ -135,7 +136,7 @@ describe.skipIf(skipWithoutDocker())('compaction over a Docker guest', () => {
   })
 
   it('a summary that never fits: at most two summariser calls, then compaction_failed; a fixed context over the budget: context_overflow with no call', async () => {
-    const huge = `## Intent\n${'word '.repeat(20_000)}`
+    const huge = `## Intent\n${`${'y'.repeat(99)} `.repeat(1000)}` // ~25k tokens in 1000 stream deltas
     const s = await open({ 'a.txt': 'alpha\n' }, [
       { toolCalls: [{ name: 'bash', args: { command: 'true' } }], usage: { input: 17_000 } },
       { text: huge },
@@ -159,6 +160,25 @@ describe.skipIf(skipWithoutDocker())('compaction over a Docker guest', () => {
     expect(evs.find((e) => e.type === 'error')).toMatchObject({ code: 'context_overflow', message: expect.stringContaining('still says the prompt is too long') })
     expect(s.server.requests).toHaveLength(3)
     expect(allText(s.server.requests[2]!.body)).toContain(HEADING) // the retry carried the compacted context
+  })
+
+  it('Stop during a compaction stops it and keeps the history whole', async () => {
+    const s = await open({ 'a.txt': 'alpha\n' }, [
+      { toolCalls: [{ name: 'bash', args: { command: 'echo KEPT-OUTPUT-MARKER' } }], usage: { input: 17_000 } },
+      { text: '## Intent\npartial', hangAfterText: true }, // the summariser, stuck
+      { text: 'Still here.', usage: { input: 1000 } }
+    ])
+    const from = s.events.length
+    const done = s.run({ type: 'user_message', text: 'go' })
+    for (let i = 0; i < 400 && !s.server.requests[1]?.hanging; i++) await new Promise((r) => setTimeout(r, 25)) // hang guard: 10 s
+    expect(s.server.requests[1]?.hanging).toBe(true)
+    await s.stop()
+    await done
+    const evs = s.events.slice(from).map((e) => e.event)
+    expect(evs.at(-1)).toMatchObject({ type: 'turn_ended', reason: 'stopped' })
+    expect(evs.find((e) => e.type === 'compaction_failed')).toMatchObject({ reason: expect.stringContaining('stopped') })
+    expect(evs.some((e) => e.type === 'compaction_finished')).toBe(false)
+    expect(s.server.requests[1]?.closedByClient).toBe(true) // the summariser request was aborted
   })
 
   it('a resumed session sends the compacted context', async () => {
