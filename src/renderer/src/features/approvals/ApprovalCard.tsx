@@ -7,12 +7,12 @@
 import { useState } from 'react'
 import { ESCALATION_LABELS } from '../../../../shared/approvals'
 import { decideApproval } from './approval-actions'
-import type { ApprovalItem, ApprovalRow } from './approvals-view'
+import { visibleText, type ApprovalItem, type ApprovalRow } from './approvals-view'
 
 function callText(item: ApprovalItem): string {
   const args = item.args
-  if (item.tool === 'bash' && args && typeof args === 'object' && 'command' in args) return String(args.command)
-  return JSON.stringify(args, null, 2)
+  if (item.tool === 'bash' && args && typeof args === 'object' && 'command' in args) return visibleText(String(args.command))
+  return visibleText(JSON.stringify(args, null, 2))
 }
 
 const OUTCOME_LABELS: Record<ApprovalItem['status'], string> = {
@@ -73,7 +73,7 @@ function Card({ item }: { item: ApprovalItem }): React.JSX.Element {
       <pre className="approval-call" data-testid="approval-call">
         {callText(item)}
       </pre>
-      {item.reason && <div className="approval-reason">{item.reason}</div>}
+      {item.reason && <div className="approval-reason">{visibleText(item.reason)}</div>}
       {
         <div className="approval-actions">
           <button className="primary" data-testid="approval-allow-once" disabled={busy} onClick={() => void answer('allow_once')}>

@@ -92,3 +92,15 @@ export function closeWaiting<Row extends { kind: string }>(items: Row[]): Row[] 
   if (!items.some((it) => it.kind === 'approval' && (it as unknown as ApprovalItem).status === 'waiting')) return items
   return items.map((it) => (it.kind === 'approval' && (it as unknown as ApprovalItem).status === 'waiting' ? { ...it, status: 'cancelled' } : it))
 }
+
+/** Bidirectional overrides and zero-width characters: in a browser they reorder or hide text. */
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+
+/**
+ * `text` (a call's arguments, or a reason holding the model's justification) with every character
+ * of {@link INVISIBLE} shown as `\uXXXX`, so what the card shows is what runs: an RLO in a command
+ * would otherwise display `rm -rf ~` reversed, or a zero-width space hide a difference.
+ */
+export function visibleText(text: string): string {
+  return text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
