@@ -1,10 +1,12 @@
 /**
- * The app shell: a header (repository picker, guest status, connection), the timeline with the
- * composer beneath it, and a side panel with tabs for the plan, the todos, the terminal and the
- * file viewer (until the user picks a tab it shows the plan, else the todos, else the terminal).
- * Request errors show in a dismissible banner.
+ * The app shell: a header (repository picker, model in use, guest status, connection), then three
+ * resizable, collapsible columns (features/layout/SplitLayout.tsx): the stored sessions, the
+ * timeline with the composer beneath it, and a side panel with tabs for the files, the terminal,
+ * the plan, the todos, the changes and the approvals (until the user picks a tab it shows the plan,
+ * else the todos, else the terminal). A folder dropped anywhere opens a session on it. Request
+ * errors show in a dismissible banner. A browser page without a valid token shows what to do.
  */
-import { lazy, Suspense, useEffect, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { ChangesPanel } from './features/changes/ChangesPanel'
 import { useChangesFocus } from './features/changes/changes-focus'
 import { Composer } from './features/composer/Composer'
@@ -12,17 +14,21 @@ import { ApprovalBadge, ApprovalSettings } from './features/approvals/ApprovalSe
 import { LockBar } from './features/plan/LockBar'
 import { PlanView } from './features/plan/PlanView'
 import { SpecView } from './features/plan/SpecView'
+import { FilesPanel } from './features/files/FilesPanel'
+import { useFilesStore } from './features/files/files-store'
+import { SplitLayout } from './features/layout/SplitLayout'
+import { TokenPage } from './features/layout/TokenPage'
+import { windowDrop } from './features/sessions/drop-zone'
 import { RepoPicker } from './features/sessions/RepoPicker'
-import { SessionSelect } from './features/sessions/SessionSelect'
+import { SessionsSidebar } from './features/sessions/SessionsSidebar'
+import { ModelBadge } from './features/sessions/ModelBadge'
 import { TerminalPane } from './features/terminal/TerminalPane'
 import { Timeline } from './features/timeline/Timeline'
 import { TodoList } from './features/todos/TodoList'
 import { useAppStore, useCurrentView } from './store/app-store'
 
-const FileView = lazy(() => import('./features/files/FileView'))
-
-type Tab = 'plan' | 'todos' | 'terminal' | 'file' | 'approvals' | 'changes'
-const CONNECTION_LABELS: Record<string, string> = { open: 'connected', connecting: 'connecting…', closed: 'disconnected' }
+type Tab = 'plan' | 'todos' | 'terminal' | 'files' | 'approvals' | 'changes'
+const CONNECTION_LABELS: Record<string, string> = { open: 'connected', connecting: 'connecting…', closed: 'disconnected', unauthorized: 'token refused' }
 const CONNECTION_TITLES: Record<string, string> = {
   open: 'Connected to the Cortex session service',
   connecting: 'Connecting to the Cortex session service…',
@@ -36,12 +42,12 @@ const GUEST_LABELS: Record<string, string> = {
   error: 'guest error'
 }
 const TABS: { id: Tab; label: string }[] = [
+  { id: 'files', label: 'Files' },
+  { id: 'terminal', label: 'Terminal' },
   { id: 'plan', label: 'Plan' },
   { id: 'todos', label: 'Todos' },
-  { id: 'terminal', label: 'Terminal' },
-  { id: 'file', label: 'File' },
-  { id: 'approvals', label: 'Approvals' },
-  { id: 'changes', label: 'Changes' }
+  { id: 'changes', label: 'Changes' },
+  { id: 'approvals', label: 'Approvals' }
 ]
 
 function GuestBadge(): React.JSX.Element | null {
@@ -60,28 +66,31 @@ export function App(): React.JSX.Element {
   const transport = useAppStore((s) => s.handle.transport)
   const error = useAppStore((s) => s.requestError)
   const clearError = useAppStore((s) => s.clearError)
-  const openedFile = useAppStore((s) => s.openedFile)
+  const fileFocus = useFilesStore((s) => s.focusSeq)
   const view = useCurrentView()
   const running = view?.running ?? false
   // Until the user picks a tab, show the one with content: the plan, else the todos, else the terminal.
   const [picked, setTab] = useState<Tab | null>(null)
   const tab: Tab = picked ?? (view?.lock || view?.plan || view?.spec ? 'plan' : view?.todos.length ? 'todos' : 'terminal')
 
+  // a tool row's "view" asks for the Files tab
   useEffect(() => {
-    if (openedFile) setTab('file')
-  }, [openedFile])
+    if (fileFocus > 0) setTab('files')
+  }, [fileFocus])
   // a turn's "N files changed" link in the timeline asks for the Changes tab
   const changesFocus = useChangesFocus((s) => s.seq)
   useEffect(() => {
     if (changesFocus > 0) setTab('changes')
   }, [changesFocus])
 
+  if (transport === 'none') return <TokenPage reason="missing" />
+  if (connection === 'unauthorized') return <TokenPage reason="stale" />
   return (
-    <div className="app" data-testid="app" data-transport={transport}>
+    <div className="app" data-testid="app" data-transport={transport} onDragOver={windowDrop.onDragOver} onDrop={windowDrop.onDrop}>
       <header className="header">
         <span className="brand">Cortex Code</span>
         <RepoPicker />
-        <SessionSelect />
+        <ModelBadge />
         <GuestBadge />
         <ApprovalBadge />
         {running && (
@@ -101,12 +110,16 @@ export function App(): React.JSX.Element {
           </button>
         </div>
       )}
-      <main className="main">
-        <section className="conversation">
-          <Timeline />
-          <LockBar />
-          <Composer />
-        </section>
+      <SplitLayout
+        left={<SessionsSidebar />}
+        center={
+          <section className="conversation">
+            <Timeline />
+            <LockBar />
+            <Composer />
+          </section>
+        }
+        right={
         <aside className="side">
           <nav className="tabs">
             {TABS.map((t) => (
@@ -134,16 +147,15 @@ export function App(): React.JSX.Element {
                 <ChangesPanel />
               </div>
             )}
-            {tab === 'file' && (
+            {tab === 'files' && (
               <div className="tab-pane">
-                <Suspense fallback={<div className="panel-empty">Loading editor…</div>}>
-                  <FileView />
-                </Suspense>
+                <FilesPanel />
               </div>
             )}
           </div>
         </aside>
-      </main>
+        }
+      />
     </div>
   )
 }

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client'
 import { App } from './App'
 import { installMenuCommands } from './menu-commands'
 import './styles.css'
+import './desk.css'
 
 installMenuCommands()
 const root = document.getElementById('root')

@@ -6,8 +6,7 @@
  */
 import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { TimelineItem } from '../../store/reduce-event'
-import { useAppStore } from '../../store/app-store'
-import { fileTextFromReadResult } from '../files/file-text'
+import { ViewFileLink } from '../files/ViewFileLink'
 import { DiffView } from './DiffView'
 import { OpenChangeLink } from '../changes/OpenChangeLink'
 import { describeArgs } from './tool-args'
@@ -54,7 +53,6 @@ function ToolResult({ body }: { body: string }): React.JSX.Element {
 /** A foldable row for one tool call. */
 export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): React.JSX.Element {
   const [folded, setFolded] = useState(false)
-  const openFile = useAppStore((s) => s.openFile)
   const args = useMemo(() => describeArgs(item.name, item.args), [item.name, item.args])
   const path = pathOf(item.args)
   // escape sequences stripped while streaming too (a chunk may end inside one)
@@ -86,15 +84,11 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
           ))}
         </span>
       </button>
-      {item.name === 'read_file' && path && item.status === 'ok' && item.result !== undefined && (
-        <button className="link tool-open" data-testid="tool-open-file" onClick={() => openFile({ path, content: fileTextFromReadResult(item.result ?? '') })}>
-          view
-        </button>
-      )}
+      <ViewFileLink name={item.name} args={item.args} result={item.result} status={item.status} path={path} />
       {(item.name === 'edit_file' || item.name === 'write_file') && path && item.status === 'ok' && <OpenChangeLink turnId={item.turnId} path={path} />}
       {!folded && (
         <div className="tool-body">
-          {isEdit && <DiffView args={item.args} />}
+          {isEdit && <DiffView args={item.args} result={item.status === 'ok' ? item.result : undefined} />}
           {body.length > 0 && <ToolResult body={body} />}
         </div>
       )}
