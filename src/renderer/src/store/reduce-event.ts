@@ -14,6 +14,7 @@ import { formatUsage, type TurnUsage } from '../../../shared/usage'
 import { revertText } from './checkpoint-events'
 import { applyCompactionEvent, type CompactionFields } from './compaction-events'
 import { TerminalLog } from '../features/terminal/terminal-log'
+import { applyTurnTiming } from '../features/timeline/turn-timing'
 import { EMPTY_QUEUE_FIELDS, applyQueueEvent, dropQueued, type QueueFields } from './queue-events'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
@@ -35,7 +36,7 @@ export type TimelineItem =
     }
   | { kind: 'guest'; id: string; state: string; detail?: string }
   | { kind: 'error'; id: string; code: string; message: string }
-  | { kind: 'turn_end'; id: string; turnId: string; reason: 'completed' | 'stopped' | 'error'; usage?: TurnUsage }
+  | { kind: 'turn_end'; id: string; turnId: string; reason: 'completed' | 'stopped' | 'error'; usage?: TurnUsage; durationMs?: number }
   /** A session notice (resumed, instructions loaded); `warn` when something was lost or cut. */
   | { kind: 'notice'; id: string; text: string; warn: boolean }
   | { kind: 'mode'; id: string; mode: Mode }
@@ -70,6 +71,8 @@ export interface SessionView extends QueueFields, CompactionFields {
   terminal: TerminalLog
   /** Bumped whenever `terminal` grows, so subscribers see a change. */
   terminalVersion: number
+  /** When each turn started (envelope time, ms since the epoch), for its footer's duration (features/timeline/turn-timing.ts). */
+  turnStarts?: Record<string, number>
   /** How many files each turn changed, by turn id (from `turn_changes`). */
   turnChanges: Record<string, number>
   /** The session's goal as last reported (`goal_updated`), or null when none was set. */
@@ -295,6 +298,6 @@ export function turnFooter(usage: TurnUsage | undefined): string {
 export function reduceEnvelope(views: Record<string, SessionView>, envelope: EventEnvelope): Record<string, SessionView> {
   const view = views[envelope.sessionId] ?? emptyView(envelope.sessionId)
   if (envelope.seq !== 0 && envelope.seq <= view.lastSeq) return views
-  const next = applyEvent(view, envelope.event, envelope.seq)
+  const next = applyTurnTiming(applyEvent(view, envelope.event, envelope.seq), envelope)
   return { ...views, [envelope.sessionId]: { ...next, lastSeq: Math.max(view.lastSeq, envelope.seq) } }
 }

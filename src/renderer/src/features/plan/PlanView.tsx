@@ -1,5 +1,5 @@
 /**
- * The current plan: title, summary, ordered steps and its mermaid diagram rendered to SVG with
+ * The current plan: title, summary (sanitized Markdown, timeline/markdown.ts), ordered steps and its mermaid diagram rendered to SVG with
  * mermaid.render (strict security level; mermaid is loaded on first use). Links in the diagram never
  * load in the app's tab (diagram-links.ts). A diagram mermaid rejects shows its source and the parse
  * error instead.
@@ -7,6 +7,7 @@
 import { useEffect, useState } from 'react'
 import { useCurrentView } from '../../store/app-store'
 import { neutralizeDiagramLinks, openDiagramLink } from './diagram-links'
+import { renderMarkdown } from '../timeline/markdown'
 
 let counter = 0
 let mermaidReady: Promise<typeof import('mermaid').default> | undefined
@@ -51,7 +52,7 @@ export function PlanView(): React.JSX.Element | null {
   return (
     <div className="plan" data-testid="plan-view">
       <h3 data-testid="plan-title">{plan.title}</h3>
-      {plan.summary && <p>{plan.summary}</p>}
+      {plan.summary && <div className="markdown plan-summary" data-testid="plan-summary" dangerouslySetInnerHTML={{ __html: renderMarkdown(plan.summary) }} />}
       <ol>
         {plan.steps.map((step, i) => (
           <li key={i}>{step}</li>

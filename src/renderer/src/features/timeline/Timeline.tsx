@@ -1,121 +1,153 @@
 /**
  * The session timeline: user messages, streamed assistant text, tool rows, guest status changes,
- * mode switches, errors and turn ends, in event order. Sticks to the bottom while new rows arrive
- * unless the user scrolled up.
+ * mode switches, errors and turn ends, in event order (rows in TimelineRow.tsx). Virtualised with
+ * @tanstack/react-virtual — only the rows near the viewport are in the DOM, measured as they render
+ * — so 10,000 events scroll smoothly. It follows the stream while the user is at the bottom; once
+ * they scroll up it stays put and a "New messages below" button appears when rows arrive. A feed
+ * (role="feed", rows are articles): ↑/↓ (or k/j) move between rows, Home/End to the first/last,
+ * with a visible focus ring. Rows a compaction summarised for the model stay, marked compacted.
  */
-import { memo, useEffect, useRef } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useVirtualizer } from '@tanstack/react-virtual'
 import { useCurrentView } from '../../store/app-store'
-import { turnFooter, type TimelineItem } from '../../store/reduce-event'
-import { AssistantText } from './AssistantText'
-import { ToolRow } from './ToolRow'
-import { TurnChangesLink } from '../changes/TurnChangesLink'
-import { ApprovalCard } from '../approvals/ApprovalCard'
+import { Row } from './TimelineRow'
 import { ModelWaiting } from './ModelWaiting'
 import { ContextMeter } from '../context/ContextMeter'
+import './timeline.css'
 
-/** One row; memoized so a streaming delta re-renders only the row whose item changed. */
-const Row = memo(function Row({ item }: { item: TimelineItem }): React.JSX.Element {
-  switch (item.kind) {
-    case 'user':
-      return (
-        <div className="row user" data-testid="user-message">
-          {item.text}
-        </div>
-      )
-    case 'assistant':
-      return <AssistantText text={item.text} />
-    case 'tool':
-      return <ToolRow item={item} />
-    case 'approval':
-    case 'approval_rule':
-      return <ApprovalCard item={item} />
-    case 'guest':
-      return (
-        <div className="row meta" data-testid="guest-row" data-state={item.state}>
-          guest: {item.state}
-          {item.detail ? ` — ${item.detail}` : ''}
-        </div>
-      )
-    case 'mode':
-      return (
-        <div className="row meta" data-testid="mode-row">
-          mode: {item.mode}
-        </div>
-      )
-    case 'sandbox':
-      return (
-        <div className="row meta" data-testid="sandbox-row">
-          sandbox: {item.policy} — the guest restarts
-        </div>
-      )
-    case 'host_warning':
-      return (
-        <div className="row error host-warning" data-testid="host-warning-row" role="alert">
-          <strong>check before running tools on your machine:</strong> {item.message}
-          <ul>
-            {item.paths.map((p) => (
-              <li key={p}>
-                <code>{p}</code>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )
-    case 'error':
-      return (
-        <div className="row error" data-testid="error-row" data-code={item.code}>
-          <strong>{item.code}</strong> {item.message}
-        </div>
-      )
-    case 'turn_end':
-      return (
-        <div className={`row turn-end reason-${item.reason}`} data-testid="turn-end" data-reason={item.reason}>
-          turn {item.reason}
-          {item.usage && <span data-testid="turn-usage"> · {turnFooter(item.usage)}</span>}
-          <TurnChangesLink turnId={item.turnId} />
-        </div>
-      )
-    case 'notice':
-      return (
-        <div className={`row meta notice${item.warn ? ' warn' : ''}`} data-testid="notice-row">
-          {item.text}
-        </div>
-      )
-  }
-})
+/** Distance from the bottom (px) within which the timeline counts as following the stream. */
+const STICK_PX = 40
+/** First guess of a row's height (px) before it is measured. */
+const ESTIMATE_PX = 48
 
-/** The scrolling list of the current session's rows. */
+/** The scrolling, virtualised list of the current session's rows. */
 export function Timeline(): React.JSX.Element {
   const view = useCurrentView()
   const ref = useRef<HTMLDivElement>(null)
   const stick = useRef(true)
+  const seenCount = useRef(0)
+  const [unseen, setUnseen] = useState(false)
   const items = view?.items
+  const count = items?.length ?? 0
+  const compactedBefore = view?.compactedBefore ?? 0
 
-  useEffect(() => {
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => ref.current,
+    estimateSize: () => ESTIMATE_PX,
+    overscan: 6,
+    getItemKey: (i) => items?.[i]?.id ?? i
+  })
+
+  const toBottom = useCallback(() => {
     const el = ref.current
-    if (el && stick.current) el.scrollTop = el.scrollHeight
-  }, [items])
+    if (el) el.scrollTop = el.scrollHeight
+  }, [])
+
+  // follow new rows and streamed text while stuck to the bottom; else note that rows arrived
+  const totalSize = virtualizer.getTotalSize()
+  const last = items?.[count - 1]
+  useLayoutEffect(() => {
+    if (stick.current) {
+      toBottom()
+      seenCount.current = count
+    } else if (count > seenCount.current) setUnseen(true)
+  }, [count, last, totalSize, toBottom])
+
+  // a session switch starts at its bottom
+  const sessionId = view?.sessionId
+  useEffect(() => {
+    stick.current = true
+    setUnseen(false)
+    seenCount.current = 0
+    requestAnimationFrame(toBottom)
+  }, [sessionId, toBottom])
+
+  const onScroll = (e: React.UIEvent<HTMLDivElement>): void => {
+    const el = e.currentTarget
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX
+    if (stick.current) {
+      seenCount.current = count
+      setUnseen(false)
+    }
+  }
+
+  const focusRow = (index: number): void => {
+    const i = Math.max(0, Math.min(count - 1, index))
+    virtualizer.scrollToIndex(i, { align: 'auto' })
+    // the row may only be rendered after the scroll
+    requestAnimationFrame(() => ref.current?.querySelector<HTMLElement>(`[data-index="${i}"]`)?.focus())
+  }
+  const onKeyDown = (e: React.KeyboardEvent<HTMLDivElement>): void => {
+    const target = e.target as HTMLElement
+    // keys typed into a control inside a row (a feedback box, a button) stay with it
+    if (target.closest('input, textarea, select, [contenteditable="true"]')) return
+    const current = Number(target.closest<HTMLElement>('[data-index]')?.dataset.index ?? -1)
+    if (count === 0 || (current === -1 && target !== ref.current)) return
+    const step: Record<string, number> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1 }
+    let next: number
+    if (e.key === 'Home') next = 0
+    else if (e.key === 'End') next = count - 1
+    else if (step[e.key] === undefined) return
+    // from the feed itself, the first row in view
+    else next = current === -1 ? (virtualizer.getVirtualItems()[0]?.index ?? 0) : current + (step[e.key] ?? 0)
+    e.preventDefault()
+    focusRow(next)
+  }
 
   return (
-    <div
-      className="timeline"
-      data-testid="timeline"
-      ref={ref}
-      onScroll={(e) => {
-        const el = e.currentTarget
-        stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40
-      }}
-    >
-      {!view && <div className="empty">Open a repository to start a session.</div>}
-      {/* rows a compaction summarised for the model stay visible, marked (features/context) */}
-      {items && view?.compactedBefore ? (
-        <div className="compacted" data-testid="compacted-rows" title="compacted: the model gets a summary of these rows">
-          {items.slice(0, view.compactedBefore).map((item) => <Row key={item.id} item={item} />)}
+    <div className="timeline-frame">
+      <div
+        className="timeline virtual"
+        data-testid="timeline"
+        ref={ref}
+        onScroll={onScroll}
+        onKeyDown={onKeyDown}
+        role="feed"
+        aria-busy={view?.running ?? false}
+        aria-label="Session timeline"
+        tabIndex={0}
+      >
+        {!view && <div className="empty">Open a repository to start a session.</div>}
+        <div className="timeline-rows" style={{ height: totalSize }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const item = items?.[v.index]
+            if (!item) return null
+            const compacted = v.index < compactedBefore
+            return (
+              <div
+                key={v.key}
+                data-index={v.index}
+                ref={virtualizer.measureElement}
+                className={`timeline-item${compacted ? ' compacted' : ''}`}
+                style={{ transform: `translateY(${v.start}px)` }}
+                role="article"
+                aria-posinset={v.index + 1}
+                aria-setsize={count}
+                tabIndex={-1}
+                {...(compacted ? { 'data-compacted': 'true', title: 'compacted: the model gets a summary of this row' } : {})}
+              >
+                <Row item={item} />
+              </div>
+            )
+          })}
         </div>
-      ) : null}
-      {items?.slice(view?.compactedBefore ?? 0).map((item) => <Row key={item.id} item={item} />)}
-      <ModelWaiting />
-      <ContextMeter />
+        <ModelWaiting />
+        <ContextMeter />
+      </div>
+      {unseen && (
+        <button
+          className="new-messages"
+          data-testid="new-messages"
+          onClick={() => {
+            stick.current = true
+            setUnseen(false)
+            toBottom()
+          }}
+        >
+          New messages below ↓
+        </button>
+      )}
     </div>
   )
 }

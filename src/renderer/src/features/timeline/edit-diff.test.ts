@@ -6,11 +6,28 @@ describe('editDiff', () => {
   it('diffs old_string against new_string line by line', () => {
     const lines = editDiff({ path: 'a', old_string: 'one\ntwo\nthree', new_string: 'one\nTWO\nthree' })
     expect(lines).toEqual([
-      { kind: 'context', text: 'one' },
-      { kind: 'del', text: 'two' },
-      { kind: 'add', text: 'TWO' },
-      { kind: 'context', text: 'three' }
+      { kind: 'context', text: 'one', oldLine: 1, newLine: 1 },
+      { kind: 'del', text: 'two', oldLine: 2 },
+      { kind: 'add', text: 'TWO', newLine: 2 },
+      { kind: 'context', text: 'three', oldLine: 3, newLine: 3 }
     ])
+  })
+
+  it("numbers lines with the file's line numbers once the result says where the edit landed", () => {
+    const args = { path: 'a', old_string: 'x = 1\ny = 2\n', new_string: 'x = 1\ny = 3\nz = 4\n' }
+    const lines = editDiff(args, 'Replaced 1 occurrence at line 143 in a.py.\nThe edited region now reads:\n…')
+    expect(lines.map((l) => [l.kind, l.oldLine, l.newLine])).toEqual([
+      ['context', 143, 143],
+      ['del', 144, undefined],
+      ['add', undefined, 144],
+      ['add', undefined, 145]
+    ])
+  })
+
+  it('reads one start line per edit of a multi-edit result', () => {
+    const result = 'Applied 2 edits to a.txt: (1) 1 occurrence at line 7; (2) 1 occurrence at lines 20-22.'
+    const lines = editDiff({ path: 'a', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c', new_string: 'd' }] }, result)
+    expect(lines.filter((l) => l.kind === 'del').map((l) => l.oldLine)).toEqual([7, 20])
   })
 
   it('labels each of several edits', () => {

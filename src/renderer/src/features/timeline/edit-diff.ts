@@ -8,6 +8,19 @@ import { structuredPatch } from 'diff'
 export interface DiffLine {
   kind: 'hunk' | 'context' | 'del' | 'add'
   text: string
+  /** Line number in the file before the edit (context and removed lines). */
+  oldLine?: number
+  /** Line number in the file after the edit (context and added lines). */
+  newLine?: number
+}
+
+/**
+ * The line each edit starts at in the file, from edit_file's result ("… occurrence at line 143",
+ * "(2) 1 occurrence at lines 7, 9"): one number per edit, in order; [] without a result.
+ */
+export function editStartLines(result: string | undefined): number[] {
+  if (!result) return []
+  return [...result.matchAll(/occurrences? at lines? (\d+)/g)].map((m) => Number(m[1]))
 }
 
 /** Lines of context kept around each change. */
@@ -37,23 +50,28 @@ export function editPairs(args: unknown): EditPair[] {
 const withNewline = (s: string): string => (s.endsWith('\n') ? s : `${s}\n`)
 
 /**
- * The unified diff lines of an edit_file call's arguments (hunk line numbers are relative to the
- * replaced text, not the file). Empty when the arguments hold no edit.
+ * The unified diff lines of an edit_file call's arguments, numbered with the file's line numbers
+ * when the call's `result` says where each edit landed (else relative to the replaced text, from 1).
+ * Empty when the arguments hold no edit.
  */
-export function editDiff(args: unknown): DiffLine[] {
+export function editDiff(args: unknown, result?: string): DiffLine[] {
   const out: DiffLine[] = []
   const pairs = editPairs(args)
+  const starts = editStartLines(result)
   pairs.forEach((pair, i) => {
+    const base = (starts.length === pairs.length ? starts[i] : undefined) ?? 1
     if (pairs.length > 1) out.push({ kind: 'hunk', text: `edit ${i + 1} of ${pairs.length}` })
     const patch = structuredPatch('old', 'new', withNewline(pair.oldText), withNewline(pair.newText), undefined, undefined, { context: CONTEXT })
     for (const hunk of patch.hunks) {
       if (patch.hunks.length > 1) out.push({ kind: 'hunk', text: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@` })
+      let oldLine = base + hunk.oldStart - 1
+      let newLine = base + hunk.newStart - 1
       for (const line of hunk.lines) {
         const sign = line[0]
         const text = line.slice(1)
-        if (sign === '+') out.push({ kind: 'add', text })
-        else if (sign === '-') out.push({ kind: 'del', text })
-        else if (sign === ' ') out.push({ kind: 'context', text })
+        if (sign === '+') out.push({ kind: 'add', text, newLine: newLine++ })
+        else if (sign === '-') out.push({ kind: 'del', text, oldLine: oldLine++ })
+        else if (sign === ' ') out.push({ kind: 'context', text, oldLine: oldLine++, newLine: newLine++ })
       }
     }
   })

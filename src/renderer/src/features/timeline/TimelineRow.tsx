@@ -1,0 +1,84 @@
+/**
+ * One timeline row by kind: user messages, streamed assistant text (Markdown), tool rows, approval
+ * cards, guest status changes, mode and sandbox switches, host warnings, errors, notices and turn
+ * footers (reason, duration, tokens and cost, changed files).
+ */
+import { memo } from 'react'
+import { turnFooter, type TimelineItem } from '../../store/reduce-event'
+import { AssistantText } from './AssistantText'
+import { ToolRow } from './ToolRow'
+import { TurnChangesLink } from '../changes/TurnChangesLink'
+import { ApprovalCard } from '../approvals/ApprovalCard'
+import { formatDuration } from './turn-timing'
+
+/** One row; memoized so a streaming delta re-renders only the row whose item changed. */
+export const Row = memo(function Row({ item }: { item: TimelineItem }): React.JSX.Element {
+  switch (item.kind) {
+    case 'user':
+      return (
+        <div className="row user" data-testid="user-message">
+          {item.text}
+        </div>
+      )
+    case 'assistant':
+      return <AssistantText text={item.text} />
+    case 'tool':
+      return <ToolRow item={item} />
+    case 'approval':
+    case 'approval_rule':
+      return <ApprovalCard item={item} />
+    case 'guest':
+      return (
+        <div className="row meta" data-testid="guest-row" data-state={item.state}>
+          guest: {item.state}
+          {item.detail ? ` — ${item.detail}` : ''}
+        </div>
+      )
+    case 'mode':
+      return (
+        <div className="row meta" data-testid="mode-row">
+          mode: {item.mode}
+        </div>
+      )
+    case 'sandbox':
+      return (
+        <div className="row meta" data-testid="sandbox-row">
+          sandbox: {item.policy} — the guest restarts
+        </div>
+      )
+    case 'host_warning':
+      return (
+        <div className="row error host-warning" data-testid="host-warning-row" role="alert">
+          <strong>check before running tools on your machine:</strong> {item.message}
+          <ul>
+            {item.paths.map((p) => (
+              <li key={p}>
+                <code>{p}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )
+    case 'error':
+      return (
+        <div className="row error" data-testid="error-row" data-code={item.code}>
+          <strong>{item.code}</strong> {item.message}
+        </div>
+      )
+    case 'turn_end':
+      return (
+        <div className={`row turn-end reason-${item.reason}`} data-testid="turn-end" data-reason={item.reason}>
+          turn {item.reason}
+          {item.durationMs !== undefined && <span data-testid="turn-duration"> · {formatDuration(item.durationMs)}</span>}
+          {item.usage && <span data-testid="turn-usage"> · {turnFooter(item.usage)}</span>}
+          <TurnChangesLink turnId={item.turnId} />
+        </div>
+      )
+    case 'notice':
+      return (
+        <div className={`row meta notice${item.warn ? ' warn' : ''}`} data-testid="notice-row">
+          {item.text}
+        </div>
+      )
+  }
+})
