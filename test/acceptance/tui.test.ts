@@ -48,8 +48,6 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
     const s = screen
     try {
       await s.waitFor((l) => borderLine(l).includes('Agent'), 60_000)
-      // as a person would: not before the UI has taken the keyboard (raw mode follows the first frame)
-      await new Promise((r) => setTimeout(r, 300))
 
       // an edit shows as a diff; the approval prompt shows the exact call, `a` + Enter stores the rule
       s.write('edit a.txt then say hello')

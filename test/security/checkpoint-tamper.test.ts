@@ -44,7 +44,7 @@ describe.skipIf(skipWithoutDocker())('a model cannot hide its changes from revie
     server = undefined
   })
 
-  async function turnWith(script: ScriptStep[], sandbox: 'read-only' | 'workspace-write' = 'workspace-write'): Promise<{ repo: string; sessionId: string; events: SessionEvent[]; service: SessionService }> {
+  async function turnWith(script: ScriptStep[]): Promise<{ repo: string; sessionId: string; events: SessionEvent[]; service: SessionService }> {
     ensureAgentBundle()
     const envelopes: EventEnvelope[] = []
     server = await startScriptedModelServer(script)
@@ -56,7 +56,7 @@ describe.skipIf(skipWithoutDocker())('a model cannot hide its changes from revie
       guests: createDefaultGuestProvider({ warmPool: 0, checkpointsDir: checkpointsDirOf(dataDir) })
     })
     service.onEvent((e) => envelopes.push(e))
-    const sessionId = (await service.openSession({ repo, approvalPolicy: 'never', sandbox })).id
+    const sessionId = (await service.openSession({ repo, approvalPolicy: 'never' })).id
     await service.submit({ sessionId, op: { type: 'user_message', text: 'go' } })
     await service.idle(sessionId)
     return { repo, sessionId, events: envelopes.map((e) => e.event), service }
@@ -93,14 +93,5 @@ describe.skipIf(skipWithoutDocker())('a model cannot hide its changes from revie
     const r = await s.service.revertChanges({ sessionId: s.sessionId, turnId: changes!.turnId, scope: 'turn' })
     expect(r).toMatchObject({ status: 'reverted', deleted: ['tests/.gitignore'] })
     expect(existsSync(join(s.repo, 'tests/.gitignore'))).toBe(false)
-  })
-
-  it("a read-only session's commands cannot write the store that holds every session's snapshots of the repository", async () => {
-    // the store is shared per repository: a forged `before` of another session would be what its undo writes back
-    const s = await turnWith([{ toolCalls: [{ name: 'bash', args: { command: 'touch /opt/cortex/checkpoints/planted && echo PLANTED; ls /opt/cortex/checkpoints' } }] }, { text: 'done' }], 'read-only')
-    const tool = s.events.find((e): e is Extract<SessionEvent, { type: 'tool_call_finished' }> => e.type === 'tool_call_finished')
-    expect(tool?.output).toContain('Read-only file system')
-    expect(tool?.output).not.toContain('PLANTED')
-    expect(s.events.some((e) => e.type === 'turn_changes')).toBe(false) // nothing to record: the repository is read-only too
   })
 })

@@ -185,7 +185,7 @@ describe.skipIf(skipWithoutDocker())('compaction over a Docker guest', () => {
     process.env.CORTEX_COMPACT_KEEP_STEPS = '0' // nothing verbatim: the old step is summarised away
     const s = await open({ 'a.txt': 'alpha\n' }, [
       { toolCalls: [{ name: 'bash', args: { command: 'echo OLD-OUTPUT-MARKER' } }], usage: { input: 1000 } },
-      { text: 'Done with the old part.', usage: { input: 1200 } },
+      { text: 'Done with the old part.', usage: { input: 9000 } },
       { text: SUMMARY }, // compact
       { text: 'Resumed.', usage: { input: 900 } }
     ])

@@ -5,11 +5,8 @@
 import type { CortexApi } from '../../src/shared/contract'
 import { CortexError } from '../../src/shared/errors'
 
-/** listStoredSessions, renameSession, deleteSession, listDirectories, listFiles, readWorkspaceFile, and the settings requests. */
-export function noDesk(): Pick<
-  CortexApi,
-  'listStoredSessions' | 'renameSession' | 'deleteSession' | 'listDirectories' | 'listFiles' | 'readWorkspaceFile' | 'getSettings' | 'saveSettings' | 'testConnection'
-> {
+/** listStoredSessions, renameSession, deleteSession, listDirectories, listFiles and readWorkspaceFile. */
+export function noDesk(): Pick<CortexApi, 'listStoredSessions' | 'renameSession' | 'deleteSession' | 'listDirectories' | 'listFiles' | 'readWorkspaceFile'> {
   const refuse = async (): Promise<never> => {
     throw new CortexError('session_not_found', 'no stored sessions in this test')
   }
@@ -19,9 +16,6 @@ export function noDesk(): Pick<
     deleteSession: refuse,
     listDirectories: async () => ({ path: '/', parent: null, names: [], truncated: false }),
     listFiles: refuse,
-    readWorkspaceFile: refuse,
-    getSettings: refuse,
-    saveSettings: refuse,
-    testConnection: refuse
+    readWorkspaceFile: refuse
   }
 }

@@ -184,7 +184,8 @@ export async function compactHistory(ctx: CompactionContext, trigger: Compaction
       return fail(`the summariser failed (${oneLine(ctx.classifyError(err).message)})`)
     }
     const candidate = finished(turnId, trigger, 'summary', before, summary, keep, tail)
-    const v = verifyCompaction(events, candidate, ctx.fixedTokens, budget)
+    // the provider's count already said "too long" for an overflow, so only there may our estimate of `before` be low
+    const v = verifyCompaction(events, candidate, ctx.fixedTokens, budget, trigger === 'overflow' ? undefined : before)
     if (v.ok) {
       ctx.emit({ ...candidate, tokensAfter: v.tokensAfter })
       return 'compacted'

@@ -11,7 +11,7 @@ import { contextSize, contextWindowOf, parseContextWindow, parseThreshold } from
 import { COMPACTED_HEADING } from './context-text'
 import { diffArgv, insideWorkspace, keptUserMessages } from './keep-set'
 import { planMask } from './masking'
-import { isPromptTooLong } from './trigger'
+import { countedAfterCompaction, isPromptTooLong } from './trigger'
 import { messagesText, verifyCompaction } from './verify'
 
 const big = 'x'.repeat(4000)
@@ -72,6 +72,16 @@ describe('history after a compaction', () => {
     expect(text).toContain('result of read_file {"path":"f1.txt"} was masked')
     expect(text).toContain('3:xxx') // the last steps stay whole
     expect(text).toContain('message 1') // user messages are never masked
+  })
+
+  it('a compaction never grows the context, and the first count after one is what the loop guard reads', () => {
+    const events = [...turn(1), ...turn(2), ...turn(3)]
+    const c = summarised as Extract<SessionEvent, { type: 'compaction_finished' }>
+    expect(verifyCompaction(events, c, 100, 10_000, 50).problems.join()).toMatch(/would not be smaller/)
+    expect(countedAfterCompaction(events)).toBeUndefined()
+    expect(countedAfterCompaction([...events, summarised])).toBeUndefined()
+    const after = [...events, summarised, ...turn(40), ...turn(2)]
+    expect(countedAfterCompaction(after)).toBe(40_000) // the first request after it, not the latest
   })
 
   it('verification finds a missing item and a context over the budget', () => {

@@ -6,9 +6,12 @@
 import { CortexError } from '../../../shared/errors'
 import { COMPACT_THRESHOLD_ENV, CONTEXT_WINDOW_ENV, contextWindowOf, parseContextWindow, parseThreshold } from './accounting'
 import type { CompactionSettings } from './compact'
+import { createLanguageModel, type ModelSettings } from '../../providers'
 
 /** Env var: model steps kept verbatim after a summary (0-20, default 2). */
 export const COMPACT_KEEP_STEPS_ENV = 'CORTEX_COMPACT_KEEP_STEPS'
+/** Env var: a model id (same provider and connection) for summaries instead of the session's model. */
+export const SUMMARY_MODEL_ENV = 'CORTEX_SUMMARY_MODEL'
 /** Env var: seconds one summariser call may take (default 180). */
 export const SUMMARY_TIMEOUT_ENV = 'CORTEX_SUMMARY_TIMEOUT'
 
@@ -33,4 +36,16 @@ export function compactionSettingsFromEnv(modelId: string, env: NodeJS.ProcessEn
     ...(keepSteps !== undefined ? { keepSteps } : {}),
     ...(timeoutS !== undefined ? { summaryTimeoutMs: Math.round(timeoutS * 1000) } : {})
   }
+}
+
+/**
+ * The compaction settings of a session on `modelSettings`: {@link compactionSettingsFromEnv}, plus
+ * the summary model when {@link SUMMARY_MODEL_ENV} names one (same provider and connection).
+ * @throws CortexError('invalid_input') for a bad setting
+ */
+export function compactionFor(modelSettings: ModelSettings, env: NodeJS.ProcessEnv): CompactionSettings {
+  const settings = compactionSettingsFromEnv(modelSettings.modelId, env)
+  const summaryModelId = env[SUMMARY_MODEL_ENV]?.trim()
+  if (summaryModelId) settings.summaryModel = createLanguageModel({ ...modelSettings, modelId: summaryModelId })
+  return settings
 }

@@ -32,6 +32,20 @@ export function isPromptTooLong(err: unknown): boolean {
   return false
 }
 
+/**
+ * The prompt tokens the provider reported for the first request after the latest compaction, or
+ * undefined when nothing was compacted or no request was made since.
+ */
+export function countedAfterCompaction(events: readonly SessionEvent[]): number | undefined {
+  let first: number | undefined
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!
+    if (e.type === 'usage' && e.inputTokens > 0) first = e.inputTokens
+    if (e.type === 'compaction_finished') return first
+  }
+  return undefined
+}
+
 /** Estimated tokens of a system prompt and tool declarations (description and a schema allowance each). */
 export function fixedTokensOf(systemPrompt: string, tools: ReadonlyArray<{ name: string; description: string }>): number {
   return estimateTokens(systemPrompt) + tools.reduce((n, t) => n + estimateTokens(t.name) + estimateTokens(t.description) + 150, 0)
@@ -51,6 +65,15 @@ export interface RequestCompaction extends Omit<CompactionContext, 'fixedTokens'
 export async function compactAroundRequest<T>(ctx: RequestCompaction, request: () => Promise<T>): Promise<T | 'stopped'> {
   const budget = budgetOf(ctx.settings)
   if (contextSize(ctx.events(), ctx.fixedTokens).tokens > budget) {
+    const counted = countedAfterCompaction(ctx.events())
+    if (counted !== undefined && counted > budget) {
+      // the provider counted the compacted context itself over the budget: compacting again would loop
+      throw new CortexError(
+        'context_overflow',
+        `the context is over the compaction budget right after compacting (the provider counted ${counted} tokens, the budget is ${budget}); ` +
+          'the fixed part (system prompt, tools, keep-set) is too large for this window: set --context-window to the model\'s real window, shorten the todos or start a new session'
+      )
+    }
     if ((await compactHistory(ctx, 'auto')) === 'stopped') return 'stopped'
   }
   let result: T

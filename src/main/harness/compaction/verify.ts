@@ -39,8 +39,11 @@ export function messagesText(messages: readonly ModelMessage[]): string {
  * Check `candidate` appended to `events`.
  * @param fixedTokens estimated tokens of the system prompt and tools
  * @param budgetTokens the context must stay below this
+ * @param beforeTokens when set, the context must also end up smaller than this (a compaction never grows it)
  */
-export function verifyCompaction(events: readonly SessionEvent[], candidate: Extract<SessionEvent, { type: 'compaction_finished' }>, fixedTokens: number, budgetTokens: number): Verdict {
+export function verifyCompaction(
+  events: readonly SessionEvent[], candidate: Extract<SessionEvent, { type: 'compaction_finished' }>, fixedTokens: number, budgetTokens: number, beforeTokens?: number
+): Verdict {
   const text = messagesText(buildModelMessages([...events, candidate]))
   const problems: string[] = []
   const keep: KeepSet = candidate.keep
@@ -54,5 +57,6 @@ export function verifyCompaction(events: readonly SessionEvent[], candidate: Ext
   if (keep.plan && !text.includes(keep.plan)) problems.push('the accepted plan is missing')
   const tokensAfter = fixedTokens + estimateTokens(text)
   if (tokensAfter >= budgetTokens) problems.push(`the new context (${tokensAfter} tokens) is not below the budget (${budgetTokens} tokens)`)
+  if (beforeTokens !== undefined && tokensAfter >= beforeTokens) problems.push(`the new context (${tokensAfter} tokens) would not be smaller than the current one (${beforeTokens} tokens)`)
   return { ok: problems.length === 0, tokensAfter, problems }
 }
