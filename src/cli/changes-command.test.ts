@@ -1,7 +1,7 @@
 // The CLI's checkpoint helpers: turn numbers to turn ids, and the one-line summary of a turn's changes.
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent } from '../shared/events'
-import { turnIdOf } from './changes-command'
+import { patchForOutput, turnIdOf } from './changes-command'
 import { changesLine } from './render'
 
 describe('turnIdOf', () => {
@@ -23,5 +23,17 @@ describe('changesLine', () => {
     expect(changesLine([{ path: 'a.txt', status: 'added' }, { path: 'b\u001b[2Jx', status: 'modified' }])).toBe('2 files changed: +a.txt ~bx')
     const many = Array.from({ length: 9 }, (_, i) => ({ path: `f${i}`, status: 'deleted' }))
     expect(changesLine(many)).toBe('9 files changed: -f0 -f1 -f2 -f3 -f4 -f5 -f6 -f7 …')
+  })
+})
+
+describe('patchForOutput', () => {
+  // an added line that moves the cursor up and erases the line above it would hide that line from the review
+  const patch = '+++ b/x.js\n@@ -1 +1,2 @@\n+evil()\n+\u001b[1A\u001b[2K\tok \u202eevil\r\n'
+  it('shows control, bidi and zero-width characters as escapes on a terminal, keeping tabs and newlines', () => {
+    expect(patchForOutput(patch, { isTTY: true })).toBe('+++ b/x.js\n@@ -1 +1,2 @@\n+evil()\n+\\x1b[1A\\x1b[2K\tok \\u202eevil\\x0d\n')
+  })
+  it('leaves the bytes alone for a pipe or a file', () => {
+    expect(patchForOutput(patch, { isTTY: false })).toBe(patch)
+    expect(patchForOutput(patch, {})).toBe(patch)
   })
 })

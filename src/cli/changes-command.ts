@@ -48,6 +48,24 @@ export function turnIdOf(events: readonly SessionEvent[], n: number): string {
   return id
 }
 
+/** Control characters but tab and newline (C0, DEL, C1), bidirectional overrides and zero-width characters. */
+// eslint-disable-next-line no-control-regex
+const NOT_SHOWN_AS_IS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+
+/**
+ * The diff as written to `out`: unchanged for a pipe or file (byte for byte, so `| git apply` works);
+ * on a terminal every character of {@link NOT_SHOWN_AS_IS} becomes `\xHH` / `\uXXXX`, so a changed
+ * line holding ESC sequences cannot erase or rewrite the lines above it (hiding a change from the
+ * review) nor reach the terminal (title, clipboard), and a bidi override cannot reorder a line.
+ */
+export function patchForOutput(patch: string, out: { isTTY?: boolean }): string {
+  if (!out.isTTY) return patch
+  return patch.replace(NOT_SHOWN_AS_IS, (c) => {
+    const n = c.charCodeAt(0)
+    return n < 0x100 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u${n.toString(16).padStart(4, '0')}`
+  })
+}
+
 /** `cortex changes`: print the diff to `out`; errors as one line on `err`. */
 export async function changesCommand(sessionId: string, opts: { turn?: number }, io = { out: process.stdout, err: process.stderr }): Promise<ChangesExit> {
   try {
@@ -55,7 +73,7 @@ export async function changesCommand(sessionId: string, opts: { turn?: number },
       const turnId = opts.turn === undefined ? undefined : turnIdOf(events, opts.turn)
       return (await service.changesPatch({ sessionId, ...(turnId ? { turnId } : {}) })).patch
     })
-    io.out.write(patch)
+    io.out.write(patchForOutput(patch, io.out))
     if (patch === '') io.err.write('no changes\n')
     return 0
   } catch (err) {
@@ -77,7 +95,7 @@ export async function rewindCommand(
     if (r.status === 'conflict') {
       io.err.write(`not rewound: ${r.files.length} file(s) changed after the session's last snapshot and would be overwritten: ${r.files.join(', ')}\n`)
       io.err.write('what would be lost:\n')
-      io.out.write(r.patch)
+      io.out.write(patchForOutput(r.patch, io.out))
       io.err.write('run again with --force to overwrite them\n')
       return 3
     }
