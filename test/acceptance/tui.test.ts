@@ -6,9 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { spawnSync } from 'node:child_process'
 import { afterAll, describe, expect, it } from 'vitest'
 import { makeTestRepo } from '../support/guest'
-import { runCli } from '../support/cli'
+import { CLI, runCli } from '../support/cli'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
 import { startPtyCli, type PtyScreen } from '../support/pty-screen'
@@ -48,6 +49,8 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
     const s = screen
     try {
       await s.waitFor((l) => borderLine(l).includes('Agent'), 60_000)
+      // as a person would: not before the UI has taken the keyboard (raw mode follows the first frame)
+      await new Promise((r) => setTimeout(r, 300))
 
       // an edit shows as a diff; the approval prompt shows the exact call, `a` + Enter stores the rule
       s.write('edit a.txt then say hello')
@@ -120,4 +123,13 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
       s.kill()
     }
   }, 240_000)
+})
+
+describe('cortex without a terminal', () => {
+  it('prints the help instead of opening the interactive UI', () => {
+    const r = spawnSync(process.execPath, [CLI], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 })
+    expect(r.status).toBe(0)
+    expect(r.stdout).toContain('Usage: cortex')
+    expect(r.stdout).not.toContain('\x1b[?1049h')
+  })
 })

@@ -56,8 +56,20 @@ export function App({ host }: { host: TuiHost }) {
   const { stdout } = useStdout()
   const [size, setSize] = useState({ cols: stdout.columns || 80, rows: stdout.rows || 24 })
   const [state, setState] = useState<TuiState>(() => initialState(host.sessionId()))
-  const [buffer, setBuffer] = useState<ed.EditBuffer>(ed.EMPTY)
-  const [stage, setStage] = useState<ApprovalStage>({ kind: 'choose' })
+  // the composer and approval buffers live in refs too: keys that arrive before React re-renders
+  // (text then Enter in quick succession) must see every earlier key's edit
+  const [buffer, setBufferState] = useState<ed.EditBuffer>(ed.EMPTY)
+  const bufferRef = useRef<ed.EditBuffer>(ed.EMPTY)
+  const setBuffer = (next: ed.EditBuffer | ((b: ed.EditBuffer) => ed.EditBuffer)) => {
+    bufferRef.current = typeof next === 'function' ? next(bufferRef.current) : next
+    setBufferState(bufferRef.current)
+  }
+  const [stage, setStageState] = useState<ApprovalStage>({ kind: 'choose' })
+  const stageRef = useRef<ApprovalStage>({ kind: 'choose' })
+  const setStage = (next: ApprovalStage) => {
+    stageRef.current = next
+    setStageState(next)
+  }
   const [expanded, setExpanded] = useState(false)
   const [scroll, setScroll] = useState(0)
   const [now, setNow] = useState(Date.now())
@@ -149,8 +161,6 @@ export function App({ host }: { host: TuiHost }) {
             return host.quit()
           case 'help':
             return notice(HELP.join('\n'))
-          case 'compact':
-            return notice('/compact: not available yet (compaction has not landed in the harness)', 'warn')
           case 'sessions':
             return notice(host.sessions().join('\n') || 'no stored sessions')
           case 'rules':
@@ -171,6 +181,8 @@ export function App({ host }: { host: TuiHost }) {
   }
 
   useInput((input, key) => {
+    const buffer = bufferRef.current
+    const stage = stageRef.current
     if (key.ctrl && input === 'c') {
       if (Date.now() - ctrlC.current < CTRL_C_WINDOW_MS) return host.quit()
       ctrlC.current = Date.now()
@@ -246,9 +258,10 @@ export function App({ host }: { host: TuiHost }) {
     if (input && !key.ctrl && !key.meta) {
       setDismissed(false)
       setSelected(0)
-      // text and Enter in one read (typed fast, or sent by a program): insert the text, then send
-      if (input.length > 1 && /\r\n?$/.test(input)) {
-        const line = ed.insert(buffer, input.replace(/\r\n?$/, '')).text
+      // text and Enter in one read (typed fast, sent by a program, or typed before raw mode was on,
+      // when the terminal turned Enter into a newline): insert the text, then send
+      if (input.length > 1 && /[\r\n]$/.test(input)) {
+        const line = ed.insert(buffer, input.replace(/\r?\n$|\r$/, '')).text
         setBuffer(ed.EMPTY)
         return runLine(line)
       }
@@ -279,5 +292,8 @@ export function App({ host }: { host: TuiHost }) {
 }
 
 function statusOf(s: TuiState, now: number, hint: string) {
-  return { model: s.model, guest: s.guest, running: s.running, turnStartedAt: s.turnStartedAt, waitingMs: s.waitingMs, usage: s.usage, contextTokens: s.contextTokens, now, hint }
+  return {
+    model: s.model, guest: s.guest, running: s.running, turnStartedAt: s.turnStartedAt, waitingMs: s.waitingMs, usage: s.usage,
+    contextTokens: s.contextTokens, contextText: s.contextText, now, hint
+  }
 }

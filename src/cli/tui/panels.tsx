@@ -124,6 +124,8 @@ export interface StatusInfo {
   waitingMs: number
   usage: TurnUsage
   contextTokens: number
+  /** The harness's context accounting ("context 62% of 200k"), preferred over `contextTokens` when known. */
+  contextText?: string
   now: number
   hint?: string
 }
@@ -152,7 +154,7 @@ export function StatusLine(s: StatusInfo) {
       : s.running
         ? `${SPINNER[Math.floor(s.now / 100) % SPINNER.length]} working · ${formatDuration(s.now - s.turnStartedAt)} · Esc stops`
         : ''
-  const parts = [activity, s.model, guestText(s.guest), s.contextTokens ? `ctx ${k(s.contextTokens)}` : '', s.usage.requests ? formatUsage(s.usage) : ''].filter(Boolean)
+  const parts = [activity, s.model, guestText(s.guest), s.contextText || (s.contextTokens ? `ctx ${k(s.contextTokens)}` : ''), s.usage.requests ? formatUsage(s.usage) : ''].filter(Boolean)
   return (
     <Box flexShrink={0}>
       <Text color="gray" wrap="truncate-end">

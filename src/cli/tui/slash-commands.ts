@@ -24,7 +24,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: '/goal', args: 'TEXT [--turns N] [--tokens N] [--check CMD] | pause | resume | clear', help: 'set or steer a long-horizon goal' },
   { name: '/ask', args: 'never|commands|changes', help: 'when tool calls wait for your approval' },
   { name: '/sandbox', args: 'read-only|workspace-write|network', help: 'the guest sandbox (restarts the guest)' },
-  { name: '/compact', args: '', help: 'compact the conversation' },
+  { name: '/compact', args: '[FOCUS]', help: 'compact the conversation now (FOCUS: what to keep in detail)' },
   { name: '/sessions', args: '', help: 'list stored sessions' },
   { name: '/resume', args: 'ID', help: 'continue a stored session' },
   { name: '/new', args: '', help: 'a new session on this repository' },
@@ -36,7 +36,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
 /** What a composer line asks for. `op`: submit it; `local`: the shell handles it; `error`: show the message. */
 export type SlashAction =
   | { kind: 'op'; op: Operation }
-  | { kind: 'local'; name: 'sessions' | 'rules' | 'new' | 'help' | 'quit' | 'compact' | 'goal_status' }
+  | { kind: 'local'; name: 'sessions' | 'rules' | 'new' | 'help' | 'quit' | 'goal_status' }
   | { kind: 'resume'; id: string }
   | { kind: 'error'; message: string }
 
@@ -111,12 +111,13 @@ export function parseSlash(line: string, lock: ModeLock | null): SlashAction {
     case '/resume':
       return one ? { kind: 'resume', id: one } : { kind: 'error', message: 'usage: /resume ID (see /sessions)' }
     case '/compact':
+      return { kind: 'op', op: { type: 'compact', ...(rest ? { focus: rest } : {}) } }
     case '/sessions':
     case '/rules':
     case '/new':
     case '/help':
     case '/quit':
-      return { kind: 'local', name: cmd.slice(1) as 'compact' | 'sessions' | 'rules' | 'new' | 'help' | 'quit' }
+      return { kind: 'local', name: cmd.slice(1) as 'sessions' | 'rules' | 'new' | 'help' | 'quit' }
     case '/exit':
       return { kind: 'local', name: 'quit' }
     default:

@@ -17,6 +17,8 @@ export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', 
 /** Lines of live output shown while a command runs (collapsed) and once expanded. */
 const TAIL_COLLAPSED = 5
 const TAIL_EXPANDED = 40
+/** Lines of a user message shown until expanded. */
+const USER_LINES = 3
 /** Diff lines shown collapsed / expanded. */
 const DIFF_COLLAPSED = 12
 const DIFF_EXPANDED = 400
@@ -46,13 +48,20 @@ export function Transcript({ items, width, expanded, now }: TranscriptProps) {
 
 const StaticItem = memo(function StaticItem({ item, width, expanded }: { item: Item; width: number; expanded: boolean }) {
   switch (item.kind) {
-    case 'user':
+    case 'user': {
+      // a long message (a paste, the goal's turn prompt) shows its first lines until expanded
+      const lines = terminalSafe(item.text).split('\n')
+      const folded = !expanded && lines.length > USER_LINES + 1
       return (
-        <Box marginTop={1}>
-          <Text color="cyan">{'› '}</Text>
-          <Text>{terminalSafe(item.text)}</Text>
+        <Box marginTop={1} flexDirection="column">
+          <Text>
+            <Text color="cyan">{'› '}</Text>
+            {(folded ? lines.slice(0, USER_LINES) : lines).join('\n')}
+          </Text>
+          {folded ? <Text color="gray">  … +{lines.length - USER_LINES} lines (Ctrl-O)</Text> : null}
         </Box>
       )
+    }
     case 'assistant':
       return (
         <Box marginTop={1}>

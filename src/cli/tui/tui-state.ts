@@ -9,6 +9,7 @@ import type { ApprovalPolicy } from '../../shared/approvals'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import type { GoalUpdated } from '../../shared/goal'
 import { addUsage, NO_USAGE, type TurnUsage } from '../../shared/usage'
+import { compactionLabel, contextLabel } from '../../shared/compaction'
 
 /** Most characters of a command's live output kept per tool row (the tail). */
 export const OUTPUT_TAIL_CHARS = 16_000
@@ -63,6 +64,8 @@ export interface TuiState {
   usage: TurnUsage
   /** Input tokens of the last model request: how much context the conversation fills. */
   contextTokens: number
+  /** The harness's context accounting (`context_usage`): e.g. "context 62% of 200k"; empty until known. */
+  contextText: string
   queued: Array<{ queueId: string; text: string }>
   approvals: ApprovalRequest[]
   items: Item[]
@@ -74,7 +77,7 @@ export interface TuiState {
 export function initialState(sessionId = '', repo = '', mode: Mode = 'agent'): TuiState {
   return {
     sessionId, repo, mode, lock: null, goal: null, sandbox: 'workspace-write', approvalPolicy: 'commands', model: '',
-    guest: { state: 'not started' }, running: false, turnStartedAt: 0, waitingMs: 0, usage: NO_USAGE, contextTokens: 0,
+    guest: { state: 'not started' }, running: false, turnStartedAt: 0, waitingMs: 0, usage: NO_USAGE, contextTokens: 0, contextText: '',
     queued: [], approvals: [], items: [], version: 0
   }
 }
@@ -193,6 +196,14 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
       return withNotice(s, `warning: ${e.message} ${e.paths.join(' ')}`, 'warn')
     case 'goal_updated':
       return withNotice({ ...s, goal: e }, `goal ${e.state.replace('_', ' ')} · ${e.turnsUsed}/${e.turnBudget}${e.reason ? ` · ${e.reason}` : ''}`, e.state === 'met' ? 'ok' : e.state === 'active' ? 'dim' : 'warn')
+    case 'context_usage':
+      return { ...s, contextText: contextLabel(e) }
+    case 'compaction_started':
+      return withNotice(s, `compacting the conversation (${e.trigger})…`)
+    case 'compaction_finished':
+      return withNotice(s, compactionLabel(e), 'ok')
+    case 'compaction_failed':
+      return withNotice(s, `compaction failed: ${e.reason}`, 'error')
     case 'error':
       return withNotice(s, `error: ${e.message}`, 'error')
     default:

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import type { EventEnvelope, SessionEvent } from '../../shared/events'
+import { initialState, OUTPUT_TAIL_CHARS, reduce, type TuiState } from './tui-state'
+import { borderTitle } from './panels'
+
+let seq = 0
+const env = (event: SessionEvent, time = 1000): EventEnvelope => ({ sessionId: 's1', seq: ++seq, time, event })
+const run = (events: Array<SessionEvent | [SessionEvent, number]>): TuiState =>
+  events.reduce((s, e) => reduce(s, Array.isArray(e) ? env(e[0], e[1]) : env(e)), initialState('s1'))
+
+describe('the interactive CLI state', () => {
+  it('streams text into one assistant item and times tool rows', () => {
+    const s = run([
+      { type: 'turn_started', turnId: 't', mode: 'agent' },
+      { type: 'text_delta', turnId: 't', text: '# Hi' },
+      { type: 'text_delta', turnId: 't', text: ' there' },
+      [{ type: 'tool_call_started', turnId: 't', callId: 'c', name: 'bash', args: { command: 'ls' } }, 1000],
+      { type: 'tool_output', turnId: 't', callId: 'c', stream: 'stdout', chunk: 'x'.repeat(OUTPUT_TAIL_CHARS + 10) },
+      [{ type: 'tool_call_finished', turnId: 't', callId: 'c', name: 'bash', isError: false, result: 'ok' }, 3500]
+    ])
+    expect(s.items.map((i) => i.kind)).toEqual(['assistant', 'tool'])
+    expect(s.items[0]).toMatchObject({ text: '# Hi there', done: true })
+    const tool = s.items[1]
+    expect(tool?.kind === 'tool' && tool.endedAt! - tool.startedAt).toBe(2500)
+    expect(tool?.kind === 'tool' && tool.output.length).toBe(OUTPUT_TAIL_CHARS)
+    expect(s.running).toBe(true)
+  })
+
+  it('keeps queued messages until delivered and approvals until resolved', () => {
+    let s = run([
+      { type: 'message_queued', queueId: 'q1', text: 'also this' },
+      { type: 'approval_requested', turnId: 't', requestId: 'r1', callId: 'c', tool: 'bash', args: { command: 'rm -rf x' }, suggestedRule: 'rm *' }
+    ])
+    expect(s.queued).toEqual([{ queueId: 'q1', text: 'also this' }])
+    expect(s.approvals.map((a) => a.requestId)).toEqual(['r1'])
+    s = reduce(s, env({ type: 'user_message', turnId: 't', text: 'also this', queueId: 'q1' }))
+    s = reduce(s, env({ type: 'approval_resolved', turnId: 't', requestId: 'r1', callId: 'c', outcome: 'allowed', decision: 'allow_always', rule: { id: 'r', tool: 'bash', kind: 'allow', pattern: 'rm *', createdAt: 1 } }))
+    expect(s.queued).toEqual([])
+    expect(s.approvals).toEqual([])
+    expect(s.items.at(-1)).toMatchObject({ kind: 'notice', text: 'allowed (allow always) · rule stored: allow bash rm *' })
+  })
+
+  it('puts the mode, the goal progress and the lock on the composer border', () => {
+    const s = run([
+      { type: 'mode_changed', mode: 'agent' },
+      { type: 'goal_updated', goal: { text: 'make the tests pass' }, state: 'active', turnsUsed: 2, turnBudget: 8, tokensUsed: 10, tokenBudget: null }
+    ])
+    expect(borderTitle(s.mode, s.goal, s.lock)).toBe('Agent — Goal · 2/8')
+    const locked = reduce(reduce(s, env({ type: 'mode_changed', mode: 'plan' })), env({ type: 'lock_changed', lock: { kind: 'plan' } }))
+    expect(borderTitle(locked.mode, null, locked.lock)).toBe('Plan · locked (plan)')
+  })
+
+  it('ignores other sessions', () => {
+    const s = reduce(initialState('s1'), { sessionId: 's2', seq: 1, time: 1, event: { type: 'mode_changed', mode: 'ask' } })
+    expect(s.mode).toBe('agent')
+  })
+})
