@@ -39,7 +39,7 @@ export function startPtyCli(args: string[], opts: { cols: number; rows: number; 
     cols: opts.cols,
     rows: opts.rows,
     cwd: opts.cwd ?? process.cwd(),
-    env: { ...process.env, ...opts.env, TERM: 'xterm-256color' } as Record<string, string>
+    env: { ...process.env, ...opts.env, TERM: 'xterm-256color' }
   })
   let pending = Promise.resolve()
   let raw = ''
