@@ -10,18 +10,25 @@ import { createQueueRenderer } from './render-queue'
 import { lockLabel } from '../shared/modes'
 import { ESCALATION_LABELS } from '../shared/approvals'
 import { formatUsage } from '../shared/usage'
+import { goalLabel } from '../shared/goal'
+import { createToolRows } from './render-tools'
+import { createMarkdownStream } from './render-markdown'
+import { createSpinner } from './render-spinner'
 
 /** Where rendered output goes; `color` enables ANSI styling (TTY only). */
 export interface RenderTarget {
   out: NodeJS.WritableStream
   err: NodeJS.WritableStream
   color: boolean
+  /** Render the model's text as Markdown (render-markdown.ts; a terminal on stdout), `width()` columns wide (default: stdout's, or 80). */
+  markdown?: boolean
+  width?: () => number
+  /** Show a spinner with the elapsed time on stderr during waits (render-spinner.ts; stderr must be a terminal). */
+  spinner?: boolean
 }
 
 /** Longest argument summary printed on a tool row, in characters. */
 const ARGS_MAX = 160
-/** Result lines printed under a tool row. */
-const RESULT_LINES = 4
 
 /**
  * Text from the model, the guest or the repository made safe for a terminal: ANSI/OSC sequences
@@ -44,7 +51,7 @@ export function summarizeArgs(args: unknown): string {
   } else {
     text = JSON.stringify(args) ?? ''
   }
-  text = terminalSafe(text).replace(/\s+/g, ' ')
+  text = terminalSafe(text) // JSON keeps the values' whitespace on one line (newlines as \n)
   return text.length > ARGS_MAX ? `${text.slice(0, ARGS_MAX - 1)}…` : text
 }
 
@@ -59,14 +66,35 @@ export function changesLine(files: ReadonlyArray<{ path: string; status: string 
 export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) => void {
   const paint = (style: Parameters<typeof styleText>[0], s: string) => (target.color ? styleText(style, s) : s)
   let midLine = false
-  let liveMid = false
+  const width = target.width ?? (() => (target.out as NodeJS.WriteStream).columns || 80)
+  const md = target.markdown ? createMarkdownStream(target.out, width) : null
   const newline = () => {
+    md?.flush()
     if (midLine) target.out.write('\n')
     midLine = false
   }
   const safe = terminalSafe
+  const tools = createToolRows({ out: target.out, paint: (style, s) => paint(style, s), safe, newline })
+  // spinner: what the turn waits for now; re-armed after each event, so its time counts from the last output
+  const spinner = createSpinner(target.err, target.spinner ?? false)
+  let inTurn = false
+  let runningTool: string | null = null
+  let asking = false
   const queue = createQueueRenderer({ err: target.err, dim: (s) => paint('dim', s), warn: (s) => paint('yellow', s), safe, newline })
   return ({ event, sessionId }) => {
+    if (event.type === 'model_waiting' && target.spinner) return // the spinner shows the wait
+    spinner.clear()
+    render(event, sessionId)
+    if (event.type === 'turn_started') inTurn = true
+    if (event.type === 'turn_ended') inTurn = false
+    if (event.type === 'tool_call_started') runningTool = safe(event.name)
+    if (event.type === 'tool_call_finished' || event.type === 'turn_ended') runningTool = null
+    if (event.type === 'approval_requested') asking = true
+    if (event.type === 'approval_resolved' || event.type === 'turn_ended') asking = false
+    if (inTurn && !asking && !midLine && !tools.midLine()) spinner.wait(runningTool ? `running ${runningTool}` : 'waiting for the model')
+  }
+
+  function render(event: EventEnvelope['event'], sessionId: string): void {
     switch (event.type) {
       case 'user_message':
       case 'message_queued':
@@ -77,22 +105,24 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
         break
       case 'text_delta': {
         const text = safe(event.text)
+        if (md) {
+          md.push(text)
+          break
+        }
         target.out.write(text)
         if (text !== '') midLine = !text.endsWith('\n')
         break
       }
       case 'tool_call_started':
-        newline()
-        target.out.write(`${paint('cyan', '⏺')} ${paint('bold', safe(event.name))}(${summarizeArgs(event.args)})\n`)
+      case 'tool_call_finished':
+      case 'tool_output':
+        tools.render(event) // ./render-tools.ts: diffs, live output, each output once
         break
-      case 'tool_call_finished': {
-        if (liveMid) target.out.write('\n')
-        liveMid = false
-        const lines = safe(event.result).split('\n')
-        const shown = lines.slice(0, RESULT_LINES).map((l) => (l.length > 200 ? `${l.slice(0, 199)}…` : l))
-        const more = lines.length > RESULT_LINES ? paint('dim', ` … +${lines.length - RESULT_LINES} lines`) : ''
-        const body = shown.map((l, i) => (i === 0 || l === '' ? l : `    ${l}`)).join('\n')
-        target.out.write(`  ⎿ ${event.isError ? paint('red', body) : paint('dim', body)}${more}\n`)
+      case 'goal_updated': {
+        newline()
+        const label = goalLabel(event) ?? 'goal cleared'
+        const style = event.state === 'met' ? 'green' : event.state === 'active' ? 'cyan' : 'yellow'
+        target.err.write(`${paint(style, label)}${event.reason ? paint('dim', ` — ${safe(event.reason)}`) : ''}\n`)
         break
       }
       case 'session_opened':
@@ -172,15 +202,6 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
       case 'instructions_loaded':
         target.err.write(paint('dim', `instructions loaded from ${safe(event.file)}${event.truncated ? ` (cut at ${event.bytes} bytes)` : ''}\n`))
         break
-      case 'tool_output': {
-        // live output of a running command, dimmed and indented; the result row follows when it ends
-        const lines = safe(event.chunk).split('\n')
-        const text = lines.map((l, i) => (i === 0 && liveMid ? l : `  │ ${l}`)).join('\n')
-        const endsLine = event.chunk.endsWith('\n')
-        target.out.write(paint('dim', endsLine ? text.slice(0, text.length - '  │ '.length) : text))
-        liveMid = !endsLine
-        break
-      }
       default:
         break
     }

@@ -100,7 +100,11 @@ export async function runCommand(
     })
     const render = opts.json
       ? (e: EventEnvelope) => io.out.write(JSON.stringify(e) + '\n')
-      : createRenderer({ out: io.out, err: io.err, color: Boolean((io.out as NodeJS.WriteStream).isTTY) })
+      : createRenderer({
+        out: io.out, err: io.err, color: Boolean((io.out as NodeJS.WriteStream).isTTY),
+        // Markdown on a terminal (piped output stays the model's text as written); a spinner while the turn waits
+        markdown: Boolean((io.out as NodeJS.WriteStream).isTTY), spinner: Boolean((io.err as NodeJS.WriteStream).isTTY)
+      })
     const early: EventEnvelope[] = []
     // stream-json: approval_decision comes on stdin; a terminal is asked; otherwise no one can answer
     const stdin = (io.in ?? process.stdin) as NodeJS.ReadStream
@@ -143,7 +147,8 @@ export async function runCommand(
       await service.submit({ sessionId, op: goal })
       // stream-json keeps reading operations (pause_goal, stop, …) while the goal runs
       if (opts.input !== 'stream-json') {
-        goalEnd = await Promise.race([goalWatch!.done, new Promise<undefined>((r) => interrupted.signal.addEventListener('abort', () => r(undefined)))])
+        const stopped = new Promise<undefined>((r) => (interrupted.signal.aborted ? r(undefined) : interrupted.signal.addEventListener('abort', () => r(undefined))))
+        goalEnd = await Promise.race([goalWatch!.done, stopped])
         await service.idle(sessionId)
       }
     }

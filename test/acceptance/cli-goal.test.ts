@@ -95,6 +95,26 @@ describe.skipIf(skipWithoutDocker())('cortex run --goal', () => {
     sessions.push(id!)
   }, 240_000)
 
+  it('Ctrl-C during a goal turn stops it, pauses the goal and exits 130', async () => {
+    server = await startScriptedModelServer([{ text: 'Working on it', hangAfterText: true }, { text: 'a second turn' }])
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    let sent = false
+    const run = await runCli(['run', '--repo', repo, ...model(), '--json', '--goal', 'long task', '--goal-turns', '4'], {
+      env,
+      onStdout: (chunk, child) => {
+        if (!sent && chunk.includes('"text_delta"')) {
+          sent = true
+          child.kill('SIGINT')
+        }
+      }
+    })
+    sessions.push(run.events[0]!.sessionId)
+    expect(run.code).toBe(130)
+    expect(server.requests).toHaveLength(1)
+    expect(ofType(run.events, 'goal_updated').map((g) => `${g.state}:${g.turnsUsed}`)).toEqual(['active:0', 'paused:0', 'paused:1'])
+    expect(ofType(run.events, 'goal_updated')[1]!.reason).toBe('stopped by the user')
+  }, 240_000)
+
   it('a goal a restart left active comes back paused and runs no turn until resume_goal', async () => {
     server = await startScriptedModelServer([{ text: 'Working on it', hangAfterText: true }, { toolCalls: [{ name: 'goal_done', args: { evidence: 'finished after resume' } }] }, { text: 'Met.' }])
     const repo = await makeTestRepo({ 'a.txt': 'x\n' })
