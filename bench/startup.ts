@@ -15,7 +15,7 @@
  * - bash `true` per call through the guest agent vs `docker exec true`
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { DockerGuestProvider } from '../src/main/guest/docker-guest'
@@ -28,14 +28,32 @@ import { makeRepo, ms, pct, row, sample, sh, toolContext } from './support'
 const N = Number(process.env.BENCH_N ?? 10)
 const out = (s: string): void => void process.stdout.write(s + '\n')
 /** The launcher measured: this checkout's, or `BENCH_ROOT`'s (a copy with its own out/, so a build by someone else mid-run cannot disturb it). */
-const CLI = resolve(process.env.BENCH_ROOT ?? '.', 'bin/cortex.cjs')
+const ROOT = resolve(process.env.BENCH_ROOT ?? '.')
+const CLI = resolve(ROOT, 'bin/cortex.cjs')
+
+/** CPU time (user + system, ms) a live process has used so far, from /proc (10 ms ticks); NaN when unreadable. */
+function cpuOf(pid: number | undefined): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100 // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return NaN
+  }
+}
 
 /** Wall time (ms) from spawn to exit of `cmd args`, stdout collected. */
-function runTimed(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ ms: number; stdout: string; code: number | null; t0: number }> {
+function runTimed(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  onSpawn?: (pid: number | undefined) => void
+): Promise<{ ms: number; stdout: string; code: number | null; t0: number }> {
   return new Promise((done, fail) => {
     const t0 = Date.now()
     const p0 = performance.now()
-    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    // npx resolves `cortex` from the package in its working folder: BENCH_ROOT's, when given
+    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    onSpawn?.(child.pid)
     let stdout = ''
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c))
     child.stderr.resume()
@@ -45,16 +63,27 @@ function runTimed(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Pro
 }
 
 /** One `cortex run` through `launcher`: ms from spawn to the first model request, and the first and a later read_file's durations (ms). */
-async function oneRun(launcher: string[], repo: string, home: string, firstAnswerMs: number): Promise<{ firstRequest: number; firstTool: number; warmTool: number }> {
+async function oneRun(launcher: string[], repo: string, home: string, firstAnswerMs: number): Promise<{ firstRequest: number; firstRequestCpu: number; firstTool: number; warmTool: number }> {
   const read = { name: 'read_file', args: { path: 'one-kib.txt' } }
   // chunkDelayMs delays each SSE frame: a single tool call streams in about 6 frames
   const script: ScriptStep[] = [{ toolCalls: [read], ...(firstAnswerMs ? { chunkDelayMs: firstAnswerMs / 6 } : {}) }, { toolCalls: [read] }, { text: 'done' }]
   const server = await startScriptedModelServer(script)
   try {
     const [cmd, ...pre] = launcher
+    // the CPU the process (the node process, not npx's parent) has used when the first request arrives
+    let firstRequestCpu = NaN
+    let watch: NodeJS.Timeout | undefined
     const r = await runTimed(cmd!, [...pre, 'run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', 'read it twice'], {
       CORTEX_HOME: home
-    })
+    }, (pid) => {
+      let last = 0
+      watch = setInterval(() => {
+        if (server.requests.length > 0) {
+          firstRequestCpu = last
+          clearInterval(watch)
+        } else last = cpuOf(pid)
+      }, 2)
+    }).finally(() => clearInterval(watch))
     if (r.code !== 0) throw new Error(`cortex run exited ${r.code}: ${r.stdout.slice(-500)}`)
     const events = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as EventEnvelope)
     const started = events.filter((e) => e.event.type === 'tool_call_started')
@@ -62,6 +91,7 @@ async function oneRun(launcher: string[], repo: string, home: string, firstAnswe
     if (started.length < 2 || finished.length < 2) throw new Error('cortex run did not run both read_file calls')
     return {
       firstRequest: server.requests[0]!.receivedAt - r.t0,
+      firstRequestCpu,
       firstTool: finished[0]!.time - started[0]!.time,
       warmTool: finished[1]!.time - started[1]!.time
     }
@@ -89,6 +119,12 @@ async function main(): Promise<void> {
     help.push(c.ms)
   }
   const base = pct(nodeBare, 50)
+  // CPU of node -e 0 (its own process.cpuUsage at exit): the load-independent baseline of the CPU row below
+  const nodeCpu: number[] = []
+  for (let i = 0; i < N; i++) {
+    const r = await runTimed(process.execPath, ['-e', 'process.on("exit", () => { const u = process.cpuUsage(); process.stdout.write(String((u.user + u.system) / 1000)) })'])
+    nodeCpu.push(Number(r.stdout))
+  }
   row('baseline: node -e 0', nodeBare)
   row('node bin/cortex.cjs --version', version, `${(pct(version, 50) / base).toFixed(2)}× node -e 0 (target ≤ 3×)`)
   row('node bin/cortex.cjs --help', help, `${(pct(help, 50) / base).toFixed(2)}× node -e 0 (target ≤ 3×)`)
@@ -104,16 +140,19 @@ async function main(): Promise<void> {
   try {
     for (const [name, launcher, n] of launchers) {
       const first: number[] = []
+      const firstCpu: number[] = []
       const tool: number[] = []
       const warm: number[] = []
       for (let i = 0; i < n; i++) {
         const r = await oneRun(launcher, repo, home, 0)
         first.push(r.firstRequest)
+        firstCpu.push(r.firstRequestCpu)
         tool.push(r.firstTool)
         warm.push(r.warmTool)
       }
       row(`${name}: start → first model request`, first, '(target ≤ 400 ms)')
       if (name.startsWith('node ')) {
+        row('  its CPU until then (user+sys, 10 ms ticks)', firstCpu, `node -e 0 uses ${ms(pct(nodeCpu, 50))}`)
         row('  first read_file, model answers at once', tool, '(cold guest wait; target ≤ 300 ms)')
         row('  a later read_file (guest up)', warm)
       }

@@ -46,6 +46,15 @@ describe('cortex start-up imports', () => {
     }
   })
 
+  it('`run --json` loads no terminal UI or Markdown renderer (Ink, React, marked-terminal, highlight.js)', () => {
+    // no base URL: the run fails fast with a configuration error, after its modules have loaded
+    const r = recorded(['run', '--repo', dir, '--provider', 'openai-compatible', '--model', 'm', '--json', 'hi'])
+    expect(r.status).toBe(1)
+    expect(r.loaded.some((l) => /chunks\/run-command-/.test(l))).toBe(true)
+    const ui = r.loaded.filter((l) => /^(ink|react|marked-terminal|highlight\.js|cli-highlight)(\/|$)/.test(l.split(' -> ')[0]!))
+    expect(ui).toEqual([])
+  })
+
   it('a command that needs the session service does load it (the hook sees heavy modules)', () => {
     const r = recorded(['sessions'])
     expect(r.status).toBe(0)
