@@ -26,19 +26,20 @@ const BIG_TXT = Array.from({ length: 6000 }, (_, i) => `row ${i + 1}`).join('\n'
 
 /** Line number → text of the lines Monaco shows in the Files tab (matched by their vertical position). */
 async function shownLines(page: Page): Promise<Map<number, string>> {
-  return page.evaluate(() => {
+  const entries = await page.evaluate(() => {
     const view = document.querySelector('[data-testid="file-view"] .monaco-editor')
-    const out = new Map<number, string>()
+    const out: [number, string][] = []
     if (!view) return out
     const top = (el: Element): number => parseFloat((el as HTMLElement).style.top || '0')
     const nums = [...view.querySelectorAll('.margin-view-overlays > div')].map((el) => [top(el), el.textContent?.trim() ?? ''] as const)
     const lines = [...view.querySelectorAll('.view-lines > .view-line')].map((el) => [top(el), (el.textContent ?? '').replace(/\u00a0/g, ' ')] as const)
     for (const [t, n] of nums) {
       const line = lines.find(([lt]) => lt === t)
-      if (line && n) out.set(Number(n), line[1])
+      if (line && n) out.push([Number(n), line[1]])
     }
     return out
   })
+  return new Map(entries)
 }
 
 describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the browser', () => {
@@ -249,25 +250,75 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the b
       expect((box?.y ?? 0) + (box?.height ?? 0), id).toBeLessThanOrEqual(700)
     }
     await page.screenshot({ path: join(RESULTS_DIR, 'desk-1024x700.png') })
-    // widen the sidebar with the keyboard, collapse the right panel; a reload keeps both
+    // collapse the right panel, widen the sidebar with the keyboard (16 px a press); a reload keeps both
     const sidebar = page.getByTestId('sessions-sidebar')
+    await page.getByTestId('toggle-right').click()
+    expect(await page.getByTestId('tab-files').isVisible()).toBe(false)
     const before = (await sidebar.boundingBox())?.width ?? 0
     await page.getByTestId('split-left').focus()
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight')
-    // (at 1024 px the centre keeps its minimum width, so the sidebar may grow by less than 48 px)
-    await expect.poll(async () => (await sidebar.boundingBox())?.width ?? 0).toBeGreaterThan(before)
-    const widened = (await sidebar.boundingBox())?.width ?? 0
-    await page.getByTestId('toggle-right').click()
-    expect(await page.getByTestId('tab-files').isVisible()).toBe(false)
+    await expect.poll(async () => (await sidebar.boundingBox())?.width ?? 0).toBe(before + 48)
+    await page.screenshot({ path: join(RESULTS_DIR, 'desk-1024x700-collapsed.png') })
     await page.reload()
     await page.getByTestId('sessions-sidebar').waitFor()
-    expect((await page.getByTestId('sessions-sidebar').boundingBox())?.width).toBe(widened)
+    expect((await page.getByTestId('sessions-sidebar').boundingBox())?.width).toBe(before + 48)
     expect(await page.getByTestId('tab-files').isVisible()).toBe(false)
     await page.getByTestId('toggle-right').click()
     await page.setViewportSize({ width: 1440, height: 900 })
     await page.getByTestId('tab-files').click()
     await page.getByTestId('files-tree').waitFor({ timeout: 15_000 })
     await page.screenshot({ path: join(RESULTS_DIR, 'desk-1440x900.png') })
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('refuses invalid settings beside the field, tests the connection, and opens new sessions with the saved model', async () => {
+    const repo = await makeTestRepo({ 'README.md': '# Settings\n' })
+    const { host, model, service } = await start([{ text: 'Answered by the new model.' }])
+    const errors: string[] = []
+    const page = await newPage(errors, { width: 1024, height: 700 })
+    await gotoApp(page, host.url)
+    await page.getByTestId('open-settings').click()
+    const dialog = page.getByTestId('settings-dialog')
+    await expect.poll(() => dialog.getByTestId('settings-inforce').textContent()).toContain('openai-compatible · scripted-model')
+    // the browser host: keys only from the server's environment
+    expect(await dialog.getByTestId('settings-key-env').count()).toBe(1)
+    expect(await dialog.getByTestId('settings-apiKey').count()).toBe(0)
+
+    await dialog.getByTestId('settings-baseUrl').fill('ftp://nowhere')
+    await dialog.getByTestId('settings-warmPool').fill('99')
+    await dialog.getByTestId('settings-streamIdleTimeoutS').fill('2')
+    await dialog.getByTestId('settings-guestImage').fill('Bad Image')
+    await dialog.getByTestId('settings-save').click()
+    expect(await dialog.getByTestId('settings-error-baseUrl').textContent()).toContain('http:// or https://')
+    expect(await dialog.getByTestId('settings-error-warmPool').textContent()).toBe('must be 0 to 8')
+    expect(await dialog.getByTestId('settings-error-streamIdleTimeoutS').textContent()).toContain('10 to 3600')
+    expect(await dialog.getByTestId('settings-error-guestImage').textContent()).toContain('Docker image reference')
+    await page.screenshot({ path: join(RESULTS_DIR, 'desk-settings-invalid.png') })
+    // the service refuses them too, naming the field
+    await expect(service.saveSettings({ settings: { warmPool: 99 } })).rejects.toThrow(/settings\.warmPool/)
+
+    await dialog.getByTestId('settings-baseUrl').fill(model.baseUrl)
+    await dialog.getByTestId('settings-warmPool').fill('0')
+    await dialog.getByTestId('settings-streamIdleTimeoutS').fill('60')
+    await dialog.getByTestId('settings-guestImage').fill('')
+    await dialog.getByTestId('settings-model').fill('renamed-model')
+    await dialog.getByTestId('settings-test').click()
+    // the scripted server answers but lists no models (404): reachable, reported as such
+    await expect.poll(() => dialog.getByTestId('settings-status').textContent(), { timeout: 15_000 }).toContain('HTTP 404')
+    expect(model.requests.some((r) => r.method === 'GET' && r.path.endsWith('/models'))).toBe(true)
+    await dialog.getByTestId('settings-save').click()
+    await expect.poll(() => dialog.getByTestId('settings-status').textContent()).toContain('New sessions use openai-compatible · renamed-model')
+    await page.screenshot({ path: join(RESULTS_DIR, 'desk-settings-saved.png') })
+    await page.getByRole('button', { name: 'Close', exact: true }).click()
+
+    await openRepo(page, repo)
+    await expect.poll(() => page.getByTestId('model-badge').textContent(), { timeout: 10_000 }).toContain('renamed-model')
+    await page.getByTestId('composer-input').fill('Which model?')
+    await page.getByTestId('send-button').click()
+    await expect.poll(() => page.getByTestId('assistant-text').allTextContents(), { timeout: 60_000 }).toContain('Answered by the new model.')
+    const chat = model.requests.filter((r) => r.method === 'POST')
+    expect((chat.at(-1)?.body as { model?: string }).model).toBe('renamed-model')
     expect(errors).toEqual([])
     await page.close()
   })
