@@ -7,6 +7,7 @@ import { PROVIDER_NAMES } from './enum-values'
 import { ApprovalPolicySchema, ApprovalRuleSchema } from './approvals'
 import { CHECKPOINT_REQUESTS } from './checkpoints'
 import { DESK_REQUESTS } from './desk'
+import { SETTINGS_REQUESTS } from './settings'
 import { CortexError } from './errors'
 import { EventEnvelopeSchema, OperationSchema } from './events'
 import { ModeSchema } from './modes'
@@ -76,6 +77,8 @@ export const contract = {
     ...CHECKPOINT_REQUESTS,
     /** listStoredSessions, renameSession, deleteSession, listDirectories, listFiles, readWorkspaceFile (./desk). */
     ...DESK_REQUESTS,
+    /** getSettings, saveSettings, testConnection (./settings). */
+    ...SETTINGS_REQUESTS,
     /** openShell, shellInput, resizeShell, closeShell (./shell). */
     ...SHELL_REQUESTS
   },

@@ -5,8 +5,11 @@
 import type { CortexApi } from '../../src/shared/contract'
 import { CortexError } from '../../src/shared/errors'
 
-/** listStoredSessions, renameSession, deleteSession, listDirectories, listFiles and readWorkspaceFile. */
-export function noDesk(): Pick<CortexApi, 'listStoredSessions' | 'renameSession' | 'deleteSession' | 'listDirectories' | 'listFiles' | 'readWorkspaceFile'> {
+/** listStoredSessions, renameSession, deleteSession, listDirectories, listFiles, readWorkspaceFile, and the settings requests. */
+export function noDesk(): Pick<
+  CortexApi,
+  'listStoredSessions' | 'renameSession' | 'deleteSession' | 'listDirectories' | 'listFiles' | 'readWorkspaceFile' | 'getSettings' | 'saveSettings' | 'testConnection'
+> {
   const refuse = async (): Promise<never> => {
     throw new CortexError('session_not_found', 'no stored sessions in this test')
   }
@@ -16,6 +19,9 @@ export function noDesk(): Pick<CortexApi, 'listStoredSessions' | 'renameSession'
     deleteSession: refuse,
     listDirectories: async () => ({ path: '/', parent: null, names: [], truncated: false }),
     listFiles: refuse,
-    readWorkspaceFile: refuse
+    readWorkspaceFile: refuse,
+    getSettings: refuse,
+    saveSettings: refuse,
+    testConnection: refuse
   }
 }

@@ -10,12 +10,15 @@ import { WarmGuestPool } from '../guest/warm-pool'
 import { CortexError } from '../../shared/errors'
 import { childLogger, errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
 import type { GuestProvider } from '../guest/guest'
-import { resolveModelSettings, type ModelFlags } from '../providers'
+import { resolveModelSettings, type ModelFlags, type ModelSettings } from '../providers'
 import { SessionStore, type SessionMeta } from '../store/session-store'
 import { createSessionService, type SessionService } from './service'
+import { SettingsStore, type SecretStore } from '../store/settings-store'
+import { modelSettingsFrom } from './settings-requests'
 
 export { createSessionService, type SessionService, type SessionServiceOptions } from './service'
 export { resumeModelFlags } from './resume'
+export { SettingsStore, type SecretStore } from '../store/settings-store'
 export { resolveModelSettings, type ModelFlags, type ModelSettings } from '../providers'
 export { guestBuildMain } from '../guest/image'
 export { removeOwnGuests } from '../guest/docker-guest'
@@ -37,13 +40,13 @@ export const GUEST_IMAGE_ENV = 'CORTEX_GUEST_IMAGE'
  * `close()` at exit: it removes the pool's guests.
  * @throws CortexError('invalid_input') when CORTEX_WARM_POOL is not a whole number from 0 to 8
  */
-export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: Logger; checkpointsDir?: string } = {}): GuestProvider & { close(): Promise<void> } {
+export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: Logger; checkpointsDir?: string; image?: string } = {}): GuestProvider & { close(): Promise<void> } {
   const raw = process.env[WARM_POOL_ENV]
   const size = opts.warmPool ?? (raw === undefined || raw === '' ? 1 : Number(raw))
   if (!Number.isInteger(size) || size < 0 || size > 8) {
     throw new CortexError('invalid_input', `${WARM_POOL_ENV}="${raw}" must be a whole number from 0 to 8`)
   }
-  const image = process.env[GUEST_IMAGE_ENV]?.trim() || undefined
+  const image = opts.image?.trim() || process.env[GUEST_IMAGE_ENV]?.trim() || undefined
   const logger = opts.logger ?? NOOP_LOGGER
   const docker = new DockerGuestProvider({ ...(image ? { image } : {}), checkpointsDir: opts.checkpointsDir, logger: childLogger(logger, { component: 'guest' }) })
   return new WarmGuestPool(docker, { size, logger: childLogger(logger, { component: 'warm-pool' }) })
@@ -61,6 +64,8 @@ export interface CortexServiceOptions {
   warmPool?: number
   /** Where the service, sessions, turns, guests, pool and agent connections log (default nowhere). */
   logger?: Logger
+  /** Where API keys are kept (the desktop app: safeStorage); default the environment. */
+  secrets?: SecretStore
 }
 
 /**
@@ -72,15 +77,44 @@ export interface CortexServiceOptions {
  */
 export async function createCortexService(opts: CortexServiceOptions): Promise<SessionService> {
   const logger = opts.logger ?? NOOP_LOGGER
-  const modelSettings = resolveModelSettings(opts.modelFlags ?? {}, opts.env ?? process.env)
-  const guests = createDefaultGuestProvider({ warmPool: opts.warmPool, logger, checkpointsDir: checkpointsDirOf(opts.dataDir) })
+  const env = opts.env ?? process.env
+  // the settings file (when there is one and no command-line flag names a model connection) decides
+  const file = new SettingsStore(opts.dataDir)
+  const flags = opts.modelFlags ?? {}
+  const saved = file.exists() ? file.read() : undefined
+  let modelSettings = resolveModelSettingsOrNull(flags, env)
+  if (saved && !flags.provider && !flags.model && !flags.baseUrl) {
+    try {
+      modelSettings = modelSettingsFrom(saved, opts.secrets, env)
+    } catch (err) {
+      logger.warn('saved model settings incomplete; using the environment', errorFields(err))
+    }
+  }
+  modelSettings ??= resolveModelSettings(flags, env) // throws provider_config naming what is missing
+  const guests = createDefaultGuestProvider({
+    warmPool: opts.warmPool ?? saved?.warmPool,
+    image: saved?.guestImage,
+    logger,
+    checkpointsDir: checkpointsDirOf(opts.dataDir)
+  })
   const reaperLog = childLogger(logger, { component: 'reaper' })
   reapOrphanGuests([], { othersOnly: true, logger: reaperLog }).then(
     (removed) => reaperLog.debug('orphan sweep done', { removed: removed.length }),
     (err: unknown) => reaperLog.info('orphan sweep skipped', errorFields(err))
   )
   logger.info('session service starting', { dataDir: opts.dataDir, provider: modelSettings.provider, model: modelSettings.modelId })
-  return createSessionService({ dataDir: opts.dataDir, modelSettings, guests, logger })
+  return createSessionService({
+    dataDir: opts.dataDir, modelSettings, guests, logger, secrets: opts.secrets,
+    ...(saved ? { streamIdleTimeoutMs: saved.streamIdleTimeoutS * 1000 } : {})
+  })
+}
+
+function resolveModelSettingsOrNull(flags: ModelFlags, env: NodeJS.ProcessEnv): ModelSettings | null {
+  try {
+    return resolveModelSettings(flags, env)
+  } catch {
+    return null
+  }
 }
 
 /** Where the checkpoint stores of `dataDir` live (one folder per repository; docs/adr/0010-checkpoints.md). */

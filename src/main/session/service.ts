@@ -21,6 +21,8 @@ import { STREAM_IDLE_TIMEOUT_ENV, streamIdleTimeoutMs } from '../harness/model-r
 import { compactionFor } from '../harness/compaction/settings'
 import { checkpointRequests } from './checkpoint-requests'
 import { deskRequests } from './desk-requests'
+import { settingsRequests } from './settings-requests'
+import type { SecretStore } from '../store/settings-store'
 import { shellRequests } from './shell-requests'
 import { ApprovalRulesStore } from '../harness/approvals/rules-store'
 
@@ -28,8 +30,10 @@ import { ApprovalRulesStore } from '../harness/approvals/rules-store'
 export interface SessionServiceOptions {
   /** Data folder (CORTEX_HOME, default ~/.cortex; the Electron app's userData). */
   dataDir: string
-  /** Resolved model settings (see providers/resolveModelSettings). */
+  /** Resolved model settings (see providers/resolveModelSettings); saveSettings replaces them for sessions opened afterwards. */
   modelSettings: ModelSettings
+  /** Where saveSettings keeps API keys (Electron: safeStorage); default the environment, read-only. */
+  secrets?: SecretStore
   /** Starts guests; the Docker provider in production. */
   guests: GuestProvider
   /** Allow root-owned repositories (the guest then runs as uid 0); default from CORTEX_ALLOW_ROOT_REPO. See repo-policy.ts. */
@@ -65,8 +69,9 @@ export async function createSessionService(options: SessionServiceOptions): Prom
   const rules = new ApprovalRulesStore(options.dataDir)
   const sessions = new Map<string, Session>()
   const listeners = new Set<(e: EventEnvelope) => void>()
-  const model = createLanguageModel(options.modelSettings)
-  const classifyError = (err: unknown): CortexError => classifyProviderError(err, options.modelSettings)
+  let modelSettings = options.modelSettings
+  let model = createLanguageModel(modelSettings)
+  const classifyError = (err: unknown): CortexError => classifyProviderError(err, modelSettings)
   const logger = options.logger ?? NOOP_LOGGER
   const maxSessions = options.maxSessions ?? maxSessionsFromEnv()
   const idleTimeoutMs = options.streamIdleTimeoutMs ?? streamIdleTimeoutMs(process.env[STREAM_IDLE_TIMEOUT_ENV])
@@ -108,7 +113,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       delete next.provider
       delete next.model
       delete next.baseUrl
-      store.writeMeta({ ...next, ...modelRecordOf(options.modelSettings) })
+      store.writeMeta({ ...next, ...modelRecordOf(modelSettings) })
     } catch (err) {
       logger.warn('could not record the model connection in meta.json', { sessionId: meta.id, ...errorFields(err) })
     }
@@ -121,13 +126,13 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       classifyError,
       publish,
       // the Anthropic SDK caps unknown model ids at 4096 output tokens otherwise
-      maxOutputTokens: options.modelSettings.provider === 'anthropic' ? 16_384 : undefined,
+      maxOutputTokens: modelSettings.provider === 'anthropic' ? 16_384 : undefined,
       guests: options.guests,
       rules,
       catalog: TOOL_CATALOG,
       streamIdleTimeoutMs: idleTimeoutMs,
       // context window (table, CORTEX_CONTEXT_WINDOW), threshold (CORTEX_COMPACT_THRESHOLD), summary model (harness/compaction/settings.ts)
-      compaction: compactionFor(options.modelSettings, process.env),
+      compaction: compactionFor(modelSettings, process.env),
       logger: childLogger(logger, { sessionId: own.id })
     })
     sessions.set(own.id, session)
@@ -166,11 +171,11 @@ export async function createSessionService(options: SessionServiceOptions): Prom
         repo: root,
         mode,
         createdAt,
-        ...modelRecordOf(options.modelSettings)
+        ...modelRecordOf(modelSettings)
       })
       const session = admit(
         { id, repo: root, mode, sandbox, createdAt, log, approvalPolicy },
-        { type: 'session_opened', repo: root, mode, sandbox, approvalPolicy, ...modelRecordOf(options.modelSettings) }
+        { type: 'session_opened', repo: root, mode, sandbox, approvalPolicy, ...modelRecordOf(modelSettings) }
       )
       for (const message of warnings) session.emit({ type: 'host_exec_warning', paths: [root], message })
       return info(session)
@@ -205,7 +210,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
         log, resumed: envelopes, ...(approvalPolicy ? { approvalPolicy } : {})
       })
       // the user hears what a damaged log lost; a turn a crash left open is closed before anything else
-      for (const e of resumeEvents(envelopes.map((x) => x.event), skipped, options.modelSettings)) session.emit(e)
+      for (const e of resumeEvents(envelopes.map((x) => x.event), skipped, modelSettings)) session.emit(e)
       if (skipped > 0) logger.warn('damaged session log records skipped', { sessionId, skipped })
       recordModel(meta)
       for (const message of policy.warnings) session.emit({ type: 'host_exec_warning', paths: [root], message })
@@ -242,6 +247,16 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     ...checkpointRequests(get),
     ...shellApi,
     ...deskRequests({ store, open: (id) => sessions.get(id), get }),
+    ...settingsRequests({
+      dataDir: options.dataDir,
+      secrets: options.secrets,
+      current: () => modelSettings,
+      apply: (next) => {
+        modelSettings = next
+        model = createLanguageModel(next)
+        logger.info('model settings changed', { provider: next.provider, model: next.modelId })
+      }
+    }),
     async listSessions(input) {
       parse('listSessions', input)
       return [...sessions.values()].map(info)

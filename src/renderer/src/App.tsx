@@ -22,6 +22,7 @@ import { windowDrop } from './features/sessions/drop-zone'
 import { RepoPicker } from './features/sessions/RepoPicker'
 import { SessionsSidebar } from './features/sessions/SessionsSidebar'
 import { ModelBadge } from './features/sessions/ModelBadge'
+import { SettingsDialog } from './features/settings/SettingsDialog'
 import { TerminalPane } from './features/terminal/TerminalPane'
 import { Timeline } from './features/timeline/Timeline'
 import { TodoList } from './features/todos/TodoList'
@@ -71,6 +72,7 @@ export function App(): React.JSX.Element {
   const running = view?.running ?? false
   // Until the user picks a tab, show the one with content: the plan, else the todos, else the terminal.
   const [picked, setTab] = useState<Tab | null>(null)
+  const [settingsOpen, setSettingsOpen] = useState(false)
   const tab: Tab = picked ?? (view?.lock || view?.plan || view?.spec ? 'plan' : view?.todos.length ? 'todos' : 'terminal')
 
   // a tool row's "view" asks for the Files tab
@@ -83,6 +85,9 @@ export function App(): React.JSX.Element {
     if (changesFocus > 0) setTab('changes')
   }, [changesFocus])
 
+  // the desktop menu's Settings command
+  useEffect(() => window.cortexHost?.onMenuCommand?.((c) => c === 'settings' && setSettingsOpen(true)), [])
+
   if (transport === 'none') return <TokenPage reason="missing" />
   if (connection === 'unauthorized') return <TokenPage reason="stale" />
   return (
@@ -91,6 +96,9 @@ export function App(): React.JSX.Element {
         <span className="brand">Cortex Code</span>
         <RepoPicker />
         <ModelBadge />
+        <button className="link header-settings" data-testid="open-settings" onClick={() => setSettingsOpen(true)} title="Settings: provider, model, key, guest">
+          Settings
+        </button>
         <GuestBadge />
         <ApprovalBadge />
         {running && (
@@ -110,6 +118,7 @@ export function App(): React.JSX.Element {
           </button>
         </div>
       )}
+      {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
       <SplitLayout
         left={<SessionsSidebar />}
         center={

@@ -1,0 +1,72 @@
+/**
+ * The app's settings file, `<dataDir>/settings.json` (0600; the data folder, never a repository),
+ * validated with the shared SettingsSchema: a missing or damaged file reads as the defaults. API
+ * keys never go into it: they go to a {@link SecretStore} — Electron's safeStorage in the desktop
+ * app (src/main/app/), the server's environment in the CLI and the web host — so the core stays
+ * free of `electron`.
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { SettingsSchema, type KeyStorage, type Settings } from '../../shared/settings'
+import type { ProviderName } from '../../shared/contract'
+import { CortexError } from '../../shared/errors'
+
+/** Where API keys live: set/get per provider. */
+export interface SecretStore {
+  /** How keys are kept ('environment': read-only, from the server's environment). */
+  readonly kind: KeyStorage
+  /** The key for `provider`, or undefined. */
+  get(provider: ProviderName): string | undefined
+  /** Save (or with '' remove) the key of `provider`. @throws CortexError('invalid_input') where keys are read-only */
+  set(provider: ProviderName, key: string): void
+}
+
+/** The file name of the settings in the data folder. */
+export const SETTINGS_FILE = 'settings.json'
+
+/** The settings file of one data folder. */
+export class SettingsStore {
+  /** Absolute path of the settings file. */
+  readonly file: string
+
+  /** @param dataDir the app's data folder (created 0700 if missing) */
+  constructor(dataDir: string) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+    this.file = join(dataDir, SETTINGS_FILE)
+  }
+
+  /** The saved settings, defaults filled in; the defaults when the file is missing or invalid. */
+  read(): Settings {
+    if (!existsSync(this.file)) return SettingsSchema.parse({})
+    try {
+      const parsed = SettingsSchema.safeParse(JSON.parse(readFileSync(this.file, 'utf8')))
+      return parsed.success ? parsed.data : SettingsSchema.parse({})
+    } catch {
+      return SettingsSchema.parse({})
+    }
+  }
+
+  /** Whether a settings file exists (else the environment alone decides the connection). */
+  exists(): boolean {
+    return existsSync(this.file)
+  }
+
+  /** Replace the settings atomically (temp + rename), mode 0600. `settings` must already be valid. */
+  write(settings: Settings): void {
+    const tmp = `${this.file}.tmp`
+    writeFileSync(tmp, JSON.stringify(settings, null, 2) + '\n', { mode: 0o600 })
+    chmodSync(tmp, 0o600)
+    renameSync(tmp, this.file)
+  }
+}
+
+/** Keys from the environment only (CLI, web host): `get` reads the provider's variable, `set` is refused. */
+export function environmentSecrets(env: NodeJS.ProcessEnv, names: Record<ProviderName, { apiKey: string }>): SecretStore {
+  return {
+    kind: 'environment',
+    get: (provider) => env[names[provider].apiKey]?.trim() || undefined,
+    set(provider) {
+      throw new CortexError('invalid_input', `keys come from the server's environment here: set ${names[provider].apiKey} where \`cortex serve\` runs`)
+    }
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * App settings (spread into the contract like the desk requests): the model connection (provider,
+ * model, base URL; the API key travels only INTO the service, never back out: a UI learns only
+ * whether one is saved and how it is stored), the guest image, the default sandbox and approval
+ * policy, the warm-pool size and the stream idle timeout. Validated with zod: a refusal names each
+ * field (`settings.<field>: <message>`) so a UI can show it beside that field. Pure zod.
+ */
+import { z } from 'zod'
+import { ApprovalPolicySchema } from './approvals'
+import { PROVIDER_NAMES } from './enum-values'
+import { SandboxPolicySchema } from './sandbox'
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((s) => {
+    if (s === '') return true
+    try {
+      const u = new URL(s)
+      return u.protocol === 'http:' || u.protocol === 'https:'
+    } catch {
+      return false
+    }
+  }, 'must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1')
+
+/** The settings a user edits. Empty strings mean "the default / the environment's". */
+export const SettingsSchema = z.object({
+  provider: z.enum(PROVIDER_NAMES).default('openai-compatible'),
+  model: z.string().trim().max(200).default(''),
+  baseUrl: httpUrl.default(''),
+  /** A guest image name (docker reference) instead of the built-in one; '' = built-in. */
+  guestImage: z
+    .string()
+    .trim()
+    .regex(/^$|^[a-z0-9][a-z0-9._/:@-]*$/, 'must be a Docker image reference such as my-guest:latest (lowercase, no spaces)')
+    .default(''),
+  sandbox: SandboxPolicySchema.default('workspace-write'),
+  approvalPolicy: ApprovalPolicySchema.default('commands'),
+  /** Guests kept warm for the repository opened last (0 disables the pool). */
+  warmPool: z.number().int('must be a whole number').min(0, 'must be 0 to 8').max(8, 'must be 0 to 8').default(1),
+  /** A model stream silent this long (seconds) is aborted and retried once. */
+  streamIdleTimeoutS: z.number().int('must be a whole number of seconds').min(10, 'must be 10 to 3600 seconds').max(3600, 'must be 10 to 3600 seconds').default(120)
+})
+/** See {@link SettingsSchema}. */
+export type Settings = z.infer<typeof SettingsSchema>
+
+/** How this host keeps API keys: Electron safeStorage (OS keychain), its plain-text fallback on Linux, or only the server's environment. */
+export const KeyStorageSchema = z.enum(['safe_storage', 'basic_text', 'environment'])
+/** See {@link KeyStorageSchema}. */
+export type KeyStorage = z.infer<typeof KeyStorageSchema>
+
+/** What a UI sees of the settings: never a key. */
+export const SettingsViewSchema = z.object({
+  settings: SettingsSchema,
+  /** A key is saved (Electron) or present in the server's environment (browser host, CLI) for the provider. */
+  keySaved: z.boolean(),
+  keyStorage: KeyStorageSchema,
+  /** The connection new sessions use now (`provider`, `model`, `baseUrl`), or an error saying what is missing. */
+  inForce: z.object({ provider: z.string(), model: z.string(), baseUrl: z.string() }).nullable(),
+  inForceError: z.string().optional(),
+  /** Where the settings file is. */
+  file: z.string()
+})
+/** See {@link SettingsViewSchema}. */
+export type SettingsView = z.infer<typeof SettingsViewSchema>
+
+/** The settings requests. */
+export const SETTINGS_REQUESTS = {
+  /** The settings, whether a key is saved and how keys are kept here, and the connection in force. */
+  getSettings: { input: z.object({}), output: SettingsViewSchema },
+  /**
+   * Validate and save the settings (and, where keys are stored by the app, `apiKey`; '' removes it).
+   * Sessions opened afterwards use the new model connection. Refused with `invalid_input` naming
+   * each bad field; a key given where keys come only from the environment is refused.
+   */
+  saveSettings: { input: z.object({ settings: SettingsSchema, apiKey: z.string().max(4096).optional() }), output: SettingsViewSchema },
+  /**
+   * Check the model server: GET `<baseUrl>/models` with the key, 10 s deadline. `ok` when it
+   * answered 2xx; `status` is the HTTP status (absent when unreachable); `models` the ids it listed.
+   */
+  testConnection: {
+    input: z.object({ settings: SettingsSchema, apiKey: z.string().max(4096).optional() }),
+    output: z.object({ ok: z.boolean(), status: z.number().optional(), detail: z.string(), models: z.array(z.string()) })
+  }
+} as const
