@@ -12,8 +12,9 @@
  * commit message (cached by size and mtime per session). Node built-ins only (Node 18).
  */
 import { execFile, spawn } from 'node:child_process'
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { createReadStream, promises as fsp } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { SnapshotRequest, SnapshotResult } from '../shared/guest-protocol'
 import { AgentError, requireAbsolute } from './errors'
@@ -48,6 +49,23 @@ function storeEnv(store: string, repo: string, sid: string): NodeJS.ProcessEnv {
     GIT_AUTHOR_NAME: 'Cortex', GIT_AUTHOR_EMAIL: 'checkpoints@cortex.invalid', GIT_AUTHOR_DATE: '@0 +0000',
     GIT_COMMITTER_NAME: 'Cortex', GIT_COMMITTER_EMAIL: 'checkpoints@cortex.invalid', GIT_COMMITTER_DATE: '@0 +0000'
   }
+}
+
+/** Most nested repositories (at any depth) whose files one snapshot lists. */
+const MAX_NESTED_REPOS = 64
+
+/**
+ * The files of nested repository `dir` (repository-relative, `/`-terminated, latin1 wire form) as
+ * untracked paths prefixed with `dir`, by `ls-files -o` with `dir` as the work tree and an empty
+ * index (its own ignore files apply; nested repositories in it come back as `x/`). A name that
+ * is not valid UTF-8 cannot be a work tree path in the environment: none then.
+ */
+async function nestedFiles(cfg: string[], env: NodeJS.ProcessEnv, repo: string, dir: string): Promise<string[]> {
+  const name = Buffer.from(dir, 'latin1').toString('utf8')
+  if (Buffer.from(name, 'utf8').toString('latin1') !== dir) return []
+  const sub = { ...env, GIT_WORK_TREE: join(repo, name), GIT_INDEX_FILE: join(tmpdir(), `cortex-nested-${process.pid}-${randomUUID()}`) }
+  const out = await git([...cfg, 'ls-files', '-z', '-o', '--exclude-standard', '-x', '!.gitignore'], sub, join(repo, name))
+  return out.toString('latin1').split('\0').filter(Boolean).map((f) => dir + f)
 }
 
 /** Run git with `input` on stdin; resolves with stdout bytes. @throws AgentError('UNKNOWN') on a non-zero exit */
@@ -132,6 +150,14 @@ export async function snapshotOp(req: SnapshotRequest): Promise<SnapshotResult> 
   // recorded even when ignored (`-x !.gitignore` outranks every ignore file): one that ignores
   // itself (`*`) would otherwise hide itself and every new file beside it from review and undo.
   const listed = (await git([...cfg, 'ls-files', '-z', '-t', '-o', '-m', '--exclude-standard', '-x', '!.gitignore'], env, repo)).toString('latin1').split('\0').filter(Boolean)
+  // git stops at a nested repository (a `sub/` entry): its files are recorded as plain files, or a
+  // change inside it (a submodule, a vendored clone, or a `git init` of the model's) would never show
+  const nested = listed.filter((t) => t.endsWith('/'))
+  for (let i = 0; i < nested.length && i < MAX_NESTED_REPOS; i++) {
+    const dir = (nested[i] as string).slice(2)
+    const files = await nestedFiles(cfg, env, repo, dir)
+    for (const f of files) (f.endsWith('/') ? nested : listed).push(`? ${f}`)
+  }
   const update: string[] = []
   const drop: string[] = []
   const big: Record<string, [number, string]> = {}
@@ -139,7 +165,7 @@ export async function snapshotOp(req: SnapshotRequest): Promise<SnapshotResult> 
   for (const tagged of listed) {
     const tracked = tagged.startsWith('C ')
     const raw = tagged.slice(2)
-    if (raw.endsWith('/')) continue // a nested repository: git records it as a link, not its files
+    if (raw.endsWith('/')) continue // a nested repository: its files were listed above
     const name = Buffer.from(raw, 'latin1')
     const full = Buffer.concat([Buffer.from(repo + '/'), name])
     const st = await fsp.lstat(full, { bigint: true }).catch(() => null)

@@ -11,6 +11,7 @@
 // out of reach of model code (store operations in a container no model command runs in; the store
 // read-only or absent in session guests). `it.fails` marks the gap: when it is closed this test
 // starts failing and must become a plain `it`.
+import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -44,11 +45,12 @@ describe.skipIf(skipWithoutDocker())('a model cannot hide its changes from revie
     server = undefined
   })
 
-  async function turnWith(script: ScriptStep[]): Promise<{ repo: string; sessionId: string; events: SessionEvent[]; service: SessionService }> {
+  async function turnWith(script: ScriptStep[], sandbox: 'read-only' | 'workspace-write' = 'workspace-write', prepare?: (repo: string) => void): Promise<{ repo: string; sessionId: string; events: SessionEvent[]; service: SessionService }> {
     ensureAgentBundle()
     const envelopes: EventEnvelope[] = []
     server = await startScriptedModelServer(script)
-    const repo = await makeTestRepo({ 'edit.txt': 'one\ntwo\n' })
+    const repo = await makeTestRepo({ 'edit.txt': 'one\ntwo\n', 'vendor/lib/lib.c': 'int x;\n' })
+    prepare?.(repo)
     const dataDir = mkdtempSync(join(tmpdir(), 'cortex-cp-tamper-'))
     service = await createSessionService({
       dataDir,
@@ -56,7 +58,7 @@ describe.skipIf(skipWithoutDocker())('a model cannot hide its changes from revie
       guests: createDefaultGuestProvider({ warmPool: 0, checkpointsDir: checkpointsDirOf(dataDir) })
     })
     service.onEvent((e) => envelopes.push(e))
-    const sessionId = (await service.openSession({ repo, approvalPolicy: 'never' })).id
+    const sessionId = (await service.openSession({ repo, approvalPolicy: 'never', sandbox })).id
     await service.submit({ sessionId, op: { type: 'user_message', text: 'go' } })
     await service.idle(sessionId)
     return { repo, sessionId, events: envelopes.map((e) => e.event), service }
@@ -93,5 +95,27 @@ describe.skipIf(skipWithoutDocker())('a model cannot hide its changes from revie
     const r = await s.service.revertChanges({ sessionId: s.sessionId, turnId: changes!.turnId, scope: 'turn' })
     expect(r).toMatchObject({ status: 'reverted', deleted: ['tests/.gitignore'] })
     expect(existsSync(join(s.repo, 'tests/.gitignore'))).toBe(false)
+  })
+
+  it("a read-only session's commands cannot write the store that holds every session's snapshots of the repository", async () => {
+    // the store is shared per repository: a forged `before` of another session would be what its undo writes back
+    const s = await turnWith([{ toolCalls: [{ name: 'bash', args: { command: 'touch /opt/cortex/checkpoints/planted && echo PLANTED; ls /opt/cortex/checkpoints' } }] }, { text: 'done' }], 'read-only')
+    const tool = s.events.find((e): e is Extract<SessionEvent, { type: 'tool_call_finished' }> => e.type === 'tool_call_finished')
+    expect(tool?.output).toContain('Read-only file system')
+    expect(tool?.output).not.toContain('PLANTED')
+    expect(s.events.some((e) => e.type === 'turn_changes')).toBe(false) // nothing to record: the repository is read-only too
+  })
+
+  it('changes inside a nested repository are listed and undone: one the model creates, and an existing vendored clone', async () => {
+    const s = await turnWith(
+      [{ toolCalls: [{ name: 'bash', args: { command: 'git init -q tests && echo "import os" > tests/conftest.py && echo patched >> vendor/lib/lib.c' } }] }, { text: 'done' }],
+      'workspace-write',
+      (repo) => execFileSync('git', ['init', '-q', join(repo, 'vendor/lib')])
+    )
+    const changes = s.events.find((e): e is Extract<SessionEvent, { type: 'turn_changes' }> => e.type === 'turn_changes')
+    expect(changes?.files.map((f) => [f.path, f.status])).toEqual([['tests/conftest.py', 'added'], ['vendor/lib/lib.c', 'modified']])
+    const r = await s.service.revertChanges({ sessionId: s.sessionId, turnId: changes!.turnId, scope: 'turn' })
+    expect(r).toMatchObject({ status: 'reverted', deleted: ['tests/conftest.py'] })
+    expect(readFileSync(join(s.repo, 'vendor/lib/lib.c'), 'utf8')).toBe('int x;\n')
   })
 })
