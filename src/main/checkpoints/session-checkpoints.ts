@@ -78,8 +78,10 @@ export class SessionCheckpoints {
     const known = this.begun.get(turnId)
     if (known) return known
     const p = (async () => {
-      const store = this.storeOf(await this.host.getGuest())
-      if (!store) return false
+      const guest = await this.host.getGuest()
+      const store = this.storeOf(guest)
+      // a read-only guest mounts the store read-only (container-spec.ts) and cannot change the repository
+      if (!store || guest.sandbox === 'read-only') return false
       return this.serial(async () => {
         try {
           await this.recoverUnfinished(store, turnId, AbortSignal.timeout(FINISH_DEADLINE_MS))
@@ -115,8 +117,9 @@ export class SessionCheckpoints {
   recoverAtResume(): Promise<void> {
     return this.serial(async () => {
       try {
-        const store = this.storeOf(await this.host.getGuest())
-        if (store) await this.recoverUnfinished(store, '', AbortSignal.timeout(FINISH_DEADLINE_MS))
+        const guest = await this.host.getGuest()
+        const store = this.storeOf(guest)
+        if (store && guest.sandbox !== 'read-only') await this.recoverUnfinished(store, '', AbortSignal.timeout(FINISH_DEADLINE_MS))
       } catch (err) {
         this.log.warn('could not record the changes of a turn a crash cut off; the next turn retries', errorFields(err))
       }

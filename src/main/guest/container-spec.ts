@@ -109,7 +109,7 @@ export interface GuestSpecInput {
   guardMounts?: readonly GitGuardMount[]
   /** Seccomp profile JSON text; default {@link guestSeccompProfile}(). */
   seccompProfile?: string
-  /** Host folder of the repository's checkpoint store, bound read-write at CHECKPOINT_STORE_IN_GUEST (checkpoint-mount.ts). */
+  /** Host folder of the repository's checkpoint store, bound at CHECKPOINT_STORE_IN_GUEST (checkpoint-mount.ts); read-only under `read-only`. */
   checkpointStore?: string
 }
 
@@ -191,7 +191,9 @@ export function guestContainerSpec(i: GuestSpecInput): GuestContainerSpec {
         { Type: 'bind', Source: i.etc.passwd, Target: '/etc/passwd', ReadOnly: true },
         { Type: 'bind', Source: i.etc.group, Target: '/etc/group', ReadOnly: true },
         ...(i.guardMounts ?? []).map((m) => ({ Type: 'bind' as const, Source: m.path, Target: m.path, ReadOnly: m.readOnly })),
-        ...(i.checkpointStore ? [{ Type: 'bind' as const, Source: i.checkpointStore, Target: CHECKPOINT_STORE_IN_GUEST, ReadOnly: false }] : [])
+        // read-only under `read-only`: the store holds every session's snapshots of this repository, and
+        // a read-only session's commands must not forge what another session's undo writes back
+        ...(i.checkpointStore ? [{ Type: 'bind' as const, Source: i.checkpointStore, Target: CHECKPOINT_STORE_IN_GUEST, ReadOnly: i.policy === 'read-only' }] : [])
       ]
     }
   }
