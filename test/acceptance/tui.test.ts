@@ -68,6 +68,9 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
       s.dump('turn-done-120x40')
       const rules = await runCli(['rules', 'list', '--repo', repo], { env })
       expect(rules.stdout).toMatch(/allow\s+bash\s+echo/)
+      // the same rule through the UI's /rules (the session API's listApprovalRules)
+      s.write('/rules\r')
+      await s.waitFor(/allow {2}bash {2}echo tui-hello \*/, 10_000)
 
       // Esc during `sleep 30` stops the turn within 2 s
       s.write('now sleep\r')
@@ -115,9 +118,12 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
       s.write(ESC)
       await s.waitFor((l) => borderLine(l).includes('Goal · 2/8 · paused'), 10_000)
 
-      // /quit shuts down and prints the resume command
-      s.write('/quit\r')
+      // Ctrl-C twice quits: the session closes (its guest removed) and the resume command is printed
+      s.write('\x03')
+      await s.waitFor('Ctrl-C again to quit', 10_000)
+      s.write('\x03')
       expect(await Promise.race([s.exited, new Promise<number>((r) => setTimeout(() => r(-1), 20_000))])).toBe(0)
+      await s.waitFor(/continue it\s*with: cortex --resume/, 5000)
     } finally {
       s.dump('last')
       s.kill()

@@ -56,6 +56,10 @@ export function App({ host }: { host: TuiHost }) {
   const { stdout } = useStdout()
   const [size, setSize] = useState({ cols: stdout.columns || 80, rows: stdout.rows || 24 })
   const [state, setState] = useState<TuiState>(() => initialState(host.sessionId()))
+  // keys read the state of the last render through a ref: Ink may call a handler registered before
+  // the frame now on screen was rendered (e.g. a second Shift+Tab right after the first one's redraw)
+  const stateRef = useRef(state)
+  stateRef.current = state
   // the composer and approval buffers live in refs too: keys that arrive before React re-renders
   // (text then Enter in quick succession) must see every earlier key's edit
   const [buffer, setBufferState] = useState<ed.EditBuffer>(ed.EMPTY)
@@ -127,12 +131,16 @@ export function App({ host }: { host: TuiHost }) {
     [host, notice]
   )
 
-  const ctx = ed.completionContext(buffer)
-  const completions = useMemo(() => {
-    if (!ctx || dismissed) return []
-    if (ctx.kind === 'slash') return completeSlash(ctx.token).map((c) => ({ value: c.name, hint: c.args }))
-    return matchFiles(files.current, ctx.token, 6).map((f) => ({ value: `@${f}` }))
-  }, [ctx?.kind, ctx?.token, dismissed])
+  const dismissedRef = useRef(false)
+  dismissedRef.current = dismissed
+  /** Completions for `b`: slash commands or repository paths (none once dismissed with Esc). */
+  const completionsOf = (b: ed.EditBuffer, off: boolean) => {
+    const c = ed.completionContext(b)
+    if (!c || off) return { ctx: c, list: [] as Array<{ value: string; hint?: string }> }
+    if (c.kind === 'slash') return { ctx: c, list: completeSlash(c.token).map((x) => ({ value: x.name, hint: x.args })) }
+    return { ctx: c, list: matchFiles(files.current, c.token, 6).map((f) => ({ value: `@${f}` })) }
+  }
+  const completions = useMemo(() => completionsOf(buffer, dismissed).list, [buffer, dismissed])
 
   const switchSession = (p: Promise<string>) => {
     p.then(
@@ -147,7 +155,7 @@ export function App({ host }: { host: TuiHost }) {
     histIndex.current = history.current.length
     setScroll(0)
     if (!line.startsWith('/')) return submit({ type: 'user_message', text: line })
-    const a = parseSlash(line, state.lock)
+    const a = parseSlash(line, stateRef.current.lock)
     switch (a.kind) {
       case 'op':
         return submit(a.op)
@@ -168,13 +176,17 @@ export function App({ host }: { host: TuiHost }) {
           case 'new':
             return switchSession(host.newSession())
           case 'goal_status':
-            return notice(state.goal ? `${state.goal.goal.text} · ${goalLabel(state.goal) ?? 'cleared'}` : 'no goal (/goal TEXT [--turns N] [--tokens N] [--check CMD])')
+          {
+            const goal = stateRef.current.goal
+            return notice(goal ? `${goal.goal.text} · ${goalLabel(goal) ?? 'cleared'}` : 'no goal (/goal TEXT [--turns N] [--tokens N] [--check CMD])')
+          }
         }
     }
   }
 
   const approval = state.approvals[0]
   const answer = (decision: 'allow_once' | 'allow_always' | 'deny', extra: { rule?: string; reason?: string } = {}) => {
+    const approval = stateRef.current.approvals[0]
     if (!approval) return
     setStage({ kind: 'choose' })
     submit({ type: 'approval_decision', requestId: approval.requestId, decision, ...(extra.rule ? { rule: extra.rule } : {}), ...(extra.reason ? { reason: extra.reason } : {}) })
@@ -183,6 +195,9 @@ export function App({ host }: { host: TuiHost }) {
   useInput((input, key) => {
     const buffer = bufferRef.current
     const stage = stageRef.current
+    const state = stateRef.current
+    const approval = state.approvals[0]
+    const { ctx, list: completions } = completionsOf(buffer, dismissedRef.current)
     if (key.ctrl && input === 'c') {
       if (Date.now() - ctrlC.current < CTRL_C_WINDOW_MS) return host.quit()
       ctrlC.current = Date.now()
