@@ -11,6 +11,8 @@ import type { SandboxPolicy } from '../../../shared/sandbox'
 import { createApiHandle, type ApiHandle } from '../api'
 import type { ConnectionState } from '../ws-client'
 import { reduceEnvelope, emptyView, type SessionView } from './reduce-event'
+import { ingestBatcher } from './ingest-batch'
+import { replayHistory } from './replay'
 
 /** A file opened in the read-only viewer: its path and the text shown. */
 export interface OpenedFile {
@@ -59,6 +61,8 @@ const message = (err: unknown): string => (err instanceof Error ? err.message : 
 /** Create a store bound to `handle` (tests pass their own; the app uses {@link useAppStore}). */
 export function createAppStore(handle: ApiHandle) {
   const store = create<AppState>()((set, get) => {
+    // live events reach the views once per frame (ingest-batch.ts)
+    const batcher = ingestBatcher((batch) => set((s) => ({ views: batch.reduce(reduceEnvelope, s.views) })))
     const guard = async (f: () => Promise<void>): Promise<boolean> => {
       try {
         await f()
@@ -79,7 +83,7 @@ export function createAppStore(handle: ApiHandle) {
       pendingSandbox: 'workspace-write',
       requestError: null,
       openedFile: null,
-      ingest: (envelope) => set((s) => ({ views: reduceEnvelope(s.views, envelope) })),
+      ingest: (envelope) => batcher.push(envelope),
       openRepo: async (repo) =>
         guard(async () => {
           // the app asks before each command by default (the Approvals tab changes it per session)
@@ -99,8 +103,9 @@ export function createAppStore(handle: ApiHandle) {
           const envelopes = await handle.api.sessionEvents({ sessionId: id })
           // Rebuild the view from the history; streamed deltas seen before it arrived are dropped
           // (they are not persisted), and live events after it apply on top as usual.
-          const fresh = envelopes.reduce(reduceEnvelope, { [id]: emptyView(id) } as Record<string, SessionView>)[id]
-          if (fresh) set((s) => ({ views: { ...s.views, [id]: fresh } }))
+          // live events still queued in the batcher apply on top of it (duplicates are skipped by seq)
+          const fresh = replayHistory(id, envelopes)
+          set((s) => ({ views: { ...s.views, [id]: fresh } }))
         })
       },
       refreshSessions: async () => {

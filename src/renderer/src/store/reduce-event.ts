@@ -71,8 +71,8 @@ export interface SessionView extends QueueFields, CompactionFields {
   terminal: TerminalLog
   /** Bumped whenever `terminal` grows, so subscribers see a change. */
   terminalVersion: number
-  /** When each turn started (envelope time, ms since the epoch), for its footer's duration (features/timeline/turn-timing.ts). */
-  turnStarts?: Record<string, number>
+  /** When the latest turn started (envelope time, ms since the epoch), for its footer's duration (features/timeline/turn-timing.ts). */
+  turnStart?: { turnId: string; time: number }
   /** How many files each turn changed, by turn id (from `turn_changes`). */
   turnChanges: Record<string, number>
   /** The session's goal as last reported (`goal_updated`), or null when none was set. */
@@ -115,16 +115,50 @@ function commandOf(args: unknown): string {
   return typeof args === 'string' ? args : JSON.stringify(args)
 }
 
+/**
+ * While true, rows are appended to (and tool rows replaced in) the view's own items array instead of
+ * a copy: only for a replay whose views nobody else holds yet (see {@link withInPlaceAppends}).
+ */
+let inPlace = false
+
+/**
+ * Run `f` (a replay of a session's history into a fresh view) with in-place appends: 10,000 events
+ * cost O(n) instead of O(n²) array copies. The caller must hand out a fresh view only after `f`.
+ */
+export function withInPlaceAppends<T>(f: () => T): T {
+  inPlace = true
+  try {
+    return f()
+  } finally {
+    inPlace = false
+  }
+}
+
+/** True inside {@link withInPlaceAppends}. */
+export function appendsInPlace(): boolean {
+  return inPlace
+}
+
 function updateTool(items: TimelineItem[], callId: string, f: (t: Extract<TimelineItem, { kind: 'tool' }>) => TimelineItem): TimelineItem[] {
   for (let i = items.length - 1; i >= 0; i--) {
     const it = items[i]
     if (it && it.kind === 'tool' && it.callId === callId) {
-      const next = items.slice()
+      const next = inPlace ? items : items.slice()
       next[i] = f(it)
       return next
     }
   }
   return items
+}
+
+/** {@link closeWaiting} over the rows after the previous turn's end only: O(turn), not O(session). */
+function closeWaitingSinceLastTurn(items: TimelineItem[]): TimelineItem[] {
+  let start = items.length - 2
+  while (start >= 0 && items[start]?.kind !== 'turn_end') start--
+  const tail = items.slice(start + 1)
+  const closed = closeWaiting(tail)
+  if (closed === tail) return items
+  return [...items.slice(0, start + 1), ...closed]
 }
 
 function findTool(items: TimelineItem[], callId: string): Extract<TimelineItem, { kind: 'tool' }> | undefined {
@@ -144,7 +178,11 @@ function findTool(items: TimelineItem[], callId: string): Extract<TimelineItem, 
  */
 export function applyEvent(view: SessionView, event: SessionEvent, seq: number): SessionView {
   const id = `e${seq}`
-  const push = (item: TimelineItem, streaming = false): SessionView => ({ ...view, items: [...view.items, item], streaming })
+  const push = (item: TimelineItem, streaming = false): SessionView => {
+    if (!inPlace) return { ...view, items: [...view.items, item], streaming }
+    view.items.push(item)
+    return { ...view, streaming }
+  }
   switch (event.type) {
     case 'session_opened':
       return { ...view, repo: event.repo, mode: event.mode, sandbox: event.sandbox ?? view.sandbox, approvalPolicy: event.approvalPolicy ?? view.approvalPolicy }
@@ -248,8 +286,8 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return push({ kind: 'host_warning', id, paths: event.paths, message: event.message })
     case 'turn_ended': {
       const ended = push({ kind: 'turn_end', id, turnId: event.turnId, reason: event.reason, ...(event.usage ? { usage: event.usage } : {}) })
-      // nothing waits for approval once the turn is over
-      return { ...ended, items: closeWaiting(ended.items), running: false }
+      // nothing waits for approval once the turn is over (only this turn's rows can be waiting)
+      return { ...ended, items: closeWaitingSinceLastTurn(ended.items), running: false }
     }
     case 'goal_updated':
       return { ...view, goal: event }

@@ -7,7 +7,7 @@
 import type { Terminal } from '@xterm/xterm'
 
 /** Characters written to xterm per animation frame at most; the rest of a burst is skipped. */
-export const FRAME_WRITE_CAP = 256 * 1024
+export const FRAME_WRITE_CAP = 64 * 1024
 
 /** A frame-batched writer; `dispose` cancels a pending frame. */
 export interface FrameWriter {

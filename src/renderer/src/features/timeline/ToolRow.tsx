@@ -14,6 +14,9 @@ import { plainText } from './plain-text'
 
 type ToolItem = Extract<TimelineItem, { kind: 'tool' }>
 
+/** Characters of a running call's streamed output its row shows (the newest). */
+const LIVE_OUTPUT_CHARS = 8 * 1024
+
 function pathOf(args: unknown): string | undefined {
   if (args && typeof args === 'object' && 'path' in args) {
     const p = args.path
@@ -55,8 +58,9 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
   const [folded, setFolded] = useState(false)
   const args = useMemo(() => describeArgs(item.name, item.args), [item.name, item.args])
   const path = pathOf(item.args)
-  // escape sequences stripped while streaming too (a chunk may end inside one)
-  const body = useMemo(() => plainText(item.result ?? item.output), [item.result, item.output])
+  // escape sequences stripped while streaming too (a chunk may end inside one); a running call's
+  // clipped box shows its newest output only, so a flood never lays out 64 KiB per frame
+  const body = useMemo(() => plainText(item.result ?? (item.status === 'running' ? item.output.slice(-LIVE_OUTPUT_CHARS) : item.output)), [item.result, item.output, item.status])
   const isEdit = item.name === 'edit_file'
   const hasBody = body.length > 0 || isEdit
   return (

@@ -4,7 +4,7 @@
  * `durationMs`. Works the same live and when a session's history is replayed.
  */
 import type { EventEnvelope } from '../../../../shared/events'
-import type { SessionView } from '../../store/reduce-event'
+import { appendsInPlace, type SessionView } from '../../store/reduce-event'
 
 /**
  * Record a turn's start, or put its duration on the turn_end row just pushed.
@@ -13,12 +13,13 @@ import type { SessionView } from '../../store/reduce-event'
  */
 export function applyTurnTiming(next: SessionView, envelope: EventEnvelope): SessionView {
   const e = envelope.event
-  if (e.type === 'turn_started') return { ...next, turnStarts: { ...next.turnStarts, [e.turnId]: envelope.time } }
+  // turns of a session never overlap: the latest start is the only one a turn_ended can need
+  if (e.type === 'turn_started') return { ...next, turnStart: { turnId: e.turnId, time: envelope.time } }
   if (e.type !== 'turn_ended') return next
-  const started = next.turnStarts?.[e.turnId]
+  const started = next.turnStart?.turnId === e.turnId ? next.turnStart.time : undefined
   const last = next.items[next.items.length - 1]
   if (started === undefined || !last || last.kind !== 'turn_end' || last.turnId !== e.turnId) return next
-  const items = next.items.slice()
+  const items = appendsInPlace() ? next.items : next.items.slice()
   items[items.length - 1] = { ...last, durationMs: Math.max(0, envelope.time - started) }
   return { ...next, items }
 }
