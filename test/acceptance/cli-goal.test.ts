@@ -69,7 +69,11 @@ describe.skipIf(skipWithoutDocker())('cortex run --goal', () => {
     expect(goals[3]!.tokensUsed).toBeGreaterThan(0)
     // goal_done is offered during the goal; the failing check went back to the model each time
     expect(offeredToolNames(server.requests[0]!)).toContain('goal_done')
-    for (const i of [1, 3, 5]) expect(sentToolResults(server.requests[i]!)[0]!.output).toMatch(/NOT met.*`false` failed[\s\S]*exit_code: 1/)
+    for (const i of [1, 3, 5]) {
+      const results = sentToolResults(server.requests[i]!)
+      expect(results).toHaveLength((i + 1) / 2)
+      expect(results.at(-1)!.output).toMatch(/NOT met.*`false` failed[\s\S]*exit_code: 1/)
+    }
     // each turn's user message says what the goal is and the progress
     expect(lastUserText(server.requests[0]!)).toMatch(/^Goal: finish the work[\s\S]*turn 1 of 3/)
     expect(lastUserText(server.requests[4]!)).toMatch(/Continue working toward the goal: finish the work[\s\S]*turn 3 of 3/)
@@ -93,6 +97,27 @@ describe.skipIf(skipWithoutDocker())('cortex run --goal', () => {
     const id = /session ([\w-]+) · continue it with: cortex run --resume \1/.exec(run.stderr)?.[1]
     expect(id).toBeTruthy()
     sessions.push(id!)
+  }, 240_000)
+
+  it('the same blocker on 3 consecutive turns ends blocked (exit 3); a token budget counts the usage events', async () => {
+    const blockedTurn: ScriptStep[] = [{ toolCalls: [{ name: 'goal_done', args: { blocked: 'The network is off.' } }] }, { text: 'Blocked.' }]
+    server = await startScriptedModelServer([...blockedTurn, ...blockedTurn, ...blockedTurn, { text: 'a fourth turn' }])
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const run = await runCli(['run', '--repo', repo, ...model(), '--json', '--goal', 'fetch the data', '--goal-turns', '10'], { env })
+    sessions.push(run.events[0]!.sessionId)
+    expect(run.code).toBe(3)
+    expect(server.requests).toHaveLength(6)
+    expect(ofType(run.events, 'goal_updated').at(-1)).toMatchObject({ state: 'blocked', turnsUsed: 3, reason: 'The network is off.' })
+    expect(sentToolResults(server.requests[3]!).at(-1)!.output).toMatch(/Blocker recorded \(2 of 3/)
+
+    // the scripted server reports 10 input + 5 output tokens per request: 15, 30, 45 >= 40 after turn 3
+    await server.close()
+    server = await startScriptedModelServer([{ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'four' }])
+    const tokens = await runCli(['run', '--repo', repo, ...model(), '--json', '--goal', 'keep going', '--goal-tokens', '40'], { env })
+    sessions.push(tokens.events[0]!.sessionId)
+    expect(tokens.code).toBe(3)
+    expect(server.requests).toHaveLength(3)
+    expect(ofType(tokens.events, 'goal_updated').at(-1)).toMatchObject({ state: 'budget_spent', turnsUsed: 3, tokensUsed: 45, tokenBudget: 40, turnBudget: 20 })
   }, 240_000)
 
   it('Ctrl-C during a goal turn stops it, pauses the goal and exits 130', async () => {
