@@ -39,7 +39,15 @@ export const SettingsSchema = z.object({
   /** Guests kept warm for the repository opened last (0 disables the pool). */
   warmPool: z.number().int('must be a whole number').min(0, 'must be 0 to 8').max(8, 'must be 0 to 8').default(1),
   /** A model stream silent this long (seconds) is aborted and retried once. */
-  streamIdleTimeoutS: z.number().int('must be a whole number of seconds').min(10, 'must be 10 to 3600 seconds').max(3600, 'must be 10 to 3600 seconds').default(120)
+  streamIdleTimeoutS: z.number().int('must be a whole number of seconds').min(10, 'must be 10 to 3600 seconds').max(3600, 'must be 10 to 3600 seconds').default(120),
+  /** The model's context window in tokens; 0 = the built-in table (src/main/harness/compaction/accounting.ts). CORTEX_CONTEXT_WINDOW / --context-window win. */
+  contextWindow: z
+    .number()
+    .int('must be a whole number of tokens')
+    .refine((n) => n === 0 || (n >= 1000 && n <= 10_000_000), 'must be 0 (the built-in table) or 1000 to 10000000 tokens')
+    .default(0),
+  /** Compact automatically above this share of the window, in percent. CORTEX_COMPACT_THRESHOLD wins. */
+  compactThresholdPct: z.number().int('must be a whole percentage').min(10, 'must be 10 to 100 percent').max(100, 'must be 10 to 100 percent').default(80)
 })
 /** See {@link SettingsSchema}. */
 export type Settings = z.infer<typeof SettingsSchema>

@@ -105,7 +105,9 @@ export async function createCortexService(opts: CortexServiceOptions): Promise<S
   logger.info('session service starting', { dataDir: opts.dataDir, provider: modelSettings.provider, model: modelSettings.modelId })
   return createSessionService({
     dataDir: opts.dataDir, modelSettings, guests, logger, secrets: opts.secrets,
-    ...(saved ? { streamIdleTimeoutMs: saved.streamIdleTimeoutS * 1000 } : {})
+    ...(saved ? { streamIdleTimeoutMs: saved.streamIdleTimeoutS * 1000 } : {}),
+    // the environment (--context-window, CORTEX_COMPACT_THRESHOLD) wins over the saved settings (harness/compaction/settings.ts)
+    ...(saved ? { compaction: { ...(saved.contextWindow > 0 ? { window: saved.contextWindow } : {}), threshold: saved.compactThresholdPct / 100 } } : {})
   })
 }
 

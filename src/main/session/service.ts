@@ -18,7 +18,7 @@ import { TOOL_CATALOG } from '../tools/catalog'
 import { checkRepoPolicy } from './repo-policy'
 import { Session, type SessionDeps } from './session'
 import { STREAM_IDLE_TIMEOUT_ENV, streamIdleTimeoutMs } from '../harness/model-request'
-import { compactionFor } from '../harness/compaction/settings'
+import { compactionFor, type CompactionDefaults } from '../harness/compaction/settings'
 import { checkpointRequests } from './checkpoint-requests'
 import { deskRequests } from './desk-requests'
 import { settingsRequests } from './settings-requests'
@@ -46,6 +46,8 @@ export interface SessionServiceOptions {
   logger?: Logger
   /** A model stream silent this long (ms) is aborted and retried once; default CORTEX_STREAM_IDLE_TIMEOUT (seconds), else 120 s. */
   streamIdleTimeoutMs?: number
+  /** Saved compaction settings (context window in tokens, threshold as a fraction); the environment wins over them. */
+  compaction?: CompactionDefaults
 }
 
 /** The session API plus lifecycle: `shutdown` closes every session (stopping turns, removing guests). */
@@ -132,7 +134,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       catalog: TOOL_CATALOG,
       streamIdleTimeoutMs: idleTimeoutMs,
       // context window (table, CORTEX_CONTEXT_WINDOW), threshold (CORTEX_COMPACT_THRESHOLD), summary model (harness/compaction/settings.ts)
-      compaction: compactionFor(modelSettings, process.env),
+      compaction: compactionFor(modelSettings, process.env, options.compaction),
       logger: childLogger(logger, { sessionId: own.id })
     })
     sessions.set(own.id, session)

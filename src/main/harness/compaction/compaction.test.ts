@@ -9,6 +9,7 @@ import { CortexError } from '../../../shared/errors'
 import { buildModelMessages } from '../history'
 import { contextSize, contextWindowOf, parseContextWindow, parseThreshold } from './accounting'
 import { COMPACTED_HEADING } from './context-text'
+import { compactionSettingsFromEnv } from './settings'
 import { diffArgv, insideWorkspace, keptUserMessages } from './keep-set'
 import { planMask } from './masking'
 import { countedAfterCompaction, isPromptTooLong } from './trigger'
@@ -44,6 +45,13 @@ describe('accounting', () => {
     expect(parseThreshold('90')).toBe(0.9)
     expect(() => parseThreshold('2000')).toThrow(/CORTEX_COMPACT_THRESHOLD/)
   })
+
+  it('takes the saved settings unless the environment (or --context-window) sets them', () => {
+    expect(compactionSettingsFromEnv('claude-x', {})).toMatchObject({ window: 200_000, threshold: 0.8 })
+    expect(compactionSettingsFromEnv('claude-x', {}, { window: 50_000, threshold: 0.7 })).toMatchObject({ window: 50_000, threshold: 0.7 })
+    expect(compactionSettingsFromEnv('claude-x', { CORTEX_CONTEXT_WINDOW: '30000', CORTEX_COMPACT_THRESHOLD: '90' }, { window: 50_000, threshold: 0.7 })).toMatchObject({ window: 30_000, threshold: 0.9 })
+    expect(() => compactionSettingsFromEnv('m', { CORTEX_COMPACT_KEEP_STEPS: '-1' })).toThrow(/CORTEX_COMPACT_KEEP_STEPS/)
+  })
 })
 
 describe('history after a compaction', () => {
@@ -76,7 +84,7 @@ describe('history after a compaction', () => {
 
   it('a compaction never grows the context, and the first count after one is what the loop guard reads', () => {
     const events = [...turn(1), ...turn(2), ...turn(3)]
-    const c = summarised as Extract<SessionEvent, { type: 'compaction_finished' }>
+    const c = summarised
     expect(verifyCompaction(events, c, 100, 10_000, 50).problems.join()).toMatch(/would not be smaller/)
     expect(countedAfterCompaction(events)).toBeUndefined()
     expect(countedAfterCompaction([...events, summarised])).toBeUndefined()

@@ -15,11 +15,17 @@ export const SUMMARY_MODEL_ENV = 'CORTEX_SUMMARY_MODEL'
 /** Env var: seconds one summariser call may take (default 180). */
 export const SUMMARY_TIMEOUT_ENV = 'CORTEX_SUMMARY_TIMEOUT'
 
+/** Saved settings (the app's Settings dialog): a context window (tokens) and a threshold (fraction); the environment wins over them. */
+export interface CompactionDefaults {
+  window?: number
+  threshold?: number
+}
+
 /**
- * The compaction settings of model `modelId` from `env`.
+ * The compaction settings of model `modelId` from `env`, else `defaults`, else the table and 80%.
  * @throws CortexError('invalid_input') naming the variable with a bad value
  */
-export function compactionSettingsFromEnv(modelId: string, env: NodeJS.ProcessEnv): CompactionSettings {
+export function compactionSettingsFromEnv(modelId: string, env: NodeJS.ProcessEnv, defaults: CompactionDefaults = {}): CompactionSettings {
   const steps = env[COMPACT_KEEP_STEPS_ENV]?.trim()
   const keepSteps = steps ? Number(steps) : undefined
   if (keepSteps !== undefined && (!Number.isInteger(keepSteps) || keepSteps < 0 || keepSteps > 20)) {
@@ -31,20 +37,21 @@ export function compactionSettingsFromEnv(modelId: string, env: NodeJS.ProcessEn
     throw new CortexError('invalid_input', `${SUMMARY_TIMEOUT_ENV}="${timeout}" must be a number of seconds above 0 and at most 3600`)
   }
   return {
-    window: contextWindowOf(modelId, parseContextWindow(env[CONTEXT_WINDOW_ENV])),
-    threshold: parseThreshold(env[COMPACT_THRESHOLD_ENV]),
+    window: contextWindowOf(modelId, parseContextWindow(env[CONTEXT_WINDOW_ENV]) ?? defaults.window),
+    threshold: env[COMPACT_THRESHOLD_ENV]?.trim() ? parseThreshold(env[COMPACT_THRESHOLD_ENV]) : (defaults.threshold ?? parseThreshold(undefined)),
     ...(keepSteps !== undefined ? { keepSteps } : {}),
     ...(timeoutS !== undefined ? { summaryTimeoutMs: Math.round(timeoutS * 1000) } : {})
   }
 }
 
 /**
- * The compaction settings of a session on `modelSettings`: {@link compactionSettingsFromEnv}, plus
+ * The compaction settings of a session on `modelSettings`: {@link compactionSettingsFromEnv} (with the
+ * saved `defaults`), plus
  * the summary model when {@link SUMMARY_MODEL_ENV} names one (same provider and connection).
  * @throws CortexError('invalid_input') for a bad setting
  */
-export function compactionFor(modelSettings: ModelSettings, env: NodeJS.ProcessEnv): CompactionSettings {
-  const settings = compactionSettingsFromEnv(modelSettings.modelId, env)
+export function compactionFor(modelSettings: ModelSettings, env: NodeJS.ProcessEnv, defaults?: CompactionDefaults): CompactionSettings {
+  const settings = compactionSettingsFromEnv(modelSettings.modelId, env, defaults)
   const summaryModelId = env[SUMMARY_MODEL_ENV]?.trim()
   if (summaryModelId) settings.summaryModel = createLanguageModel({ ...modelSettings, modelId: summaryModelId })
   return settings

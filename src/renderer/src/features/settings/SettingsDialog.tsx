@@ -173,6 +173,12 @@ export function SettingsDialog({ onClose }: { onClose(): void }): React.JSX.Elem
               <Field label="Stream idle timeout (s)" name="streamIdleTimeoutS" error={errors.streamIdleTimeoutS} note="Applies at the next start.">
                 <input data-testid="settings-streamIdleTimeoutS" inputMode="numeric" value={String(draft.streamIdleTimeoutS ?? '')} onChange={(e) => set('streamIdleTimeoutS', num(e.target.value))} aria-invalid={Boolean(errors.streamIdleTimeoutS)} />
               </Field>
+              <Field label="Context window (tokens)" name="contextWindow" error={errors.contextWindow} note="0: the built-in table for the model; applies at the next start.">
+                <input data-testid="settings-contextWindow" inputMode="numeric" value={String(draft.contextWindow ?? '')} onChange={(e) => set('contextWindow', num(e.target.value))} aria-invalid={Boolean(errors.contextWindow)} />
+              </Field>
+              <Field label="Compact at (% of the window)" name="compactThresholdPct" error={errors.compactThresholdPct} note="10–100; applies at the next start.">
+                <input data-testid="settings-compactThresholdPct" inputMode="numeric" value={String(draft.compactThresholdPct ?? '')} onChange={(e) => set('compactThresholdPct', num(e.target.value))} aria-invalid={Boolean(errors.compactThresholdPct)} />
+              </Field>
             </div>
             <div className="muted">Settings file: {view.file}</div>
           </>

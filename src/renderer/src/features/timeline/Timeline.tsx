@@ -63,14 +63,9 @@ export function Timeline(): React.JSX.Element {
     requestAnimationFrame(toBottom)
   }, [sessionId, toBottom])
 
-  const lastTop = useRef(0)
   const onScroll = (e: React.UIEvent<HTMLDivElement>): void => {
     const el = e.currentTarget
-    // only a move up lets go of the bottom: growing rows (and the virtualiser's adjustments for
-    // them) fire scroll events too, and must not
-    if (el.scrollTop < lastTop.current - 1) stick.current = false
-    lastTop.current = el.scrollTop
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX) stick.current = true
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX
     if (stick.current) {
       seenCount.current = count
       setUnseen(false)
