@@ -2,9 +2,18 @@
  * The model's streamed text as Markdown for a terminal (`cortex run` on a TTY): deltas are held until
  * a block ends — a blank line outside a code fence — and each complete block is rendered
  * (marked + marked-terminal, through ./tui/markdown); the rest is rendered when the text ends
- * (a tool call, the end of the turn, any other output).
+ * (a tool call, the end of the turn, any other output). The renderer (marked-terminal, which loads
+ * highlight.js: ~250 ms of CPU) is loaded by {@link loadMarkdownRenderer}, only when Markdown is
+ * shown, so `cortex run --json` and piped output never load it (ADR 0015).
  */
-import { renderMarkdown } from './tui/markdown'
+import type { renderMarkdown as RenderMarkdown } from './tui/markdown'
+
+let renderMarkdown: typeof RenderMarkdown | undefined
+
+/** Load the Markdown renderer; call (and await) it before creating a Markdown stream. Idempotent. */
+export async function loadMarkdownRenderer(): Promise<void> {
+  renderMarkdown ??= (await import('./tui/markdown')).renderMarkdown
+}
 
 /** A Markdown stream writing rendered blocks to `out`, `width` columns wide. */
 export interface MarkdownStream {
@@ -12,6 +21,8 @@ export interface MarkdownStream {
   push(text: string): void
   /** Render and write whatever is held (the text ended). */
   flush(): void
+  /** Whether text is held (a block still being written). */
+  holding(): boolean
 }
 
 /**
@@ -37,7 +48,8 @@ export function createMarkdownStream(out: NodeJS.WritableStream, width: () => nu
   let held = ''
   const write = (md: string): void => {
     if (md.trim() === '') return
-    out.write(`${renderMarkdown(md, width())}\n\n`)
+    // not loaded (a caller that did not await loadMarkdownRenderer): the text as the model wrote it
+    out.write(`${renderMarkdown ? renderMarkdown(md, width()) : md}\n\n`)
   }
   return {
     push(text) {
@@ -51,6 +63,7 @@ export function createMarkdownStream(out: NodeJS.WritableStream, width: () => nu
       const md = held
       held = ''
       write(md)
-    }
+    },
+    holding: () => held.trim() !== ''
   }
 }

@@ -2,10 +2,10 @@
 // unified diffs, argument whitespace kept, each output printed once (bash output, todos, plans), the
 // goal's progress line, and the spinner with elapsed time (only when enabled, cleared before output).
 import { PassThrough } from 'node:stream'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { SessionEvent } from '../shared/events'
 import { createRenderer, type RenderTarget } from './render'
-import { blockEnd } from './render-markdown'
+import { blockEnd, loadMarkdownRenderer } from './render-markdown'
 import { createSpinner, elapsedText } from './render-spinner'
 import { bashStatus, rowArgs } from './render-tools'
 
@@ -18,6 +18,8 @@ function render(events: SessionEvent[], opts: Partial<RenderTarget> = {}): { out
 }
 
 const count = (s: string, sub: string): number => s.split(sub).length - 1
+
+beforeAll(() => loadMarkdownRenderer())
 
 describe('cortex run output', () => {
   it('renders Markdown by complete blocks; a code fence with blank lines stays one block, its spacing kept', () => {
@@ -130,7 +132,18 @@ describe('spinner', () => {
     expect(piped.err).toBe('')
     expect(elapsedText(65_000)).toBe('1 m 05 s')
   })
-  it('the renderer shows "running bash" while a command is silent and stops at the turn end', () => {
+  it('says "writing" while a Markdown block is held back', () => {
+    vi.useFakeTimers()
+    const out = new PassThrough()
+    const err = new PassThrough()
+    const r = createRenderer({ out, err, color: false, spinner: true, markdown: true, width: () => 60 })
+    r({ sessionId: 's', seq: 1, time: 0, event: { type: 'turn_started', turnId: 't', mode: 'agent' } })
+    r({ sessionId: 's', seq: 2, time: 0, event: { type: 'text_delta', turnId: 't', text: 'a long paragraph' } })
+    vi.advanceTimersByTime(1300)
+    expect(String(err.read())).toMatch(/writing · 1 s$/)
+    expect(out.read()).toBeNull()
+  })
+  it('the renderer shows "running bash" while a command runs and stops at the turn end', () => {
     vi.useFakeTimers()
     const out = new PassThrough()
     const err = new PassThrough()
@@ -139,8 +152,15 @@ describe('spinner', () => {
     const ev = (event: SessionEvent): void => r({ sessionId: 's', seq: ++seq, time: 0, event })
     ev({ type: 'turn_started', turnId: 't', mode: 'agent' })
     ev({ type: 'tool_call_started', turnId: 't', callId: 'b', name: 'bash', args: { command: 'sleep 5' } })
-    vi.advanceTimersByTime(2100)
-    expect(String(err.read())).toContain('running bash · 2 s')
+    vi.advanceTimersByTime(1500)
+    // output hides the line but the wait goes on: the time counts from the command's start
+    ev({ type: 'tool_output', turnId: 't', callId: 'b', stream: 'stdout', chunk: 'tick\n' })
+    vi.advanceTimersByTime(700)
+    // eslint-disable-next-line no-control-regex
+    expect(String(err.read())).toMatch(/running bash · 1 s[\s\S]*\r\u001b\[2K[\s\S]*running bash · 2 s$/)
+    ev({ type: 'tool_call_finished', turnId: 't', callId: 'b', name: 'bash', isError: false, result: 'exit_code: 0' })
+    vi.advanceTimersByTime(1100)
+    expect(String(err.read())).toMatch(/waiting for the model · 1 s$/)
     ev({ type: 'turn_ended', turnId: 't', reason: 'completed' })
     const after = String(err.read() ?? '')
     vi.advanceTimersByTime(5000)

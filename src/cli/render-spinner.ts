@@ -12,9 +12,14 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
 
 /** A spinner; all methods are no-ops when disabled. */
 export interface Spinner {
-  /** Start (or restart) waiting for `label`; drawn after {@link SPINNER_DELAY_MS} from `since` (ms epoch, default now). */
-  wait(label: string, since?: number): void
-  /** Erase the line if drawn and stop (until the next `wait`). */
+  /**
+   * Wait for `label`: drawn once the wait has lasted {@link SPINNER_DELAY_MS}. The same label as the
+   * wait in progress keeps its start (the elapsed time goes on); another label starts a new wait.
+   */
+  wait(label: string): void
+  /** Erase the line if drawn (before other output); the wait goes on and is drawn again at the next frame. */
+  hide(): void
+  /** Erase the line if drawn and end the wait. */
   clear(): void
   /** The label of the wait in progress, or null. */
   label(): string | null
@@ -43,21 +48,26 @@ export function createSpinner(err: NodeJS.WritableStream, enabled: boolean, now:
     err.write(`\r\u001b[2K${FRAMES[frame++ % FRAMES.length]} ${current.label} · ${elapsedText(waited)}`)
     drawn = true
   }
+  const hide = (): void => {
+    if (drawn) err.write('\r\u001b[2K')
+    drawn = false
+  }
   const clear = (): void => {
     if (timer) clearInterval(timer)
     timer = null
     current = null
-    if (drawn) err.write('\r\u001b[2K')
-    drawn = false
+    hide()
   }
-  if (!enabled) return { wait: () => undefined, clear: () => undefined, label: () => null }
+  if (!enabled) return { wait: () => undefined, hide: () => undefined, clear: () => undefined, label: () => null }
   return {
-    wait(label, since = now()) {
+    wait(label) {
+      if (current?.label === label && timer) return
       clear()
-      current = { label, since }
+      current = { label, since: now() }
       timer = setInterval(draw, FRAME_MS)
       timer.unref()
     },
+    hide,
     clear,
     label: () => current?.label ?? null
   }

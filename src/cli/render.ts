@@ -83,7 +83,7 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
   const queue = createQueueRenderer({ err: target.err, dim: (s) => paint('dim', s), warn: (s) => paint('yellow', s), safe, newline })
   return ({ event, sessionId }) => {
     if (event.type === 'model_waiting' && target.spinner) return // the spinner shows the wait
-    spinner.clear()
+    spinner.hide()
     render(event, sessionId)
     if (event.type === 'turn_started') inTurn = true
     if (event.type === 'turn_ended') inTurn = false
@@ -91,7 +91,8 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
     if (event.type === 'tool_call_finished' || event.type === 'turn_ended') runningTool = null
     if (event.type === 'approval_requested') asking = true
     if (event.type === 'approval_resolved' || event.type === 'turn_ended') asking = false
-    if (inTurn && !asking && !midLine && !tools.midLine()) spinner.wait(runningTool ? `running ${runningTool}` : 'waiting for the model')
+    if (inTurn && !asking && !midLine && !tools.midLine()) spinner.wait(runningTool ? `running ${runningTool}` : md?.holding() ? 'writing' : 'waiting for the model')
+    else spinner.clear()
   }
 
   function render(event: EventEnvelope['event'], sessionId: string): void {
