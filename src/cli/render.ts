@@ -14,6 +14,7 @@ import { goalLabel } from '../shared/goal'
 import { createToolRows } from './render-tools'
 import { createMarkdownStream } from './render-markdown'
 import { createSpinner } from './render-spinner'
+import { compactionLabel, contextLabel } from '../shared/compaction'
 
 /** Where rendered output goes; `color` enables ANSI styling (TTY only). */
 export interface RenderTarget {
@@ -80,6 +81,7 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
   let inTurn = false
   let runningTool: string | null = null
   let asking = false
+  let context = '' // "context 62% of 200k" from the latest context_usage, printed with the turn's usage
   const queue = createQueueRenderer({ err: target.err, dim: (s) => paint('dim', s), warn: (s) => paint('yellow', s), safe, newline })
   return ({ event, sessionId }) => {
     if (event.type === 'model_waiting' && target.spinner) return // the spinner shows the wait
@@ -186,7 +188,20 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
       case 'turn_ended':
         newline()
         if (event.reason === 'stopped') target.err.write(paint('yellow', 'stopped\n'))
-        if (event.usage) target.err.write(paint('dim', `usage: ${formatUsage(event.usage)}\n`))
+        if (event.usage) target.err.write(paint('dim', `usage: ${formatUsage(event.usage)}${context ? ` · ${context}` : ''}\n`))
+        break
+      case 'context_usage':
+        context = contextLabel(event)
+        break
+      case 'compaction_started':
+        newline()
+        target.err.write(paint('dim', `compacting the history (${event.trigger})…\n`))
+        break
+      case 'compaction_finished':
+        target.err.write(paint('dim', `${compactionLabel(event)}${event.method === 'mask' ? ' (old tool results masked)' : ''}\n`))
+        break
+      case 'compaction_failed':
+        target.err.write(paint('yellow', `compaction stopped: ${safe(event.reason)}\n`))
         break
       case 'session_resumed': {
         const lost = event.skipped > 0 || event.interruptedCalls > 0
