@@ -198,6 +198,8 @@ export function App({ host }: { host: TuiHost }) {
     const state = stateRef.current
     const approval = state.approvals[0]
     const { ctx, list: completions } = completionsOf(buffer, dismissedRef.current)
+    // two Ctrl-C in one read (pasted, or the terminal batched them) quit as two presses would
+    if (input.length >= 2 && [...input].every((ch) => ch === '\x03')) return host.quit()
     if (key.ctrl && input === 'c') {
       if (Date.now() - ctrlC.current < CTRL_C_WINDOW_MS) return host.quit()
       ctrlC.current = Date.now()

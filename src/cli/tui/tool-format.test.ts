@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { diffOf, keyArgument, tailLines } from './tool-format'
+import { diffOf, keyArgument, nonZeroExit, tailLines } from './tool-format'
 import { complete, completionContext, insert, lineMove, of } from './composer-edit'
 
 describe('tool rows', () => {
@@ -15,6 +15,12 @@ describe('tool rows', () => {
   it('keeps a command verbatim (whitespace too) and strips escape sequences', () => {
     expect(keyArgument('bash', { command: 'printf  "a  b"\nls' })).toBe('printf  "a  b" …')
     expect(keyArgument('read_file', { path: '\x1b[31mred.txt' })).toBe('red.txt')
+  })
+
+  it('names a non-zero exit code of a command', () => {
+    expect(nonZeroExit('bash', 'exit_code: 3\nstdout:\nx')).toBe('3')
+    expect(nonZeroExit('bash', 'exit_code: 0\n')).toBeNull()
+    expect(nonZeroExit('read_file', 'exit_code: 3')).toBeNull()
   })
 
   it('keeps a bounded tail of output', () => {

@@ -77,3 +77,10 @@ export function formatDuration(ms: number): string {
   const s = Math.round(ms / 1000)
   return `${Math.floor(s / 60)} m ${String(s % 60).padStart(2, '0')} s`
 }
+
+/** The exit code a finished bash call reported (`exit_code: N` in its result) when it is not 0; else null. */
+export function nonZeroExit(name: string, result: string | undefined): string | null {
+  if (name !== 'bash' || !result) return null
+  const m = /^exit_code: (\S+)$/m.exec(result)
+  return m && m[1] !== '0' ? (m[1] ?? null) : null
+}

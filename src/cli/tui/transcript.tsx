@@ -8,7 +8,7 @@ import { memo } from 'react'
 import { Box, Text } from 'ink'
 import type { Item, ToolItem } from './tui-state'
 import { renderMarkdown } from './markdown'
-import { diffOf, formatDuration, keyArgument, tailLines } from './tool-format'
+import { diffOf, formatDuration, keyArgument, nonZeroExit, tailLines } from './tool-format'
 import { terminalSafe } from '../render'
 
 /** Spinner frames (one per 100 ms tick). */
@@ -112,6 +112,7 @@ function ToolRow({ item, width, expanded, now }: { item: ToolItem; width: number
   const ms = (item.endedAt ?? now) - item.startedAt
   const key = keyArgument(item.name, item.args, Math.max(10, width * 3))
   const diff = diffOf(item.name, item.args)
+  const exit = nonZeroExit(item.name, item.result)
   const tail = tailLines(running || item.name === 'bash' ? item.output || (running ? '' : (item.result ?? '')) : (item.result ?? ''), expanded ? TAIL_EXPANDED : TAIL_COLLAPSED)
   return (
     <Box flexDirection="column" marginTop={0}>
@@ -120,6 +121,7 @@ function ToolRow({ item, width, expanded, now }: { item: ToolItem; width: number
         <Text bold>{item.name}</Text>
         <Text> {key}</Text>
         <Text color="gray"> · {formatDuration(ms)}</Text>
+        {exit ? <Text color="yellow"> · exit {exit}</Text> : null}
       </Text>
       {diff.length > 0 && (item.status !== 'error' || expanded) ? <DiffView lines={diff} max={expanded ? DIFF_EXPANDED : DIFF_COLLAPSED} /> : null}
       {diff.length === 0 || item.status === 'error'
