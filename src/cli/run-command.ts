@@ -15,6 +15,7 @@ import {
 } from '../main/session'
 import { dataDir } from './paths'
 import { createRenderer, terminalSafe } from './render'
+import { loadMarkdownRenderer } from './render-markdown'
 import { createClosedInputDenier, driveStreamInput } from './stream-input'
 import { createApprovalResponder } from './approval-prompt'
 import type { ApprovalPolicy } from '../shared/approvals'
@@ -98,6 +99,8 @@ export async function runCommand(
       warmPool: 0,
       logger
     })
+    // the Markdown renderer loads only when it is used (a terminal, not --json): ADR 0015
+    if (!opts.json && (io.out as NodeJS.WriteStream).isTTY) await loadMarkdownRenderer()
     const render = opts.json
       ? (e: EventEnvelope) => io.out.write(JSON.stringify(e) + '\n')
       : createRenderer({
