@@ -1,7 +1,8 @@
 // The interactive CLI (`cortex` with no subcommand) driven in a real pseudo-terminal (node-pty), its
 // screen read back through a headless xterm, against the scripted model server and a real guest:
-// an edit shows as a diff, an approval prompt's `a` stores the rule, Esc during `sleep 30` stops the
-// turn, a resize 120×40 → 40×12 redraws cleanly, Shift+Tab cycles the modes on the composer border,
+// an edit shows as a diff, an approval prompt's `a` stores the rule (`n` denies with a reason), Esc
+// during `sleep 30` stops the turn (a message queued meanwhile is shown, then starts the next turn),
+// a resize 120×40 → 40×12 redraws cleanly, Shift+Tab cycles the modes on the composer border,
 // and a goal's progress reads "Agent — Goal · 2/8" there. Screen dumps go to test-results/tui/.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -35,9 +36,11 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
       // turn 1: an edit, then a command that asks, then an answer in Markdown
       { toolCalls: [{ name: 'edit_file', args: { path: 'a.txt', old_string: 'alpha', new_string: 'omega' } }] },
       { toolCalls: [{ name: 'bash', args: { command: 'echo tui-hello' } }] },
+      { toolCalls: [{ name: 'bash', args: { command: 'touch forbidden' } }] },
       { text: 'All **done** here.' },
-      // turn 2: a long command, stopped with Esc
+      // turn 2: a long command, stopped with Esc; the message queued meanwhile starts turn 3
       { toolCalls: [{ name: 'bash', args: { command: 'sleep 30' } }] },
+      { text: 'Later it is.' },
       // goal turns 1 and 2 end; turn 3 hangs until stopped
       { text: 'first step toward the goal' },
       { text: 'second step toward the goal' },
@@ -64,6 +67,15 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
       await s.waitFor('Always allow:')
       s.write('\r')
       await s.waitFor('rule stored: allow bash', 30_000)
+      // n asks for a reason, which goes back to the model with the denial
+      await s.waitFor('touch forbidden', 60_000)
+      await s.waitFor('bash wants to run')
+      s.write('n')
+      await s.waitFor('Deny, reason:')
+      s.write('not now')
+      await new Promise((r) => setTimeout(r, 100))
+      s.write('\r')
+      await s.waitFor('denied (deny): not now', 30_000)
       await s.waitFor('All done here.', 60_000)
       s.dump('turn-done-120x40')
       const rules = await runCli(['rules', 'list', '--repo', repo], { env })
@@ -77,13 +89,20 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
       await s.waitFor('bash wants to run', 60_000)
       s.write('y')
       await s.waitFor((l) => l.some((x) => x.includes('bash sleep 30')) && !l.some((x) => x.includes('wants to run')), 30_000)
-      await new Promise((r) => setTimeout(r, 500))
+      // a message typed during the turn is queued and shown as such
+      s.write('later please')
+      await new Promise((r) => setTimeout(r, 100))
+      s.write('\r')
+      await s.waitFor('queued: later please', 10_000)
       const t0 = Date.now()
       s.write(ESC)
       await s.waitFor((l) => l.some((x) => x.trim() === 'stopped'), 10_000)
       const stopMs = Date.now() - t0
-      s.dump('stopped-120x40')
       expect(stopMs).toBeLessThan(2000)
+      // the queued message then starts the next turn
+      await s.waitFor('Later it is.', 30_000)
+      s.dump('stopped-120x40')
+      expect(s.text()).not.toContain('queued: later please')
 
       // resize 120×40 → 40×12: the layout is redrawn for 40 columns with nothing of the wide one left
       s.resize(40, 12)
