@@ -289,8 +289,11 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       // nothing waits for approval once the turn is over (only this turn's rows can be waiting)
       return { ...ended, items: closeWaitingSinceLastTurn(ended.items), running: false }
     }
-    case 'goal_updated':
-      return { ...view, goal: event }
+    case 'goal_updated': {
+      // the chip follows every update; the timeline notes a new goal and each time it stops running
+      const moved = event.state !== 'active' || event.turnsUsed === 0 ? goalNotice(event) : null
+      return moved ? { ...push({ kind: 'notice', id, text: moved, warn: event.state !== 'met' && event.state !== 'active' }, view.streaming), goal: event } : { ...view, goal: event }
+    }
     case 'usage':
       return view // per-request usage; the turn's totals arrive with turn_ended
     case 'compaction_started':
@@ -312,6 +315,12 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'error':
       return push({ kind: 'error', id, code: event.code, message: event.message })
   }
+}
+
+/** The timeline text of a goal's change: `goal set: TEXT (8 turns)`, or `goal met · 2/8 — evidence`. */
+export function goalNotice(e: GoalUpdated): string {
+  if (e.state === 'active' && e.turnsUsed === 0) return `goal set: ${e.goal.text} (${e.turnBudget} turns${e.tokenBudget ? `, ${e.tokenBudget} tokens` : ''})`
+  return `goal ${e.state.replace('_', ' ')} · ${e.turnsUsed}/${e.turnBudget}${e.reason ? ` — ${e.reason}` : ''}`
 }
 
 /** The timeline text of a resume: what the damaged log lost and what a crash left open, if anything. */
