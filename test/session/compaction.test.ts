@@ -155,6 +155,9 @@ describe.skipIf(skipWithoutDocker())('compaction over a Docker guest', () => {
 
   it('"prompt too long": one compaction and one retry, never a loop', async () => {
     const s = await open({ 'a.txt': 'alpha\n' }, [tooLong(), { text: SUMMARY }, tooLong(), { text: 'never sent' }])
+    // nothing to compact yet: refused without a model call
+    expect((await s.run({ type: 'compact' })).find((e) => e.type === 'error')).toMatchObject({ code: 'invalid_input', message: expect.stringContaining('nothing to compact') })
+    expect(s.server.requests).toHaveLength(0)
     const evs = await s.run({ type: 'user_message', text: 'hello' })
     expect(evs.filter((e) => e.type === 'compaction_finished')).toEqual([expect.objectContaining({ trigger: 'overflow' })])
     expect(evs.find((e) => e.type === 'error')).toMatchObject({ code: 'context_overflow', message: expect.stringContaining('still says the prompt is too long') })

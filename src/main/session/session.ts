@@ -199,6 +199,7 @@ export class Session {
         return
       case 'compact':
         if (this.turn) throw new CortexError('busy', 'compact waits for the running turn to end: press Stop (Esc) first or wait')
+        if (!this.deps.compaction) throw new CortexError('invalid_input', 'this session was opened without compaction settings')
         this.startTurn([], op.focus ?? '')
         return
       case 'set_sandbox':

@@ -109,6 +109,9 @@ export async function compactHistory(ctx: CompactionContext, trigger: Compaction
   const budget = budgetOf(settings)
   const events = ctx.events()
   const before = contextSize(events, ctx.fixedTokens).tokens
+  const view = compactedView(events)
+  const replayCount = historyCount(view.replay)
+  if (replayCount === 0) throw new CortexError('invalid_input', 'nothing to compact yet: the session has no messages since the last compaction')
   ctx.emit({ type: 'compaction_started', ...(turnId ? { turnId } : {}), trigger, tokensBefore: before })
   const fail = (reason: string, code: 'compaction_failed' | 'context_overflow' = 'compaction_failed'): never => {
     ctx.emit({ type: 'compaction_failed', ...(turnId ? { turnId } : {}), trigger, reason })
@@ -118,9 +121,6 @@ export async function compactHistory(ctx: CompactionContext, trigger: Compaction
     ctx.emit({ type: 'compaction_failed', ...(turnId ? { turnId } : {}), trigger, reason: 'stopped by the user; history kept' })
     return 'stopped'
   }
-  const view = compactedView(events)
-  const replayCount = historyCount(view.replay)
-
   // cheapest first: masking alone, when it brings an automatic trigger under the target
   if (trigger === 'auto') {
     const mask = planMask(view.replay, view.masked)
@@ -165,8 +165,13 @@ export async function compactHistory(ctx: CompactionContext, trigger: Compaction
     }
     const room = budget * TARGET - estimateTokens(renderCompacted('', keep)) - ctx.fixedTokens
     const maxSummary = Math.max(256, Math.min(4000, Math.floor((attempt === 1 ? 0.5 : 0.25) * Math.max(0, room))))
-    const tail = Math.min(tailOf(view.replay, attempt === 1 ? steps : Math.floor(steps / 2), Math.max(0, room - maxSummary) / 2), replayCount)
-    const summarised = view.replay.slice(0, tailIndex(view.replay, tail))
+    let tail = Math.min(tailOf(view.replay, attempt === 1 ? steps : Math.floor(steps / 2), Math.max(0, room - maxSummary) / 2), replayCount)
+    let summarised: readonly SessionEvent[] = view.replay.slice(0, tailIndex(view.replay, tail))
+    if (!summarised.some(isHistoryEvent) && view.lead === undefined) {
+      // the verbatim steps are the whole history: keeping them would shrink nothing, so all of it is summarised
+      tail = 0
+      summarised = view.replay
+    }
     let summary: string
     try {
       summary = await summarise({
