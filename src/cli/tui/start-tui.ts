@@ -4,7 +4,7 @@
  * closed, this process's guests removed) and print the session id with the command that resumes it.
  * Loaded lazily (a dynamic import from ../program.ts), so `cortex --version` never loads Ink or React.
  */
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { createElement } from 'react'
 import { render } from 'ink'
 import { toCortexError } from '../../shared/errors'
@@ -13,10 +13,10 @@ import type { ApprovalPolicy } from '../../shared/approvals'
 import type { Mode } from '../../shared/modes'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import {
-  boundedShutdown, createCortexService, listStoredSessions, resumeModelFlags, type ModelFlags, type SessionService
+  boundedShutdown, cliLogLevels, createCortexService, createFileLogger, listStoredSessions, resumeModelFlags, type ModelFlags, type SessionService
 } from '../../main/session'
 import { dataDir } from '../paths'
-import { createCliLogger } from '../run-command'
+import { CLI_LOG_FILE } from '../run-command'
 import { App, type TuiHost } from './app'
 import { listRepoFiles } from './repo-files'
 
@@ -45,7 +45,9 @@ const CLEAR = '\x1b[2J\x1b[3J\x1b[H'
  * session could not be opened: the error is printed as one line).
  */
 export async function startTui(opts: TuiOptions): Promise<number> {
-  const logger = createCliLogger(opts.verbose)
+  // the screen is the UI's: records go to <CORTEX_HOME>/cortex.log only (--verbose or CORTEX_LOG
+  // raise its level), never mirrored to stderr, which would tear through the layout
+  const logger = createFileLogger({ file: join(dataDir(), CLI_LOG_FILE), level: cliLogLevels(process.env, opts.verbose).level, stderr: false })
   const stdout = process.stdout
   const approvalPolicy = opts.ask ?? TUI_DEFAULT_APPROVAL
   let service: SessionService | undefined
