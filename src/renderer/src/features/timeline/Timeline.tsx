@@ -31,13 +31,12 @@ export function Timeline(): React.JSX.Element {
   const count = items?.length ?? 0
   const compactedBefore = view?.compactedBefore ?? 0
 
-  const virtualizer = useVirtualizer({
-    count,
-    getScrollElement: () => ref.current,
-    estimateSize: () => ESTIMATE_PX,
-    overscan: 6,
-    getItemKey: (i) => items?.[i]?.id ?? i
-  })
+  // a stable key function: a new one per render made the virtualiser recompute every row's offset per streamed delta
+  const itemsRef = useRef(items)
+  itemsRef.current = items
+  const getItemKey = useCallback((i: number) => itemsRef.current?.[i]?.id ?? i, [])
+  const getScrollElement = useCallback(() => ref.current, [])
+  const virtualizer = useVirtualizer({ count, getScrollElement, estimateSize: () => ESTIMATE_PX, overscan: 6, getItemKey })
 
   const toBottom = useCallback(() => {
     const el = ref.current
@@ -63,9 +62,14 @@ export function Timeline(): React.JSX.Element {
     requestAnimationFrame(toBottom)
   }, [sessionId, toBottom])
 
+  const lastTop = useRef(0)
   const onScroll = (e: React.UIEvent<HTMLDivElement>): void => {
     const el = e.currentTarget
-    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX
+    // only a move up lets go of the bottom: growing rows (and the virtualiser's adjustments for
+    // them) fire scroll events too, and must not
+    if (el.scrollTop < lastTop.current - 1) stick.current = false
+    lastTop.current = el.scrollTop
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX) stick.current = true
     if (stick.current) {
       seenCount.current = count
       setUnseen(false)
