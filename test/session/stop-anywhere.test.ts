@@ -158,6 +158,8 @@ describe.skipIf(skipWithoutDocker())('Stop anywhere, history always valid (issue
       expect(fin?.result).toContain(STOPPED_RESULT)
       expect(fin?.result).toContain('started-sleeping')
       expect(fin?.result).not.toContain('never')
+      // the partial output is kept with the session (a reload shows it in the row and the terminal)
+      expect(fin?.output).toBe('started-sleeping\n')
       const req = await h.nextMessage(id)
       expectPaired(req)
       expect(sentToolResults(req!)[0]?.output).toContain('started-sleeping')
