@@ -11,7 +11,7 @@ import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createSessionService, type SecretStore, type SessionService } from '../src/main/session'
+import { createSessionService, refuseSessionsUntilConfigured, type SecretStore, type SessionService } from '../src/main/session'
 import type { GuestProvider } from '../src/main/guest/guest'
 import { CortexError } from '../src/shared/errors'
 import { makeTestRepo } from './support/guest'
@@ -129,5 +129,20 @@ describe('settings', () => {
     const closed = await service.testConnection({ settings: { provider: 'openai-compatible', baseUrl: `http://127.0.0.1:${port}/v1` } as never })
     expect(closed).toMatchObject({ ok: false, models: [] })
     expect(closed.detail).toBe(`could not reach http://127.0.0.1:${port}/v1: ECONNREFUSED`)
+  })
+
+  it('an app started without a model connection refuses sessions until the settings are complete', async () => {
+    const { service: inner, model } = await stack()
+    const service = refuseSessionsUntilConfigured(inner, new CortexError('provider_config', 'openai-compatible needs a server URL: set CORTEX_BASE_URL'))
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' })
+    await expect(service.openSession({ repo })).rejects.toMatchObject({ code: 'provider_config' })
+    await expect(service.openSession({ repo })).rejects.toThrow(/open Settings/)
+    // incomplete (no model for openai-compatible): still refused
+    const partial = await service.saveSettings({ settings: { provider: 'openai-compatible', baseUrl: model.baseUrl } })
+    expect(partial.inForceError).toMatch(/model/)
+    await expect(service.openSession({ repo })).rejects.toMatchObject({ code: 'provider_config' })
+    await service.saveSettings({ settings: { provider: 'openai-compatible', baseUrl: model.baseUrl, model: 'set-in-settings' } })
+    const s = await service.openSession({ repo })
+    expect((await service.listStoredSessions({})).find((x) => x.id === s.id)?.model).toBe('set-in-settings')
   })
 })

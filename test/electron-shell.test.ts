@@ -108,7 +108,8 @@ describe('desktop shell (built main bundle, fake electron)', () => {
     expect(state.loadedUrls).toEqual(['app://cortex/index.html'])
     expect(state.privilegedSchemes).toEqual([{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) as unknown }])
     expect(state.handledSchemes).toEqual(['app'])
-    expect(new Set(state.ipcHandles)).toEqual(new Set(REQUEST_NAMES.map((n) => `cortex:${n}`)))
+    // one channel per contract request, plus the desktop-only native folder dialog (src/main/app/folder-dialog.ts)
+    expect(new Set(state.ipcHandles)).toEqual(new Set([...REQUEST_NAMES.map((n) => `cortex:${n}`), 'cortex:pick-folder']))
     const labels = JSON.stringify(state.menu)
     for (const label of ['New Session…', 'Settings…', 'Stop', 'editMenu', 'viewMenu', 'windowMenu']) expect(labels).toContain(label)
 

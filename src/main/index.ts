@@ -14,6 +14,8 @@ import { createAppLogger, errorFields } from './app/logger'
 import { installMenu } from './app/menu'
 import { resolveAppPaths } from './app/paths'
 import { createUnconfiguredApi } from './app/unconfigured-api'
+import { registerFolderDialog } from './app/folder-dialog'
+import { safeStorageSecrets } from './app/safe-storage-secrets'
 import { createMainWindow, type MainWindow } from './app/window'
 import { forwardEvents, registerIpc } from './ipc'
 import { boundedShutdown, createCortexService } from './session'
@@ -25,7 +27,8 @@ registerAppScheme(protocol) // before ready, as Electron requires
 /** The real session service, or a stand-in that reports why it could not be created. */
 async function createService(): Promise<ReturnType<typeof createUnconfiguredApi>> {
   try {
-    return await createCortexService({ dataDir: paths.home, logger })
+    // keys through safeStorage; with no model connection yet the app still starts, for Settings
+    return await createCortexService({ dataDir: paths.home, logger, secrets: safeStorageSecrets(paths.home), allowUnconfigured: true })
   } catch (err) {
     const error = toCortexError(err)
     logger.error('session service unavailable', { code: error.code, error: error.message })
@@ -40,6 +43,7 @@ async function main(): Promise<void> {
   let win: MainWindow | undefined
   const disposeIpc = registerIpc({ api: service, isTrustedFrame: (f) => win?.isOwnFrame(f) ?? false, logger })
   const stopEvents = forwardEvents(service, () => win?.window.webContents)
+  registerFolderDialog(() => win?.window, (f) => win?.isOwnFrame(f) ?? false)
   installMenu(() => win?.window.webContents)
   const open = (): void => {
     win = createMainWindow(paths, logger)

@@ -37,6 +37,10 @@ const host = {
   getPathForFile(file: File): string {
     return webUtils.getPathForFile(file)
   },
+  /** The native folder dialog: the absolute path chosen, or null when cancelled (src/main/app/folder-dialog.ts). */
+  pickFolder(): Promise<string | null> {
+    return ipcRenderer.invoke('cortex:pick-folder') as Promise<string | null>
+  },
   /** Receive native menu commands ('new-session' | 'settings' | 'stop'); returns the unsubscribe. */
   onMenuCommand(listener: (command: string) => void): () => void {
     const handler = (_event: IpcRendererEvent, command: unknown): void => {

@@ -66,6 +66,12 @@ export interface CortexServiceOptions {
   logger?: Logger
   /** Where API keys are kept (the desktop app: safeStorage); default the environment. */
   secrets?: SecretStore
+  /**
+   * Start even when no model connection can be resolved (the desktop app: a user started from the
+   * dock has no environment): sessions are refused with the `provider_config` error until
+   * saveSettings makes the settings complete. Default false (the CLI fails fast).
+   */
+  allowUnconfigured?: boolean
 }
 
 /**
@@ -90,6 +96,16 @@ export async function createCortexService(opts: CortexServiceOptions): Promise<S
       logger.warn('saved model settings incomplete; using the environment', errorFields(err))
     }
   }
+  let unconfigured: CortexError | null = null
+  if (!modelSettings && opts.allowUnconfigured) {
+    try {
+      resolveModelSettings(flags, env)
+    } catch (err) {
+      unconfigured = err instanceof CortexError ? err : new CortexError('provider_config', String(err))
+    }
+    // never used for a request: sessions are refused until the settings are complete
+    modelSettings = { provider: 'openai-compatible', modelId: 'unconfigured', baseUrl: 'http://127.0.0.1:9/unconfigured' }
+  }
   modelSettings ??= resolveModelSettings(flags, env) // throws provider_config naming what is missing
   const guests = createDefaultGuestProvider({
     warmPool: opts.warmPool ?? saved?.warmPool,
@@ -103,12 +119,40 @@ export async function createCortexService(opts: CortexServiceOptions): Promise<S
     (err: unknown) => reaperLog.info('orphan sweep skipped', errorFields(err))
   )
   logger.info('session service starting', { dataDir: opts.dataDir, provider: modelSettings.provider, model: modelSettings.modelId })
-  return createSessionService({
+  const service = await createSessionService({
     dataDir: opts.dataDir, modelSettings, guests, logger, secrets: opts.secrets,
     ...(saved ? { streamIdleTimeoutMs: saved.streamIdleTimeoutS * 1000 } : {}),
     // the environment (--context-window, CORTEX_COMPACT_THRESHOLD) wins over the saved settings (harness/compaction/settings.ts)
     ...(saved ? { compaction: { ...(saved.contextWindow > 0 ? { window: saved.contextWindow } : {}), threshold: saved.compactThresholdPct / 100 } } : {})
   })
+  return unconfigured ? refuseSessionsUntilConfigured(service, unconfigured) : service
+}
+
+/**
+ * `service` with openSession and resumeSession refused with `why` until a saveSettings call leaves
+ * the settings complete (its answer carries no `inForceError`); everything else passes through.
+ */
+export function refuseSessionsUntilConfigured(service: SessionService, why: CortexError): SessionService {
+  let configured = false
+  const refuse = (): never => {
+    throw new CortexError('provider_config', `${why.message} — or open Settings and choose a provider, model and key`)
+  }
+  return {
+    ...service,
+    async openSession(input) {
+      if (!configured) refuse()
+      return service.openSession(input)
+    },
+    async resumeSession(input) {
+      if (!configured) refuse()
+      return service.resumeSession(input)
+    },
+    async saveSettings(input) {
+      const view = await service.saveSettings(input)
+      if (!view.inForceError) configured = true
+      return view
+    }
+  }
 }
 
 function resolveModelSettingsOrNull(flags: ModelFlags, env: NodeJS.ProcessEnv): ModelSettings | null {

@@ -12,6 +12,8 @@ declare global {
     cortexHost?: {
       /** Absolute path of a dropped File, '' when it has none. */
       getPathForFile(file: File): string
+      /** The native folder dialog: the chosen folder's absolute path, or null when cancelled. */
+      pickFolder?(): Promise<string | null>
       /** Native menu commands (src/main/app/menu.ts); returns the unsubscribe. */
       onMenuCommand?(listener: (command: 'new-session' | 'settings' | 'stop') => void): () => void
     }

@@ -75,6 +75,17 @@ export function RepoPicker(): React.JSX.Element {
           <option key={o} value={o} />
         ))}
       </datalist>
+      {window.cortexHost?.pickFolder && (
+        <button
+          type="button"
+          data-testid="repo-browse"
+          disabled={busy}
+          onClick={() => void window.cortexHost?.pickFolder?.().then((path) => (path ? open(path) : undefined))}
+          title="Choose a repository folder"
+        >
+          Browse…
+        </button>
+      )}
       <button data-testid="repo-open" type="submit" disabled={busy || !draft.trim()}>
         {busy ? 'Opening…' : 'Open'}
       </button>
