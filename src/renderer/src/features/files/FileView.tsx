@@ -89,7 +89,7 @@ export default function FileView(): React.JSX.Element {
       {head}
       {paged && (
         <div className="file-notice pager" data-testid="file-pager">
-          Large file: showing lines {p.startLine}–{p.endLine}.
+          Paged: lines {p.startLine}–{p.endLine} of {p.totalLines ?? 'a longer file'}.
           {p.startLine > 1 && (
             <button className="link" onClick={() => void page(Math.max(1, p.startLine - (p.endLine - p.startLine + 1)))}>
               ◂ previous page
