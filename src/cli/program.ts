@@ -52,12 +52,15 @@ function withModelFlags(cmd: Command): Command {
     .option('--model <id>', 'model id (env CORTEX_MODEL); required for openai-compatible')
     .option('--base-url <url>', 'API base URL, e.g. http://127.0.0.1:11434/v1 for Ollama')
     .option('--allow-root-repo', 'allow a root-owned repository: the agent then runs as root in the guest and writes root-owned files (env CORTEX_ALLOW_ROOT_REPO=1)')
+    .option('--context-window <tokens>', "the model's context window in tokens, overriding the built-in table; compaction starts at 80% of it (env CORTEX_CONTEXT_WINDOW)")
     .addOption(new Option('--stream-idle-timeout <seconds>', 'abort a model stream that sends nothing this long, retry once, then fail with provider_timeout (env CORTEX_STREAM_IDLE_TIMEOUT, default 120)').argParser(parseSeconds))
 }
 
 /** `--stream-idle-timeout` → CORTEX_STREAM_IDLE_TIMEOUT, which the session service reads (src/main/harness/model-request.ts). */
-function applyIdleTimeoutFlag(opts: { streamIdleTimeout?: string }): void {
+function applyIdleTimeoutFlag(opts: { streamIdleTimeout?: string; contextWindow?: string }): void {
   if (opts.streamIdleTimeout !== undefined) process.env.CORTEX_STREAM_IDLE_TIMEOUT = opts.streamIdleTimeout
+  // `--context-window` → CORTEX_CONTEXT_WINDOW, read (and validated) by the session service (harness/compaction/settings.ts)
+  if (opts.contextWindow !== undefined) process.env.CORTEX_CONTEXT_WINDOW = opts.contextWindow
 }
 
 /** `--allow-root-repo` → CORTEX_ALLOW_ROOT_REPO=1, which the session service reads (src/main/session/repo-policy.ts). */
