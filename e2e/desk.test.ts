@@ -268,6 +268,10 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the b
     await page.getByTestId('tab-files').click()
     await page.getByTestId('files-tree').waitFor({ timeout: 15_000 })
     await page.screenshot({ path: join(RESULTS_DIR, 'desk-1440x900.png') })
+    // the light theme follows the system preference
+    await page.emulateMedia({ colorScheme: 'light' })
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bg').trim())).toBe('#ffffff')
+    await page.screenshot({ path: join(RESULTS_DIR, 'desk-1440x900-light.png') })
     expect(errors).toEqual([])
     await page.close()
   })

@@ -71,6 +71,7 @@ export function FilesPanel(): React.JSX.Element {
   const sessionId = useAppStore((s) => s.currentId)
   const { files, truncated, treeError, includeIgnored, loadTree, setIncludeIgnored } = useFilesStore()
   const treeFor = useFilesStore((s) => s.sessionId)
+  const hasFile = useFilesStore((s) => s.opened !== null)
   const [showTree, setShowTree] = useState(true)
   useEffect(() => {
     if (sessionId && treeFor !== sessionId) void loadTree(sessionId)
@@ -89,7 +90,12 @@ export function FilesPanel(): React.JSX.Element {
         <button className="link" data-testid="files-refresh" onClick={() => void loadTree(sessionId)}>
           refresh
         </button>
-        {files && <span className="muted">{files.length}{truncated ? '+' : ''} files</span>}
+        {files && (
+          <span className="muted">
+            {files.length}
+            {truncated ? '+' : ''} file{files.length === 1 ? '' : 's'}
+          </span>
+        )}
       </div>
       {showTree && (
         <div className="files-tree" data-testid="files-tree">
@@ -99,9 +105,15 @@ export function FilesPanel(): React.JSX.Element {
         </div>
       )}
       <div className="files-viewer">
-        <Suspense fallback={<div className="panel-empty">Loading editor…</div>}>
-          <FileView />
-        </Suspense>
+        {hasFile ? (
+          <Suspense fallback={<div className="panel-empty">Loading editor…</div>}>
+            <FileView />
+          </Suspense>
+        ) : (
+          <div className="panel-empty" data-testid="file-view">
+            Pick a file in the tree, or click “view” on a tool row.
+          </div>
+        )}
       </div>
     </div>
   )
