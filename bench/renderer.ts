@@ -146,7 +146,7 @@ async function main(): Promise<void> {
       const page = await browser.context.newPage()
       const painted = await loadSession(page, host.url, true)
       paints.push(painted)
-      const origin = (await page.evaluate('performance.timeOrigin')) as number
+      const origin = await page.evaluate<number>('performance.timeOrigin')
       afterHistory.push(painted - (bench.state.historyAt - origin))
       const dom = await page.locator('.timeline-item').count()
       if (i === 0) out.push(`  (rows in the DOM: ${dom} of ${big.length} events)`)
