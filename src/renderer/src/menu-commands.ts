@@ -1,7 +1,8 @@
 /**
  * Native menu commands (Electron only, src/main/app/menu.ts): Stop stops the current session's
- * turn through the store; New session and Settings are re-dispatched on `window` as a
- * `cortex:menu` CustomEvent (detail: the command) for whichever panel owns them to handle.
+ * turn through the store, New session focuses the header's repository field; every command is
+ * also dispatched on `window` as a `cortex:menu` CustomEvent (detail: the command) for panels
+ * (App.tsx opens Settings from the bridge itself).
  */
 import { useAppStore } from './store/app-store'
 
@@ -14,6 +15,8 @@ export function installMenuCommands(): () => void {
   if (!subscribe) return () => undefined
   return subscribe((command) => {
     if (command === 'stop') void useAppStore.getState().stop()
-    else window.dispatchEvent(new CustomEvent(MENU_EVENT, { detail: command }))
+    // New session: the repository field of the header takes the focus (type or drop a folder)
+    if (command === 'new-session') document.querySelector<HTMLInputElement>('[data-testid="repo-input"]')?.focus()
+    window.dispatchEvent(new CustomEvent(MENU_EVENT, { detail: command }))
   })
 }
