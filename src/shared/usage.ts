@@ -26,9 +26,13 @@ export const TurnUsageSchema = TokenUsageSchema.extend({ requests: z.number().in
 /** See {@link TurnUsageSchema}. */
 export type TurnUsage = z.infer<typeof TurnUsageSchema>
 
-/** `usage`: one model request of turn `turnId` finished (or was cut off) using these tokens, on `model`. */
+/**
+ * `usage`: one model request of turn `turnId` finished (or was cut off) using these tokens, on `model`.
+ * `purpose: 'summary'` marks a compaction's summariser call (its prompt is a transcript, not the
+ * context, so the context accounting skips it; the turn's totals and budgets count it).
+ */
 export const USAGE_EVENTS = [
-  TokenUsageSchema.extend({ type: z.literal('usage'), turnId: z.string(), model: z.string() })
+  TokenUsageSchema.extend({ type: z.literal('usage'), turnId: z.string(), model: z.string(), purpose: z.enum(['summary']).optional() })
 ] as const
 
 /** Add `b` to `a` (cost stays absent once any part has no price). */

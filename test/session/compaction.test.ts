@@ -99,6 +99,9 @@ describe.skipIf(skipWithoutDocker())('compaction over a Docker guest', () => {
     expect(next).toContain('-beta one\n+beta TWO') // the recent diff (git diff in the guest)
     expect(next).toContain('## Next step\nrun tests')
     expect(next.length / 4).toBeLessThan(16_000)
+    // the summariser's tokens count for the turn, marked so the context accounting skips them
+    expect(evs.filter((e) => e.type === 'usage' && e.purpose === 'summary')).toHaveLength(1)
+    expect(evs.find((e) => e.type === 'turn_ended')).toMatchObject({ usage: { requests: 5 } })
     // the summariser got the transcript, not the tools
     expect(allText(s.server.requests[3]!.body)).toContain('Transcript to summarise')
     // the turn's own events are all still in the log, marked by the compaction around them

@@ -115,7 +115,7 @@ export function contextSize(events: readonly SessionEvent[], fixedTokens: number
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i]!
     // the answer of that request is emitted after its usage event, so it is in `added` already
-    if (e.type === 'usage' && e.inputTokens > 0) return { tokens: e.inputTokens + added, basis: 'reported' }
+    if (e.type === 'usage' && e.inputTokens > 0 && e.purpose !== 'summary') return { tokens: e.inputTokens + added, basis: 'reported' }
     if (e.type === 'compaction_finished') return { tokens: e.tokensAfter + added, basis: 'compaction' }
     added += eventTokens(e)
   }

@@ -18,6 +18,7 @@ import { DEFAULT_KEEP_BUDGET, buildKeepSet, stricter, type KeepBudget } from './
 import { planMask } from './masking'
 import { compactedView, isHistoryEvent } from './rebuild'
 import { summarise, transcriptOf } from './summarise'
+import { modelIdOf, usageEvent } from '../usage'
 import { verifyCompaction } from './verify'
 
 /** Compaction settings of a session. */
@@ -182,7 +183,9 @@ export async function compactHistory(ctx: CompactionContext, trigger: Compaction
         ...(focus ? { focus } : {}),
         inputBudget: Math.max(2000, Math.floor(settings.window * 0.5)),
         ...(settings.summaryTimeoutMs ? { timeoutMs: settings.summaryTimeoutMs } : {}),
-        onCall: ctx.onSummaryCall
+        onCall: ctx.onSummaryCall,
+        // recorded for the turn's totals and budgets, marked so the context accounting skips it
+        onUsage: (u) => ctx.emit({ ...usageEvent(turnId ?? '', modelIdOf(settings.summaryModel ?? ctx.model), u), purpose: 'summary' })
       })
     } catch (err) {
       if (ctx.signal.aborted) return stopped()

@@ -34,6 +34,11 @@ describe('accounting', () => {
     expect(size.tokens).toBeLessThan(2000 + 1100)
   })
 
+  it("skips a summariser's usage: its prompt is a transcript, not the context", () => {
+    const events: SessionEvent[] = [...turn(1), { type: 'usage', turnId: 't1', model: 'm', inputTokens: 90_000, cachedInputTokens: 0, outputTokens: 10, purpose: 'summary' }]
+    expect(contextSize(events, 500).tokens).toBeLessThan(3000) // 1000 reported + the result since, not 90 000
+  })
+
   it('has a window table with an override, and validates the settings', () => {
     expect(contextWindowOf('claude-sonnet-4-5')).toBe(200_000)
     expect(contextWindowOf('gpt-4o-mini')).toBe(128_000)

@@ -5,7 +5,7 @@
  * into the next. One call per chunk, no retries (the caller allows at most two attempts), a
  * deadline on each, and Stop ends it.
  */
-import { streamText, type LanguageModel } from 'ai'
+import { streamText, type LanguageModel, type LanguageModelUsage } from 'ai'
 import type { SessionEvent } from '../../../shared/events'
 import { estimateTokens } from './accounting'
 
@@ -35,6 +35,8 @@ export interface SummaryRequest {
   timeoutMs?: number
   /** Called before each call (counts calls). */
   onCall?(): void
+  /** Called with the tokens each call reported (the caller records a `usage` event with `purpose: 'summary'`). */
+  onUsage?(usage: LanguageModelUsage): void
 }
 
 /** `text` with its middle elided past {@link ELIDE_OVER_CHARS} characters. */
@@ -100,6 +102,7 @@ async function callOnce(req: SummaryRequest, transcript: string, earlier: string
   let text = ''
   for await (const part of result.fullStream) {
     if (part.type === 'text-delta') text += part.text
+    else if (part.type === 'finish-step') req.onUsage?.(part.usage)
     else if (part.type === 'error') throw part.error
     else if (part.type === 'abort') break
   }

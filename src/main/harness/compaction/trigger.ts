@@ -40,7 +40,7 @@ export function countedAfterCompaction(events: readonly SessionEvent[]): number 
   let first: number | undefined
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i]!
-    if (e.type === 'usage' && e.inputTokens > 0) first = e.inputTokens
+    if (e.type === 'usage' && e.inputTokens > 0 && e.purpose !== 'summary') first = e.inputTokens
     if (e.type === 'compaction_finished') return first
   }
   return undefined
