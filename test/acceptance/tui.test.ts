@@ -44,7 +44,9 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
       // goal turns 1 and 2 end; turn 3 hangs until stopped
       { text: 'first step toward the goal' },
       { text: 'second step toward the goal' },
-      { text: 'third', hangAfterText: true }
+      { text: 'third', hangAfterText: true },
+      // after /new: the message typed while it opened goes to the new session
+      { text: 'answer in the new session' }
     ])
     const repo = await makeTestRepo({ 'a.txt': 'alpha\nbeta\n' })
     const env = { CORTEX_HOME: home, CORTEX_WARM_POOL: '0' }
@@ -134,8 +136,24 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
       await s.waitFor((l) => borderLine(l).includes('Agent — Goal · 2/8'), 60_000)
       s.dump('goal-40x12')
       expect(borderLine(s.lines())).toMatch(/^╭─ Agent — Goal · 2\/8 ─+╮$/)
+      // the third turn toward the goal is under way (its answer hangs after 'third'): Esc stops it
+      await s.waitFor((l) => l.some((x) => x.trim() === 'third'), 30_000)
       s.write(ESC)
-      await s.waitFor((l) => borderLine(l).includes('Goal · 2/8 · paused'), 10_000)
+      await s.waitFor((l) => /Goal · \d\/8 · paused/.test(borderLine(l)) && !l.some((x) => x.includes('working ·')), 10_000)
+      await new Promise((r) => setTimeout(r, 300))
+      const paused = borderLine(s.lines()).replace(/ ─+╮$/, '')
+
+      // /new opens another session (a message typed meanwhile goes to it); /resume ID brings the first
+      // back from its log, with its goal paused
+      const first = (await runCli(['sessions'], { env })).stdout.trim().split('\n')[0]?.split(/\s+/)[0] ?? ''
+      s.write('/new\r')
+      await new Promise((r) => setTimeout(r, 50))
+      s.write('in the new session\r')
+      await s.waitFor('answer in the new session', 60_000)
+      expect(borderLine(s.lines())).toMatch(/^╭─ Agent ─+╮$/)
+      s.write(`/resume ${first}\r`)
+      await s.waitFor((l) => borderLine(l).startsWith(`${paused} `) && l.some((x) => x.includes('resumed')), 60_000)
+      s.dump('resumed-40x12')
 
       // Ctrl-C twice quits: the session closes (its guest removed) and the resume command is printed
       s.write('\x03')

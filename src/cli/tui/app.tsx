@@ -142,11 +142,20 @@ export function App({ host }: { host: TuiHost }) {
   }
   const completions = useMemo(() => completionsOf(buffer, dismissed).list, [buffer, dismissed])
 
-  const switchSession = (p: Promise<string>) => {
+  // while a session is being opened or resumed, messages wait here and go to it once it is shown
+  const switching = useRef<string[] | null>(null)
+  const switchSession = (p: Promise<string>, what: string) => {
+    switching.current = []
+    notice(`${what}…`)
     p.then(
       () => setEpoch((n) => n + 1),
       (err: unknown) => notice(toCortexError(err).message, 'error')
-    )
+    ).finally(() => {
+      const held = switching.current ?? []
+      switching.current = null
+      // after the new session's subscription is in place (the effect of the next render)
+      setTimeout(() => held.forEach((text) => submit({ type: 'user_message', text })), 0)
+    })
   }
 
   const runLine = (line: string) => {
@@ -154,7 +163,10 @@ export function App({ host }: { host: TuiHost }) {
     history.current = [...history.current.filter((h) => h !== line), line].slice(-200)
     histIndex.current = history.current.length
     setScroll(0)
-    if (!line.startsWith('/')) return submit({ type: 'user_message', text: line })
+    if (!line.startsWith('/')) {
+      if (switching.current) return void switching.current.push(line)
+      return submit({ type: 'user_message', text: line })
+    }
     const a = parseSlash(line, stateRef.current.lock)
     switch (a.kind) {
       case 'op':
@@ -162,7 +174,7 @@ export function App({ host }: { host: TuiHost }) {
       case 'error':
         return notice(a.message, 'error')
       case 'resume':
-        return switchSession(host.resume(a.id))
+        return switchSession(host.resume(a.id), `resuming ${a.id}`)
       case 'local':
         switch (a.name) {
           case 'quit':
@@ -174,7 +186,7 @@ export function App({ host }: { host: TuiHost }) {
           case 'rules':
             return void host.rules().then((l) => notice(l.join('\n') || 'no stored rules for this repository'), (err: unknown) => notice(toCortexError(err).message, 'error'))
           case 'new':
-            return switchSession(host.newSession())
+            return switchSession(host.newSession(), 'opening a new session')
           case 'goal_status':
           {
             const goal = stateRef.current.goal

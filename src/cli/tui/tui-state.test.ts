@@ -50,6 +50,13 @@ describe('the interactive CLI state', () => {
     expect(borderTitle(locked.mode, null, locked.lock)).toBe('Plan · locked (plan)')
   })
 
+  it('shows the text of a replayed assistant message once (no deltas in the log)', () => {
+    const replayed = run([{ type: 'assistant_message', turnId: 't', text: 'from the log', toolCalls: [] }])
+    expect(replayed.items).toMatchObject([{ kind: 'assistant', text: 'from the log', done: true }])
+    const live = run([{ type: 'text_delta', turnId: 't', text: 'live' }, { type: 'assistant_message', turnId: 't', text: 'live', toolCalls: [] }])
+    expect(live.items).toMatchObject([{ kind: 'assistant', text: 'live', done: true }])
+  })
+
   it('ignores other sessions', () => {
     const s = reduce(initialState('s1'), { sessionId: 's2', seq: 1, time: 1, event: { type: 'mode_changed', mode: 'ask' } })
     expect(s.mode).toBe('agent')

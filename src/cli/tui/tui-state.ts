@@ -146,8 +146,12 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
       }
       return push(st, { kind: 'assistant', id: newId(), text: e.text, done: false })
     }
-    case 'assistant_message':
-      return closeAssistant(s)
+    case 'assistant_message': {
+      // live: closes the message its text_deltas built; replayed from the log (no deltas): adds it
+      const last = s.items.at(-1)
+      if (last?.kind === 'assistant' && !last.done) return closeAssistant(s)
+      return e.text.trim() ? push(s, { kind: 'assistant', id: newId(), text: e.text, done: true }) : s
+    }
     case 'tool_call_started':
       return push(closeAssistant({ ...s, waitingMs: 0 }), {
         kind: 'tool', id: newId(), callId: e.callId, name: e.name, args: e.args, status: 'running', startedAt: env.time || now, output: ''
