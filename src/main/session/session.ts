@@ -23,14 +23,14 @@ import { turnUsage } from '../harness/usage'
 import { withInstructions } from '../harness/repo-instructions'
 import { SessionInstructions } from './instructions'
 import { watchHostExec } from '../harness/host-exec-watch'
-import { MessageQueue, type QueuedMessage } from './message-queue'
 import { SessionCheckpoints } from '../checkpoints/session-checkpoints'
 import { visibleHistory } from '../checkpoints/rewind-history'
+import { ProposalState, decideProposal, isProposalOperation, type ProposalOperation } from '../harness/mode-locks'
+import { MessageQueue, type QueuedMessage } from './message-queue'
 import { SessionApprovals, approvalPolicyFromLog } from './session-approvals'
 import { SessionGoal } from './session-goal'
 import type { ApprovalRulesStore } from '../harness/approvals/rules-store'
 import type { ApprovalPolicy } from '../../shared/approvals'
-import { ProposalState, decideProposal, isProposalOperation, type ProposalOperation } from '../harness/mode-locks'
 import type { SessionLog } from '../store/session-store'
 import type { ToolDefinition } from '../tools/tool'
 
@@ -172,8 +172,8 @@ export class Session {
    */
   submit(op: Operation): void {
     if (this.closed) throw new CortexError('session_not_found', `session ${this.id} is closed`)
-    if (isProposalOperation(op)) return this.decide(op)
     if (this.approvals.submit(op)) return // approval_decision, set_approval_policy
+    if (isProposalOperation(op)) return this.decide(op)
     if (this.goal.submit(op)) return // set_goal, pause_goal, resume_goal, clear_goal, set_goal_budget
     switch (op.type) {
       case 'user_message':
