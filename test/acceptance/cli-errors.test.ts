@@ -30,7 +30,7 @@ describe('cortex run errors', () => {
   it('an invalid mode is a usage error', async () => {
     const run = await runCli(['run', '--repo', home, '--mode', 'yolo', 'hi'], { env: { CORTEX_HOME: home } })
     expect(run.code).not.toBe(0)
-    expect(run.stderr).toMatch(/ask, plan, agent/)
+    expect(run.stderr).toMatch(/ask, plan, spec, agent/)
   })
 })
 
