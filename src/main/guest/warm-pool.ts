@@ -41,6 +41,8 @@ export class WarmGuestPool implements GuestProvider {
   private keyArgs: { repo: string; sandbox: SandboxPolicy } | undefined
   private readonly ready: Array<{ key: string; guest: Guest }> = []
   private readonly filling = new Set<Promise<void>>()
+  /** Removals of discarded guests still running: {@link close} waits for them, so none outlives the pool. */
+  private readonly discarding = new Set<Promise<void>>()
   private closed = false
   private failedKey: string | undefined
   private readonly log: Logger
@@ -56,7 +58,11 @@ export class WarmGuestPool implements GuestProvider {
   /** Close a guest the pool no longer wants, in the background; a failed removal is logged (the orphan sweep retries it). */
   private discard(guest: Guest, why: string): void {
     this.log.debug(`warm guest discarded: ${why}`, { containerId: guest.id.slice(0, 12) })
-    void guest.close().catch((err: unknown) => this.log.warn('could not remove a warm guest', { containerId: guest.id.slice(0, 12), ...errorFields(err) }))
+    const p: Promise<void> = guest
+      .close()
+      .catch((err: unknown) => this.log.warn('could not remove a warm guest', { containerId: guest.id.slice(0, 12), ...errorFields(err) }))
+      .finally(() => this.discarding.delete(p))
+    this.discarding.add(p)
   }
 
   /** Number of guests ready to be taken now. */
@@ -131,7 +137,7 @@ export class WarmGuestPool implements GuestProvider {
   async close(): Promise<void> {
     this.closed = true
     await this.settled()
-    const results = await Promise.allSettled(this.ready.splice(0).map((r) => r.guest.close()))
+    const results = await Promise.allSettled([...this.ready.splice(0).map((r) => r.guest.close()), ...this.discarding])
     for (const r of results) if (r.status === 'rejected') this.log.warn('could not remove a warm guest at close', errorFields(r.reason))
   }
 
