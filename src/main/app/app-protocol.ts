@@ -9,6 +9,7 @@ import { readFile, realpath } from 'node:fs/promises'
 import { extname, join, resolve, sep } from 'node:path'
 import type { Protocol } from 'electron'
 import { rendererCsp } from '../../shared/csp'
+import { RENDERER_CONTENT_TYPES as TYPES } from '../../shared/content-types'
 
 /** The scheme the renderer is served under. */
 export const APP_SCHEME = 'app'
@@ -16,23 +17,6 @@ export const APP_SCHEME = 'app'
 export const APP_HOST = 'cortex'
 /** The URL the window loads. */
 export const APP_ENTRY_URL = `${APP_SCHEME}://${APP_HOST}/index.html`
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.ttf': 'font/ttf',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.wasm': 'application/wasm',
-  '.txt': 'text/plain; charset=utf-8'
-}
 
 /** Headers on every `app://` response, errors included. */
 export function appProtocolHeaders(): Record<string, string> {
