@@ -177,7 +177,8 @@ function addInteractiveDefault(program: Command): void {
     }
     applyRootRepoFlag(opts)
     applyIdleTimeoutFlag(opts)
-    const { startTui } = await import('./tui/start-tui')
+    const { loadTui } = await import('./tui/load-tui')
+    const startTui = await loadTui()
     process.exitCode = await startTui(opts)
   })
 }
