@@ -9,7 +9,7 @@
 import { toCortexError, CortexError } from '../shared/errors'
 import type { SessionEvent } from '../shared/events'
 import { errorFields } from '../shared/logger-types'
-import { createCortexService, type SessionService } from '../main/session'
+import { createCortexService, resumeModelFlags, type ModelFlags, type SessionService } from '../main/session'
 import { dataDir } from './paths'
 import { createCliLogger } from './run-command'
 
@@ -22,10 +22,17 @@ export type ChangesExit = 0 | 1 | 3
  */
 const REVIEW_ONLY_MODEL = { provider: 'openai-compatible' as const, model: 'none', baseUrl: 'http://127.0.0.1:9/v1' }
 
+/** Placeholder keys: a resume needs resolvable settings, and no request is ever sent. */
+const REVIEW_ONLY_ENV = { ANTHROPIC_API_KEY: 'unused', OPENAI_API_KEY: 'unused' }
+
 /** Run `fn` on stored session `sessionId` resumed in a review-only service; closes it after. */
 async function withSession<T>(sessionId: string, fn: (service: SessionService, events: SessionEvent[]) => Promise<T>): Promise<T> {
   const logger = createCliLogger(false)
-  const service = await createCortexService({ dataDir: dataDir(), modelFlags: REVIEW_ONLY_MODEL, env: {}, warmPool: 0, logger })
+  // the resume records the service's connection in the log and meta.json: the session's own, so a
+  // later `cortex run --resume ID` without flags still reaches its model (not the placeholder)
+  const stored: ModelFlags = resumeModelFlags(dataDir(), sessionId, {})
+  const service = await createCortexService({ dataDir: dataDir(), modelFlags: stored.provider ? stored : REVIEW_ONLY_MODEL, env: REVIEW_ONLY_ENV, warmPool: 0, logger })
+    .catch(() => createCortexService({ dataDir: dataDir(), modelFlags: REVIEW_ONLY_MODEL, env: {}, warmPool: 0, logger }))
   try {
     await service.resumeSession({ sessionId })
     const events = (await service.sessionEvents({ sessionId })).map((e) => e.event)
