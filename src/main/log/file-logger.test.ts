@@ -21,6 +21,14 @@ function sink(): { write(line: string): void; text: string } {
 }
 
 describe('createFileLogger', () => {
+  it('creates its log readable by the user only: the file 0600 in a new folder 0700', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'cortex-logger-')), 'home')
+    const file = join(dir, 'cortex.log')
+    createFileLogger({ file, level: 'info' }).info('hello', { repo: '/srv/private' })
+    expect(statSync(dir).mode & 0o777).toBe(0o700)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+  })
+
   it('writes records at or above its level to the file, and mirrors from the stderr level', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'cortex-logger-')), 'sub', 'x.log')
     const err = sink()

@@ -43,7 +43,8 @@ export function createFileLogger(options: FileLoggerOptions = {}): Logger {
   }
   if (file) {
     try {
-      mkdirSync(dirname(file), { recursive: true })
+      // the log names repositories and sessions: only the user may read it (a folder this creates is 0700)
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
       if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > LOG_ROTATE_BYTES) renameSync(file, `${file}.1`)
     } catch (err) {
       dropFile(err)
@@ -63,7 +64,7 @@ export function createFileLogger(options: FileLoggerOptions = {}): Logger {
     }
     if (toFile) {
       try {
-        appendFileSync(file as string, line + '\n')
+        appendFileSync(file as string, line + '\n', { mode: 0o600 })
       } catch (err) {
         dropFile(err)
       }
