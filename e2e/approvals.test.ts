@@ -116,6 +116,8 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: approva
     expect(await first.getByTestId('approval-rule').inputValue()).toBe('git status *')
     await first.getByTestId('approval-rule').fill('git *')
     await first.getByTestId('approval-always').click()
+    // the first card leaves "waiting" once the decision is applied; only then is a waiting card the next one
+    await expect.poll(() => page.getByTestId('approval-card').first().getAttribute('data-status'), { timeout: 30_000 }).not.toBe('waiting')
     // `git log` runs without a card (covered by `git *`); `touch` asks
     const third = page.locator('[data-testid="approval-card"][data-status="waiting"]')
     await third.waitFor({ timeout: 60_000 })

@@ -13,6 +13,9 @@ import { SHELL_INPUT_MAX_CHARS } from '../../../../shared/shell'
 import { useAppStore } from '../../store/app-store'
 import { frameWriter } from './xterm-writer'
 
+/** Output kept while openShell's answer is on its way, in characters (a prompt and a motd fit many times). */
+const EARLY_OUTPUT_MAX_CHARS = 64 * 1024
+
 type ShellState = { kind: 'none' } | { kind: 'opening' } | { kind: 'open'; shellId: string } | { kind: 'ended'; message: string }
 
 /** The shell pane; `sessionId` null shows a note instead. */
@@ -38,9 +41,20 @@ export function ShellPane({ sessionId }: { sessionId: string | null }): React.JS
     let disposed = false
     setState({ kind: 'opening' })
 
+    // output can arrive before openShell's answer names the shell (bash prints its prompt at once):
+    // keep it, bounded, until the id is known, then write the id's share first
+    let early: Array<{ shellId: string; data: string }> = []
+    let earlyChars = 0
     const offEvents = api.onEvent((envelope) => {
       const e = envelope.event
-      if (envelope.sessionId !== sessionId || shellId === null) return
+      if (envelope.sessionId !== sessionId) return
+      if (shellId === null) {
+        if (e.type === 'shell_output' && !disposed && earlyChars < EARLY_OUTPUT_MAX_CHARS) {
+          early.push({ shellId: e.shellId, data: e.data })
+          earlyChars += e.data.length
+        }
+        return
+      }
       if (e.type === 'shell_output' && e.shellId === shellId) writer.write(e.data)
       if (e.type === 'shell_exited' && e.shellId === shellId) {
         writer.write(`\r\n\x1b[2m[shell ended${e.exitCode === null ? '' : ` with code ${e.exitCode}`}]\x1b[0m\r\n`)
@@ -74,6 +88,8 @@ export function ShellPane({ sessionId }: { sessionId: string | null }): React.JS
       .then(({ shellId: id }) => {
         if (disposed) return void api.closeShell({ shellId: id }).catch(() => undefined)
         shellId = id
+        for (const o of early) if (o.shellId === id) writer.write(o.data)
+        early = []
         setState({ kind: 'open', shellId: id })
         terminal.focus()
       })

@@ -88,8 +88,10 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
           ))}
         </span>
       </button>
-      <ViewFileLink name={item.name} args={item.args} result={item.result} status={item.status} path={path} />
-      {(item.name === 'edit_file' || item.name === 'write_file') && path && item.status === 'ok' && <OpenChangeLink turnId={item.turnId} path={path} />}
+      <span className="tool-links">
+        <ViewFileLink name={item.name} args={item.args} result={item.result} status={item.status} path={path} />
+        {(item.name === 'edit_file' || item.name === 'write_file') && path && item.status === 'ok' && <OpenChangeLink turnId={item.turnId} path={path} />}
+      </span>
       {!folded && (
         <div className="tool-body">
           {isEdit && <DiffView args={item.args} result={item.status === 'ok' ? item.result : undefined} />}
