@@ -53,6 +53,20 @@ export function Timeline(): React.JSX.Element {
     } else if (count > seenCount.current) setUnseen(true)
   }, [count, last, totalSize, toBottom])
 
+  // the rows' height or the view's own height can change after the effect above has run (a row
+  // measured late, the composer growing, a notice line appearing): while stuck, follow those too
+  useEffect(() => {
+    const el = ref.current
+    const rows = el?.querySelector('.timeline-rows')
+    if (!el || !rows) return
+    const follow = new ResizeObserver(() => {
+      if (stick.current) toBottom()
+    })
+    follow.observe(el)
+    follow.observe(rows)
+    return () => follow.disconnect()
+  }, [toBottom])
+
   // a session switch starts at its bottom
   const sessionId = view?.sessionId
   useEffect(() => {
