@@ -13,6 +13,9 @@ import { withTimeout } from './docker-util'
 /** Deadline of each Docker call made to open, resize or close a shell (ms). */
 export const SHELL_DOCKER_DEADLINE_MS = 10_000
 
+/** Output kept for the first listener while nobody listens yet, in characters (a prompt and a motd fit many times). */
+export const SHELL_BACKLOG_MAX_CHARS = 64 * 1024
+
 /** The parts of a dockerode exec the shell uses. */
 interface ShellExec {
   start(opts: { hijack?: boolean; stdin?: boolean; Tty?: boolean; Detach?: boolean }): Promise<NodeJS.ReadWriteStream>
@@ -60,7 +63,7 @@ export async function openDockerShell(container: ShellContainer, workspace: stri
     if (exited) return
     exited = true
     const rest = decoder.end()
-    if (rest) for (const l of dataListeners) l(rest)
+    if (rest) deliver(rest)
     void exec
       .inspect()
       .then((info) => (info.Running ? null : info.ExitCode))
@@ -69,9 +72,21 @@ export async function openDockerShell(container: ShellContainer, workspace: stri
         for (const l of exitListeners) l(code)
       })
   }
+  // bash prints its first prompt at once, often before anyone listens (the first resize is still
+  // in flight): keep that output, bounded, and hand it to the first listener
+  let backlog: string[] | null = []
+  let backlogChars = 0
+  const deliver = (text: string): void => {
+    if (backlog !== null && dataListeners.size === 0) {
+      if (backlogChars < SHELL_BACKLOG_MAX_CHARS) backlog.push(text)
+      backlogChars += text.length
+      return
+    }
+    for (const l of dataListeners) l(text)
+  }
   stream.on('data', (buf: Buffer) => {
     const text = decoder.write(buf)
-    if (text) for (const l of dataListeners) l(text)
+    if (text) deliver(text)
   })
   stream.on('end', finish)
   stream.on('close', finish)
@@ -88,6 +103,11 @@ export async function openDockerShell(container: ShellContainer, workspace: stri
     id,
     onData(listener) {
       dataListeners.add(listener)
+      if (backlog !== null) {
+        const kept = backlog
+        backlog = null
+        for (const text of kept) listener(text)
+      }
       return () => dataListeners.delete(listener)
     },
     onExit(listener) {
