@@ -40,7 +40,11 @@ export function Composer(): React.JSX.Element {
     const value = text.trim()
     // during a turn the message is queued and reaches the model at its next step (QueuedMessages shows it)
     if (!value || !view) return
-    if (await send(value)) setText('')
+    // the box empties at once, so what the user types while the op is in flight is theirs to keep;
+    // a send that fails puts the message back unless something new was typed meanwhile
+    const typed = text
+    setText('')
+    if (!(await send(value))) setText((current) => (current === '' ? typed : current))
   }
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
