@@ -11,7 +11,7 @@ import react from '@vitejs/plugin-react'
  * externalizing (test/electron-app.test.ts checks every remaining require of out/main loads).
  * mermaid and dompurify stay external: main reaches them only through dynamic import().
  */
-const BUNDLED_IN_MAIN = ['ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible', 'strip-ansi']
+const BUNDLED_IN_MAIN = ['ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible', 'strip-ansi', 'unbash']
 
 export default defineConfig({
   main: {

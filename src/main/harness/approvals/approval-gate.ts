@@ -12,7 +12,8 @@ import { CortexError } from '../../../shared/errors'
 import type { SessionEvent, ToolCall } from '../../../shared/events'
 import type { SandboxPolicy } from '../../../shared/sandbox'
 import type { Guest } from '../../guest/guest'
-import { commandMatches, patternProblem, suggestCommandRule } from './command-rules'
+import { analyzeCommand } from './command-analysis'
+import { commandMatches, denyRuleMatch, patternProblem, suggestCommandRule } from './command-rules'
 import type { ApprovalRulesStore } from './rules-store'
 
 /** The tools each policy asks about. */
@@ -88,12 +89,21 @@ export class ApprovalGate {
     const resolved = (extra: Partial<Extract<SessionEvent, { type: 'approval_resolved' }>> & { outcome: 'allowed' | 'denied' | 'cancelled' }): void =>
       this.deps.emit({ type: 'approval_resolved', turnId, callId: call.callId, ...extra })
 
-    const rules = this.deps.rules.list(this.deps.repo).filter((r) => r.tool === call.name && (r.pattern === undefined || (command !== undefined && commandMatches(r.pattern, command))))
-    const deny = rules.find((r) => r.kind === 'deny')
+    const toolRules = this.deps.rules.list(this.deps.repo).filter((r) => r.tool === call.name)
+    const { deny, unsure } = findDeny(toolRules.filter((r) => r.kind === 'deny'), command)
     if (deny) {
       resolved({ outcome: 'denied', ruleId: deny.id, rule: deny })
       return { run: false, output: `Error: denied by the user's rule for this repository (${describeRule(deny)}); the call was not run. Do not retry it; choose another way or ask the user.` }
     }
+    const asks = POLICY_TOOLS[policy].includes(call.name)
+    if (unsure && !asks) {
+      resolved({ outcome: 'denied', reason: `cannot be checked against the deny rules (${unsure}), refused under --ask ${policy}` })
+      return {
+        run: false,
+        output: `Error: this command was not run. The user has deny rules for bash in this repository, and this command cannot be checked against them: ${unsure}. This session never asks for approval (approval policy ${policy}), so such commands are refused. Rewrite it as plain commands (literal program names; no eval, source or trap; no script piped or fed to a shell; no command names built from variables or substitutions) and run that instead. Do not use this to get around a deny rule.`
+      }
+    }
+    const rules = toolRules.filter((r) => r.kind === 'allow' && (r.pattern === undefined || (command !== undefined && commandMatches(r.pattern, command))))
     if (escalation && policy === 'never') {
       resolved({ outcome: 'denied', reason: 'escalations are refused under --ask never' })
       return {
@@ -102,8 +112,8 @@ export class ApprovalGate {
       }
     }
     if (!escalation) {
-      if (!POLICY_TOOLS[policy].includes(call.name)) return { run: true }
-      const allow = rules.find((r) => r.kind === 'allow')
+      if (!asks) return { run: true }
+      const allow = unsure ? undefined : rules[0] // a command the deny rules cannot judge is never allowed by a rule
       if (allow) {
         resolved({ outcome: 'allowed', ruleId: allow.id, rule: allow })
         return { run: true }
@@ -113,7 +123,9 @@ export class ApprovalGate {
     const requestId = randomUUID()
     const suggestedRule = escalation ? undefined : command !== undefined ? suggestCommandRule(command) : undefined
     const justification = typeof args.justification === 'string' ? args.justification : undefined
-    const reason = escalation ? `${ESCALATION_LABELS[escalation]}${justification ? `: ${justification}` : ''}` : `approval policy ${policy}`
+    const reason = escalation
+      ? `${ESCALATION_LABELS[escalation]}${justification ? `: ${justification}` : ''}`
+      : `approval policy ${policy}${unsure ? `; cannot be checked against the deny rules: ${unsure}` : ''}`
     const answer = await new Promise<{ decision: ApprovalDecision; reason?: string; rule?: ApprovalRule }>((resolve, reject) => {
       const onAbort = (): void => {
         this.pending.delete(requestId)
@@ -160,20 +172,26 @@ export class ApprovalGate {
     let stored: ApprovalRule | undefined
     const storing = (op.decision === 'allow_always' && !p.escalation) || (op.decision === 'deny' && op.rule !== undefined)
     if (storing) {
-      const pattern = p.call.name === 'bash' ? this.bashPattern(p.call, op.rule) : undefined
+      const pattern = p.call.name === 'bash' ? this.bashPattern(p.call, op.rule, op.decision === 'deny' ? 'deny' : 'allow') : undefined
       stored = this.deps.rules.add(this.deps.repo, { tool: p.call.name, kind: op.decision === 'deny' ? 'deny' : 'allow', ...(pattern ? { pattern } : {}) })
     }
     this.pending.delete(op.requestId)
     p.resolve({ decision: op.decision, ...(op.reason ? { reason: op.reason } : {}), ...(stored ? { rule: stored } : {}) })
   }
 
-  /** The pattern to store for a bash call: `rule` (checked) or the suggestion. */
-  private bashPattern(call: ToolCall, rule: string | undefined): string {
+  /**
+   * The pattern to store for a bash call: `rule` (checked) or the suggestion. An allow rule must cover
+   * the whole command ({@link commandMatches}); a deny rule must match one of its simple commands.
+   */
+  private bashPattern(call: ToolCall, rule: string | undefined, kind: 'allow' | 'deny'): string {
     const command = String((call.args as { command?: unknown }).command ?? '')
     const pattern = (rule ?? suggestCommandRule(command)).trim()
     const problem = patternProblem(pattern)
     if (problem) throw new CortexError('invalid_input', `rule "${pattern}": ${problem}`)
-    if (!commandMatches(pattern, command)) {
+    if (kind === 'deny' && denyRuleMatch(pattern, command) !== 'yes') {
+      throw new CortexError('invalid_input', `deny rule "${pattern}" does not match any command in this call`)
+    }
+    if (kind === 'allow' && !commandMatches(pattern, command)) {
       throw new CortexError('invalid_input', `rule "${pattern}" does not cover this command; a prefix rule covers only commands without shell operators (use the exact command line for this one)`)
     }
     return pattern
@@ -191,6 +209,27 @@ export class ApprovalGate {
       }
     }
   }
+}
+
+/**
+ * The deny rule that applies to a call (`command` is the bash command, undefined for other tools),
+ * or why the command cannot be judged against `denies` (then `unsure`): a rule without a pattern
+ * always applies; patterns go through {@link denyRuleMatch}; an unanalysable command (see
+ * command-analysis.ts) or a `maybe` match is `unsure` when any patterned deny rule exists.
+ */
+export function findDeny(denies: ApprovalRule[], command: string | undefined): { deny?: ApprovalRule; unsure?: string } {
+  const whole = denies.find((r) => r.pattern === undefined)
+  if (whole) return { deny: whole }
+  if (command === undefined || denies.length === 0) return {}
+  const analysis = analyzeCommand(command)
+  let unsure: string | undefined
+  for (const r of denies) {
+    const m = denyRuleMatch(r.pattern as string, command, analysis)
+    if (m === 'yes') return { deny: r }
+    if (m === 'maybe') unsure ??= `a word computed at run time may make it match the rule ${describeRule(r)}`
+  }
+  const why = analysis.problem ?? unsure
+  return why ? { unsure: why } : {}
 }
 
 /** A rule as quoted to the model and the user: `bash npm test *`, `write_file (any file)`. */

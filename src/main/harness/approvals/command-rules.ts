@@ -2,6 +2,10 @@
  * Matching bash commands against stored rules. A rule is either a command prefix ending in ` *`
  * (`npm test *` covers `npm test` and `npm test ARGS…`) or an exact command line.
  *
+ * Allow and deny read a command differently (ADR 0009 "Compound commands"): an allow rule covers
+ * only a plain-words command ({@link commandMatches}, below); a deny rule applies when ANY simple
+ * command anywhere in the command line matches it ({@link denyRuleMatch}, over command-analysis.ts).
+ *
  * A prefix rule only ever covers a command made of PLAIN WORDS: no shell control operator or
  * expansion anywhere outside single quotes (`;`, `&`, `|`, `<`, `>`, `(`, `)`, `{`, `}`, `$`,
  * backquote, backslash, `#`, a newline), and none of `$`, backquote or backslash inside double
@@ -10,6 +14,9 @@
  * Words are compared after quote removal, so `npm "test"` is `npm test` (bash runs the same thing),
  * and a prefix matches whole words only (`npm test *` does not cover `npm testx`).
  */
+
+import { analyzeCommand, type CommandAnalysis, type ShellWord } from './command-analysis'
+import { baseName } from './command-wrappers'
 
 /** Characters that end a plain-word reading outside quotes (control operators, expansions, comments). */
 const UNSAFE_BARE = new Set([';', '&', '|', '<', '>', '(', ')', '{', '}', '$', '`', '\\', '#', '\n', '\r', '\0'])
@@ -87,6 +94,46 @@ export function commandMatches(pattern: string, command: string): boolean {
   const words = plainWords(command)
   if (!prefix || prefix.length === 0 || !words || words.length < prefix.length) return false
   return prefix.every((w, i) => words[i] === w)
+}
+
+/** A deny rule against a command: it matches, it does not, or it may (a word it compares is computed at run time). */
+export type DenyMatch = 'yes' | 'no' | 'maybe'
+
+/**
+ * Whether deny rule `pattern` applies to `command`: the trimmed texts are equal, or some simple
+ * command of `analysis` (from {@link analyzeCommand}, every nesting level and wrapper included)
+ * starts with the rule's words (a prefix rule) or is exactly its words (an exact rule). The program
+ * word also matches by base name when the rule's has no `/` (`rm *` matches `/bin/rm -rf x`).
+ * A word computed at run time where the rule compares one gives `maybe` (it can expand to any
+ * number of words). An exact rule that is not plain words matches only by equal text.
+ * `analysis.problem` is not considered here: the caller decides what an unanalysable command means.
+ */
+export function denyRuleMatch(pattern: string, command: string, analysis: CommandAnalysis = analyzeCommand(command)): DenyMatch {
+  const p = pattern.trim()
+  if (p === command.trim()) return 'yes'
+  const prefix = isPrefixPattern(p)
+  const ruleWords = plainWords(prefix ? p.replace(/\s\*$/, '') : p)
+  if (!ruleWords || ruleWords.length === 0) return 'no'
+  let result: DenyMatch = 'no'
+  for (const words of analysis.commands) {
+    const m = wordsMatch(ruleWords, words, prefix)
+    if (m === 'yes') return 'yes'
+    if (m === 'maybe') result = 'maybe'
+  }
+  return result
+}
+
+function wordsMatch(rule: string[], words: ShellWord[], prefix: boolean): DenyMatch {
+  for (let i = 0; i < rule.length; i++) {
+    const r = rule[i] as string
+    const w = words[i]
+    if (w === undefined) return 'no'
+    if (w === null) return 'maybe'
+    const same = w === r || (i === 0 && !r.includes('/') && baseName(w) === r)
+    if (!same) return 'no'
+  }
+  if (prefix || words.length === rule.length) return 'yes'
+  return words.slice(rule.length).every((w) => w === null) ? 'maybe' : 'no' // computed words may expand to nothing
 }
 
 /**
