@@ -3,9 +3,10 @@
 // commands`): a bash call asks; a denial with a reason does not run and the model gets the reason;
 // an Always for `npm test *` covers `npm test -- x` but not `npm publish`; an escalation asks even
 // after an Always and runs in a one-off guest (inspected, never connected), leaving the session's
-// guest and policy unchanged.
+// guest and policy unchanged. A deny rule holds for every simple command of a compound command
+// (ADR 0009 "Compound commands").
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -14,6 +15,7 @@ import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
 import type { SandboxPolicy } from '../../src/shared/sandbox'
 import type { GuestProvider } from '../../src/main/guest/guest'
 import { createDefaultGuestProvider, createSessionService, type SessionService } from '../../src/main/session'
+import { ApprovalRulesStore } from '../../src/main/harness/approvals/rules-store'
 import { ensureAgentBundle, makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { sentToolCalls, sentToolResults, startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
@@ -239,6 +241,39 @@ describe.skipIf(skipWithoutDocker())('approvals through the real loop and a Dock
     await service.idle(id)
     const last = server.requests.at(-1)!
     expect(sentToolCalls(last).map((c) => c.callId)).toEqual(sentToolResults(last).map((r) => r.callId))
+  })
+
+  it('a deny rule holds inside compound commands under never; a harmless compound command runs; an unanalysable one is refused, or asks under commands', async () => {
+    new ApprovalRulesStore(dataDir).add(realpathSync(repo), { tool: 'bash', kind: 'deny', pattern: 'rm *' })
+    const id = await open('never')
+    script.push(bash('rm -rf a.txt; true'), bash('echo one && echo two | tr a-z A-Z'), bash('"$(echo rm)" -rf a.txt'), { text: 'done' })
+    let from = events.length
+    await service.submit({ sessionId: id, op: { type: 'user_message', text: 'clean up' } })
+    await service.idle(id)
+    expect(of('approval_requested', from)).toHaveLength(0)
+    const [compound, harmless, computed] = results(from)
+    expect(compound).toMatchObject({ isError: true, result: expect.stringContaining("denied by the user's rule for this repository (bash rm *)") })
+    expect(harmless?.isError).toBe(false)
+    expect(harmless?.result).toMatch(/one\nTWO/)
+    expect(computed).toMatchObject({ isError: true, result: expect.stringMatching(/cannot be checked against them: a command name is computed at run time.*Rewrite it as plain commands/s) })
+    expect(existsSync(join(repo, 'a.txt'))).toBe(true)
+    expect(of('approval_resolved', from).map((r) => r.outcome)).toEqual(['denied', 'denied'])
+    // the model got both refusals as tool results
+    expect(sentToolResults(server.requests[1]!)[0]?.output).toContain('bash rm *')
+    expect(sentToolResults(server.requests[3]!)[2]?.output).toMatch(/cannot be checked/)
+
+    // under commands the unanalysable command goes to the user's card, saying why; the compound one is still refused without asking
+    await service.submit({ sessionId: id, op: { type: 'set_approval_policy', policy: 'commands' } })
+    script.push(bash('true && rm -rf a.txt'), bash('"$(echo rm)" -rf a.txt'), { text: 'ok' })
+    from = events.length
+    await service.submit({ sessionId: id, op: { type: 'user_message', text: 'again' } })
+    const req = await waitFor('approval_requested', from)
+    expect(req).toMatchObject({ args: { command: '"$(echo rm)" -rf a.txt' }, reason: expect.stringContaining('cannot be checked against the deny rules') })
+    await service.submit({ sessionId: id, op: { type: 'approval_decision', requestId: req.requestId, decision: 'deny' } })
+    await service.idle(id)
+    expect(results(from)[0]).toMatchObject({ isError: true, result: expect.stringContaining('bash rm *') })
+    expect(of('approval_requested', from)).toHaveLength(1)
+    expect(existsSync(join(repo, 'a.txt'))).toBe(true)
   })
 
   it('a deny rule wins over an allow rule, and rules are removable through the contract', async () => {
