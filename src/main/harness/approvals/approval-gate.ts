@@ -1,6 +1,7 @@
 /**
  * The approval gate of one session: the policy (which calls ask), the stored rules (deny wins over
- * allow), sandbox escalations (always ask, never covered by a rule, refused under `never`) and the
+ * allow; a deny rule applies to every simple command of a compound command, and a command the deny
+ * rules cannot judge is refused under `never` and never covered by an allow rule), sandbox escalations (always ask, never covered by a rule, refused under `never`) and the
  * queue of pending decisions. A waiting call has no deadline on the human, but Stop always ends the
  * wait (the call then gets an "interrupted" result from the turn loop).
  */
