@@ -58,12 +58,42 @@ export function instructionsFromBytes(file: string, raw: Buffer, size: number, t
   return { file, text, bytes: size, truncated, sha256: createHash('sha256').update(text).digest('hex') }
 }
 
+/** The tag that frames the instructions in the system prompt. */
+const FRAME_TAG = 'repository-instructions'
+
+/**
+ * Any opening or closing tag of the frame's name in the repository's text: `<`, then slashes and
+ * white space, then the name in any case with `-` (or another dash), `_`, white space or invisible format characters
+ * between its two words. Only the `<` is matched (and replaced), the rest stays readable.
+ */
+const FRAME_TAG_IN_TEXT = /<(?=[\s/\u200B-\u200D\u2060\uFEFF]*repository[\s_\-\u2010-\u2015\u200B-\u200D\u2060\uFEFF]*instructions)/giu
+
+/**
+ * `text` with every `<` that starts a tag of the frame's name written as `&lt;`, so no line of a
+ * repository's file can end (or re-open) the frame and have the rest read as top-level system
+ * instructions. Nothing else of the text changes.
+ */
+export function neutraliseFrameTags(text: string): string {
+  return text.replace(FRAME_TAG_IN_TEXT, '&lt;')
+}
+
+/** `value` safe inside a double-quoted attribute on one line: `& " < >` escaped, control characters dropped. */
+function attribute(value: string): string {
+  return [...value]
+    .filter((c) => !/\p{Cc}|[\u2028\u2029]/u.test(c))
+    .join('')
+    .replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+}
+
 /**
  * `system` followed by the repository's instructions (unchanged without any), framed so the model
- * knows where they come from and that they were cut when they were.
+ * knows where they come from and that they were cut when they were. The frame cannot be broken
+ * from inside: tags of its name in the text are neutralised ({@link neutraliseFrameTags}) and the
+ * file name is escaped as an attribute.
  */
 export function withInstructions(system: string, ins: RepoInstructions | null): string {
   if (!ins) return system
-  const cut = ins.truncated ? `\n[Cortex: ${ins.file} is ${ins.bytes} bytes; only its first ${MAX_INSTRUCTIONS_BYTES} bytes are shown]` : ''
-  return `${system}\n\nInstructions from the repository's ${ins.file} (follow them unless the user asks otherwise):\n<repository-instructions file="${ins.file}">\n${ins.text}\n</repository-instructions>${cut}`
+  const file = attribute(ins.file)
+  const cut = ins.truncated ? `\n[Cortex: ${file} is ${ins.bytes} bytes; only its first ${MAX_INSTRUCTIONS_BYTES} bytes are shown]` : ''
+  return `${system}\n\nInstructions from the repository's ${file} (follow them unless the user asks otherwise):\n<${FRAME_TAG} file="${file}">\n${neutraliseFrameTags(ins.text)}\n</${FRAME_TAG}>${cut}`
 }
