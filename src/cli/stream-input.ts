@@ -2,13 +2,14 @@
  * `--input stream-json` for `cortex run`: operations arrive on stdin as JSON lines, each exactly a
  * contract operation (OperationSchema of src/shared/events.ts, so every op the contract gains passes
  * through without a change here). A line that is not JSON or not an operation is reported and
- * skipped; the lines after it are still read.
+ * skipped; the lines after it are still read. A line over {@link MAX_INPUT_LINE_BYTES} is never held
+ * whole: it is reported when it reaches the cap and the rest of it is dropped as it arrives.
  */
-import { createInterface } from 'node:readline'
+import { splitLinesBounded } from './bounded-lines'
 import { OperationSchema, type Operation, type SessionEvent } from '../shared/events'
 
-/** Longest stdin line accepted, in characters (4 MiB: a user message is far smaller); longer lines are reported and skipped. */
-export const MAX_INPUT_LINE_CHARS = 4 * 1024 * 1024
+/** Longest stdin line accepted, in bytes (4 MiB: a user message is far smaller); longer lines are reported and skipped unbuffered. */
+export const MAX_INPUT_LINE_BYTES = 4 * 1024 * 1024
 
 /** What a stdin line turned into: an operation, or why it was skipped (1-based `line` number). */
 export type InputLine = { kind: 'op'; line: number; op: Operation } | { kind: 'bad'; line: number; message: string }
@@ -20,7 +21,6 @@ export type InputLine = { kind: 'op'; line: number; op: Operation } | { kind: 'b
 export function parseInputLine(text: string, line: number): InputLine | null {
   const trimmed = text.trim()
   if (trimmed === '') return null
-  if (trimmed.length > MAX_INPUT_LINE_CHARS) return { kind: 'bad', line, message: `line is ${trimmed.length} characters, over the ${MAX_INPUT_LINE_CHARS}-character cap` }
   let json: unknown
   try {
     json = JSON.parse(trimmed)
@@ -36,18 +36,21 @@ export function parseInputLine(text: string, line: number): InputLine | null {
 }
 
 /**
- * Read `input` line by line and call `onLine` with each parsed line, in order.
- * @returns a promise that resolves when `input` ends (EOF or closed), and `close()` to stop reading early
+ * Read `input` line by line and call `onLine` with each parsed line, in order. At most
+ * {@link MAX_INPUT_LINE_BYTES} of a line are buffered: a longer one is reported once as `bad` when
+ * it passes the cap and the rest of it is discarded up to its newline (lines after it are read).
+ * @returns a promise that resolves when `input` ends (EOF, closed or failed), and `close()` to stop reading early
  */
 export function readOperations(input: NodeJS.ReadableStream, onLine: (l: InputLine) => void): { ended: Promise<void>; close(): void } {
-  const rl = createInterface({ input, crlfDelay: Infinity, terminal: false })
-  let n = 0
-  rl.on('line', (text) => {
-    const parsed = parseInputLine(text, ++n)
+  const reader = splitLinesBounded(input, MAX_INPUT_LINE_BYTES, (l) => {
+    if (l.kind === 'over') {
+      onLine({ kind: 'bad', line: l.line, message: `line is over the ${MAX_INPUT_LINE_BYTES}-byte cap; the rest of it is dropped up to its newline` })
+      return
+    }
+    const parsed = parseInputLine(l.text, l.line)
     if (parsed) onLine(parsed)
   })
-  const ended = new Promise<void>((resolve) => rl.once('close', () => resolve()))
-  return { ended, close: () => rl.close() }
+  return reader
 }
 
 /** What {@link driveStreamInput} works with: the session API (as the CLI holds it) and where it reports. */
