@@ -1,14 +1,15 @@
 // Terminal rendering of approval events for `cortex run`: the exact call, the escalation named,
-// how it was resolved; model-supplied text is made terminal-safe.
+// how it was resolved; model-supplied text is made terminal-safe. When the terminal prompt asks
+// (approvalsAsked), the request is left to it.
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent } from '../shared/events'
 import { createRenderer } from './render'
 
-function render(events: SessionEvent[]): { out: string; err: string } {
+function render(events: SessionEvent[], approvalsAsked = false): { out: string; err: string } {
   const out = new PassThrough()
   const err = new PassThrough()
-  const r = createRenderer({ out, err, color: false })
+  const r = createRenderer({ out, err, color: false, approvalsAsked })
   events.forEach((event, i) => r({ sessionId: 's', seq: i + 1, time: 0, event }))
   return { out: String(out.read() ?? ''), err: String(err.read() ?? '') }
 }
@@ -27,5 +28,14 @@ describe('approval rendering', () => {
     expect(err).toContain('denied (deny): not now')
     expect(err).toContain('escalation: needs the network')
     expect(err).toContain('allowed by rule abc')
+  })
+
+  it('prints no request when the terminal prompt asks it (approvalsAsked), still the resolution', () => {
+    const req: SessionEvent = { type: 'approval_requested', turnId: 't', requestId: 'r1', callId: 'c1', tool: 'bash', args: { command: 'npm test' }, reason: 'approval policy commands' }
+    const { err } = render([req, { type: 'approval_resolved', turnId: 't', requestId: 'r1', callId: 'c1', outcome: 'allowed', decision: 'allow_once' }], true)
+    expect(err).not.toContain('npm test')
+    expect(err).not.toContain('approval policy commands')
+    expect(err).toContain('allowed (allow once)')
+    expect(render([req]).err).toContain('npm test')
   })
 })

@@ -26,6 +26,11 @@ export interface RenderTarget {
   width?: () => number
   /** Show a spinner with the elapsed time on stderr during waits (render-spinner.ts; stderr must be a terminal). */
   spinner?: boolean
+  /**
+   * Approval requests are asked on this terminal by ./approval-prompt.ts, which shows the call in
+   * full: `approval_requested` is then not printed here (it would show the request twice).
+   */
+  approvalsAsked?: boolean
 }
 
 /** Longest argument summary printed on a tool row, in characters. */
@@ -132,6 +137,11 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
         target.err.write(paint('dim', `session on ${safe(event.repo)} · mode ${event.mode} · sandbox ${event.sandbox ?? 'workspace-write'}${event.approvalPolicy ? ` · ask ${event.approvalPolicy}` : ''}\n`))
         break
       case 'approval_requested': {
+        // asked on the terminal: the prompt shows the call (./approval-prompt.ts)
+        if (target.approvalsAsked) {
+          newline()
+          break
+        }
         // the exact call, why it asks, and how to answer; the turn waits until an answer (or Stop)
         newline()
         const esc = event.escalation ? ` ${paint('red', `escalation: ${ESCALATION_LABELS[event.escalation]}`)}` : ''

@@ -101,19 +101,22 @@ export async function runCommand(
     })
     // the Markdown renderer loads only when it is used (a terminal, not --json): ADR 0015
     if (!opts.json && (io.out as NodeJS.WriteStream).isTTY) await loadMarkdownRenderer()
+    // stream-json: approval_decision comes on stdin; a terminal is asked; otherwise no one can answer
+    const stdin = (io.in ?? process.stdin) as NodeJS.ReadStream
+    const answerer = opts.input === 'stream-json' ? 'stream' : stdin.isTTY ? 'tty' : 'none'
     const render = opts.json
       ? (e: EventEnvelope) => io.out.write(JSON.stringify(e) + '\n')
       : createRenderer({
         out: io.out, err: io.err, color: Boolean((io.out as NodeJS.WriteStream).isTTY),
         // Markdown on a terminal (piped output stays the model's text as written); a spinner while the turn waits
-        markdown: Boolean((io.out as NodeJS.WriteStream).isTTY), spinner: Boolean((io.err as NodeJS.WriteStream).isTTY)
+        markdown: Boolean((io.out as NodeJS.WriteStream).isTTY), spinner: Boolean((io.err as NodeJS.WriteStream).isTTY),
+        // the terminal prompt shows each approval request itself: printed once
+        approvalsAsked: answerer === 'tty'
       })
     const early: EventEnvelope[] = []
-    // stream-json: approval_decision comes on stdin; a terminal is asked; otherwise no one can answer
-    const stdin = (io.in ?? process.stdin) as NodeJS.ReadStream
     const svc = service
     responder = createApprovalResponder({
-      answerer: opts.input === 'stream-json' ? 'stream' : stdin.isTTY ? 'tty' : 'none',
+      answerer,
       submit: (op) => svc.submit({ sessionId, op }),
       input: stdin
     })
