@@ -28,11 +28,11 @@ const REVIEW_ONLY_ENV = { ANTHROPIC_API_KEY: 'unused', OPENAI_API_KEY: 'unused' 
 /** Run `fn` on stored session `sessionId` resumed in a review-only service; closes it after. */
 async function withSession<T>(sessionId: string, fn: (service: SessionService, events: SessionEvent[]) => Promise<T>): Promise<T> {
   const logger = createCliLogger(false)
-  // the resume records the service's connection in the log and meta.json: the session's own, so a
-  // later `cortex run --resume ID` without flags still reaches its model (not the placeholder)
+  // a review-only resume records neither a session_resumed row nor the service's connection (the
+  // placeholder must never become the session's model); the session's own is used when it has one
   const stored: ModelFlags = resumeModelFlags(dataDir(), sessionId, {})
-  const service = await createCortexService({ dataDir: dataDir(), modelFlags: stored.provider ? stored : REVIEW_ONLY_MODEL, env: REVIEW_ONLY_ENV, warmPool: 0, logger })
-    .catch(() => createCortexService({ dataDir: dataDir(), modelFlags: REVIEW_ONLY_MODEL, env: {}, warmPool: 0, logger }))
+  const service = await createCortexService({ dataDir: dataDir(), modelFlags: stored.provider ? stored : REVIEW_ONLY_MODEL, env: REVIEW_ONLY_ENV, warmPool: 0, logger, reviewOnly: true })
+    .catch(() => createCortexService({ dataDir: dataDir(), modelFlags: REVIEW_ONLY_MODEL, env: {}, warmPool: 0, logger, reviewOnly: true }))
   try {
     await service.resumeSession({ sessionId })
     const events = (await service.sessionEvents({ sessionId })).map((e) => e.event)

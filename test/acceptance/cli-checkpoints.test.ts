@@ -1,7 +1,8 @@
 // Acceptance: the four-change turn through the built CLI (`cortex run`, real Docker guest, scripted
 // model over HTTP), then `cortex changes` prints its diff and `cortex rewind --turn 1` restores the
 // four files byte for byte (modes included) while the repository's .git stays byte-identical; and
-// a turn cut off by kill -9 after a bash command wrote a file is recorded at the next start.
+// a turn cut off by kill -9 after a bash command wrote a file is recorded at the next start. Those
+// review-only resumes add no "session resumed" row (unless one closes a crashed turn).
 import { execFileSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,9 +15,15 @@ import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
 import { FOUR_CHANGE_FILES, fourChangeScript, hashTree, snapshotFiles } from '../support/checkpoint-fixtures'
 
+/** The event types in the stored log of `sessionId` under `home`, in order. */
+function loggedTypesIn(home: string, sessionId: string): string[] {
+  return readFileSync(join(home, 'sessions', sessionId, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { event: { type: string } }).event.type)
+}
+
 describe.skipIf(skipWithoutDocker())('cortex changes and cortex rewind', () => {
   let server: ScriptedModelServer | undefined
   const home = mkdtempSync(join(tmpdir(), 'cortex-home-'))
+  const loggedTypes = (sessionId: string): string[] => loggedTypesIn(home, sessionId)
   afterAll(async () => {
     await server?.close()
     rmSync(home, { recursive: true, force: true })
@@ -95,5 +102,30 @@ describe.skipIf(skipWithoutDocker())('cortex changes and cortex rewind', () => {
     const rewound = await runCli(['rewind', sessionId, '--turn', '1'], { env: { CORTEX_HOME: home } })
     expect(rewound.code, rewound.stderr).toBe(0)
     expect(existsSync(join(repo, 'crash.txt'))).toBe(false)
+    // the first review-only resume closed the crashed turn and says so; the rewind's added no notice
+    expect(loggedTypes(sessionId).filter((t) => t === 'session_resumed')).toHaveLength(1)
+  }, 240_000)
+
+  it('cortex changes and cortex rewind add no "session resumed" row; a real resume adds one and reaches the model', async () => {
+    await server?.close()
+    server = await startScriptedModelServer([...fourChangeScript(), { text: 'resumed for real' }])
+    const repo = await makeTestRepo({ ...FOUR_CHANGE_FILES })
+    const env = { CORTEX_HOME: home, CORTEX_WARM_POOL: '0' }
+    const run = await runCli(['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', 'make four changes'], { env })
+    expect(run.code, run.stderr).toBe(0)
+    const sessionId = run.events[0]!.sessionId
+    const logged = loggedTypes(sessionId).length
+    for (const args of [['changes', sessionId], ['changes', sessionId, '--turn', '1'], ['rewind', sessionId, '--turn', '1', '--force']]) {
+      const r = await runCli(args, { env })
+      expect(r.code, r.stderr).toBe(0)
+    }
+    const after = loggedTypes(sessionId)
+    expect(after.filter((t) => t === 'session_resumed')).toEqual([])
+    expect(after.length).toBeGreaterThan(logged) // the rewind is recorded, only the notice is not
+    // the session's model connection is intact: a real resume (no model flags) reaches the scripted server
+    const resumed = await runCli(['run', '--resume', sessionId, '--json', 'go on'], { env })
+    expect(resumed.code, resumed.stderr).toBe(0)
+    expect(resumed.stdout).toContain('resumed for real')
+    expect(loggedTypes(sessionId).filter((t) => t === 'session_resumed')).toHaveLength(1)
   }, 240_000)
 })

@@ -48,6 +48,13 @@ export interface SessionServiceOptions {
   streamIdleTimeoutMs?: number
   /** Saved compaction settings (context window in tokens, threshold as a fraction); the environment wins over them. */
   compaction?: CompactionDefaults
+  /**
+   * Sessions are resumed only to review or undo their changes (`cortex changes`, `cortex rewind`),
+   * never to run a turn: a resume adds no `session_resumed` notice to the log (unless it closes a
+   * turn a crash left open, which the notice explains) and does not record this service's model
+   * connection in meta.json. Default false.
+   */
+  reviewOnly?: boolean
 }
 
 /** The session API plus lifecycle: `shutdown` closes every session (stopping turns, removing guests). */
@@ -212,9 +219,12 @@ export async function createSessionService(options: SessionServiceOptions): Prom
         log, resumed: envelopes, ...(approvalPolicy ? { approvalPolicy } : {})
       })
       // the user hears what a damaged log lost; a turn a crash left open is closed before anything else
-      for (const e of resumeEvents(envelopes.map((x) => x.event), skipped, modelSettings)) session.emit(e)
+      const [notice, ...repairs] = resumeEvents(envelopes.map((x) => x.event), skipped, modelSettings)
+      // a review-only resume is no continuation: no notice row unless it closes a crashed turn
+      const quiet = options.reviewOnly && notice?.type === 'session_resumed' && notice.interruptedCalls === 0 && !notice.interruptedTurn
+      for (const e of quiet || !notice ? repairs : [notice, ...repairs]) session.emit(e)
       if (skipped > 0) logger.warn('damaged session log records skipped', { sessionId, skipped })
-      recordModel(meta)
+      if (!options.reviewOnly) recordModel(meta)
       for (const message of policy.warnings) session.emit({ type: 'host_exec_warning', paths: [root], message })
       // a turn a crash cut off gets its turn_changes now, before any review or undo of it (ADR 0010)
       if (options.eagerGuest ?? true) void session.checkpoints.recoverAtResume()
