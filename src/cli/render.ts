@@ -7,7 +7,7 @@ import { styleText } from 'node:util'
 import stripAnsi from 'strip-ansi'
 import type { EventEnvelope } from '../shared/events'
 import { createQueueRenderer } from './render-queue'
-import { lockLabel } from '../shared/modes'
+import { endedProcessesNote, lockLabel } from '../shared/modes'
 import { ESCALATION_LABELS } from '../shared/approvals'
 import { formatUsage } from '../shared/usage'
 import { goalLabel } from '../shared/goal'
@@ -162,6 +162,11 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
       case 'approval_policy_changed':
         target.err.write(paint('dim', `approvals: ${event.policy}\n`))
         break
+      case 'mode_changed': {
+        const note = endedProcessesNote(event)
+        target.err.write(paint(event.endError ? 'yellow' : 'dim', `mode: ${event.mode}${note ? ` (${safe(note)})` : ''}\n`))
+        break
+      }
       case 'sandbox_changed':
         target.err.write(paint('dim', `sandbox: ${event.policy} (restarting the guest)\n`))
         break

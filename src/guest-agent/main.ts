@@ -13,6 +13,7 @@ import { AgentError, toAgentError } from './errors'
 import { readOp, realpathOp, statOp, writeOp } from './files'
 import { killAll, killOp, spawnOp } from './spawn'
 import { snapshotOp } from './checkpoint'
+import { endModelProcessesOp } from './end-processes'
 
 function send(msg: AgentMessage): void {
   process.stdout.write(JSON.stringify(msg) + '\n')
@@ -35,6 +36,8 @@ async function handle(req: AgentRequest): Promise<unknown> {
     case 'kill':
       if (typeof req.target !== 'string') throw new AgentError('BAD_REQUEST', 'target must be a request id')
       return killOp(req.target)
+    case 'end_model_processes':
+      return endModelProcessesOp(req)
     case 'ping': {
       const r: PingResult = { agentVersion: AGENT_PROTOCOL_VERSION, node: process.version, pid: process.pid }
       return r

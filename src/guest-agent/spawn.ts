@@ -44,6 +44,14 @@ interface Running {
 
 const running = new Map<string, Running>()
 
+/** Leader pids of running spawns that run a model's command (`modelCommand`); see end-processes.ts. */
+const modelLeaders = new Set<number>()
+
+/** The leader pids of running spawns marked `modelCommand` (a copy). */
+export function modelCommandPids(): ReadonlySet<number> {
+  return new Set(modelLeaders)
+}
+
 function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal)
@@ -62,6 +70,7 @@ function validate(req: SpawnRequest): void {
     throw new AgentError('BAD_REQUEST', 'env must map names to strings')
   }
   if (req.report !== undefined && typeof req.report !== 'boolean') throw new AgentError('BAD_REQUEST', 'report must be a boolean')
+  if (req.modelCommand !== undefined && typeof req.modelCommand !== 'boolean') throw new AgentError('BAD_REQUEST', 'modelCommand must be a boolean')
   for (const [k, v] of [['timeoutMs', req.timeoutMs], ['maxOutputBytes', req.maxOutputBytes]] as const) {
     if (v !== undefined && (typeof v !== 'number' || !(v > 0))) throw new AgentError('BAD_REQUEST', `${k} must be a number > 0`)
   }
@@ -82,6 +91,7 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v
   Object.assign(env, BASE_ENV, req.env ?? {})
+  if (req.modelCommand) env.CORTEX_MODEL_COMMAND = '1'
 
   return new Promise<SpawnResult>((resolve, reject) => {
     const child = spawn(req.argv[0] as string, req.argv.slice(1), {
@@ -91,6 +101,8 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
       detached: true
     })
     const stdio = { stdout: child.stdout as Readable, stderr: child.stderr as Readable }
+    const leader = req.modelCommand ? child.pid : undefined
+    if (leader !== undefined) modelLeaders.add(leader)
     // The report pipe is read while the call runs and never waited on: a background child may keep
     // its write end open, and the command may close or redirect fd 3 (then there is no report).
     let report: Buffer = Buffer.alloc(0)
@@ -154,6 +166,7 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
       settled = true
       if (termTimer) clearTimeout(termTimer)
       running.delete(id)
+      if (leader !== undefined) modelLeaders.delete(leader)
       // The call is over once the leader is gone: KILL what is left of its group now (one killpg is
       // atomic against forks, so this also ends a fork bomb). Not only after a timeout or kill: a
       // command that replaced the bash tool's EXIT trap, `exec`ed, or left a child that ignores
@@ -190,6 +203,7 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
       settled = true
       if (termTimer) clearTimeout(termTimer)
       running.delete(id)
+      if (leader !== undefined) modelLeaders.delete(leader)
       reportPipe?.destroy()
       reject(new AgentError('SPAWN_FAILED', `cannot run ${JSON.stringify(req.argv[0])} in ${req.cwd}: ${err.message}`))
     })

@@ -154,7 +154,17 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('plan_updated'), plan: PlanSchema }),
   z.object({ type: z.literal('todos_updated'), todos: z.array(TodoSchema) }),
-  z.object({ type: z.literal('mode_changed'), mode: ModeSchema }),
+  /**
+   * The mode in force changed. A switch from a mode with bash to one without (Agent → Ask, Plan,
+   * Spec) first ends what the model's commands left running in the guest (ADR 0019): how many
+   * (`endedProcesses`, absent when none), and why not all could be (`endError`).
+   */
+  z.object({
+    type: z.literal('mode_changed'),
+    mode: ModeSchema,
+    endedProcesses: z.number().int().nonnegative().optional(),
+    endError: z.string().optional()
+  }),
   /** lock_changed, spec_updated, proposal_decided (./proposals). */
   ...PROPOSAL_EVENTS,
   /** goal_updated: the goal's state and progress after any change (./goal). */

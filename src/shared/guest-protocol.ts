@@ -52,6 +52,12 @@ export interface SpawnRequest {
   maxOutputBytes?: number
   stream?: boolean
   report?: boolean
+  /**
+   * The process runs a command the model wrote (the bash tool): `end_model_processes` ends it and
+   * everything it starts. It also gets `CORTEX_MODEL_COMMAND=1` in its environment (a hint for
+   * people reading `ps e`; the agent never relies on it, a process can clear its environment).
+   */
+  modelCommand?: boolean
 }
 
 /** Bytes of a spawn's fd-3 report the agent keeps (the last ones written). */
@@ -66,6 +72,20 @@ export interface SnapshotRequest { op: 'snapshot'; store: string; repo: string; 
 export interface SnapshotResult { commit: string; big: number; reused: boolean }
 /** Kill the process group of the spawn request with id `target` (TERM, then KILL after a grace). */
 export interface KillRequest { op: 'kill'; target: string }
+/**
+ * End every process the model's commands started in this guest, including ones that left their
+ * process group or session (setsid, double fork, daemons): TERM, then after `graceMs` (default
+ * 1000, at most 10000) STOP and KILL what is left. The guest agent, the container's init and main
+ * process, the user's shells (`docker exec` sessions) with what they run, and processes of the
+ * host's own calls (search, checkpoints) are spared. See src/guest-agent/end-processes.ts.
+ */
+export interface EndModelProcessesRequest { op: 'end_model_processes'; graceMs?: number }
+/**
+ * Result of `end_model_processes`: `ended` counts the process trees ended (each process that had no
+ * model process for a parent when first seen: a background loop and the `sleep` it runs count once);
+ * `remaining` the processes still alive at the agent's deadline.
+ */
+export interface EndModelProcessesResult { ended: number; remaining: number }
 /** Liveness check; answers with the agent's version and node version. */
 export interface PingRequest { op: 'ping' }
 
@@ -78,6 +98,7 @@ export type AgentRequestBody =
   | SpawnRequest
   | SnapshotRequest
   | KillRequest
+  | EndModelProcessesRequest
   | PingRequest
 
 /** A request with its id (unique per connection). */

@@ -92,3 +92,14 @@ export function isToolAllowed(mode: Mode, tool: string, lock?: ModeLock | null, 
 export function lockLabel(lock: ModeLock): string {
   return lock.kind === 'plan' ? 'Plan — locked until you accept' : `Spec ${lock.stage} — locked until you accept`
 }
+
+/**
+ * One line about the processes a mode switch ended (`mode_changed`'s `endedProcesses` and
+ * `endError`, ADR 0019), e.g. "ended 2 background processes"; '' when there is nothing to say.
+ * The same words in the CLI, the interactive CLI and the timeline.
+ */
+export function endedProcessesNote(e: { endedProcesses?: number; endError?: string }): string {
+  const n = e.endedProcesses ?? 0
+  const ended = n > 0 ? `ended ${n} background process${n === 1 ? '' : 'es'}` : ''
+  return [ended, e.endError ?? ''].filter(Boolean).join('; ')
+}

@@ -4,7 +4,7 @@
  * decides nothing: every change the user makes goes to the session as an operation.
  */
 import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../shared/events'
-import type { Mode, ModeLock } from '../../shared/modes'
+import { endedProcessesNote, type Mode, type ModeLock } from '../../shared/modes'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import type { GoalUpdated } from '../../shared/goal'
@@ -167,8 +167,10 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
       return push(s, { kind: 'plan', id: newId(), plan: e.plan })
     case 'todos_updated':
       return push(s, { kind: 'todos', id: newId(), todos: e.todos })
-    case 'mode_changed':
-      return { ...s, mode: e.mode }
+    case 'mode_changed': {
+      const note = endedProcessesNote(e)
+      return note ? withNotice({ ...s, mode: e.mode }, `mode ${e.mode}: ${note}`, e.endError ? 'warn' : 'dim') : { ...s, mode: e.mode }
+    }
     case 'lock_changed':
       return e.lock ? withNotice({ ...s, lock: e.lock }, `${e.lock.kind === 'plan' ? 'plan' : `spec ${e.lock.stage}`} awaits you: /accept or /reject FEEDBACK`, 'warn') : { ...s, lock: null }
     case 'spec_updated':

@@ -232,7 +232,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     },
     async submit(input) {
       const { sessionId, op } = parse('submit', input)
-      get(sessionId).submit(op)
+      await get(sessionId).submit(op)
       return { ok: true as const }
     },
     async closeSession(input) {

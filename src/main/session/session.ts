@@ -27,6 +27,7 @@ import { SessionCheckpoints } from '../checkpoints/session-checkpoints'
 import { visibleHistory } from '../checkpoints/rewind-history'
 import { ProposalState, decideProposal, isProposalOperation, type ProposalOperation } from '../harness/mode-locks'
 import { MessageQueue, type QueuedMessage } from './message-queue'
+import { ModeSwitches } from './mode-switch'
 import { SessionApprovals, approvalPolicyFromLog } from './session-approvals'
 import { SessionGoal } from './session-goal'
 import type { ApprovalRulesStore } from '../harness/approvals/rules-store'
@@ -91,6 +92,8 @@ export class Session {
   readonly checkpoints: SessionCheckpoints
   /** AGENTS.md / CLAUDE.md, read through the guest at each turn's start and added to the system prompt. */
   private readonly instructions: SessionInstructions
+  /** Mode switches' reports, in order; a switch that takes bash away ends the model's processes first (ADR 0019). */
+  private readonly modeSwitches: ModeSwitches
 
   /** @param deps see {@link SessionDeps} */
   constructor(private readonly deps: SessionDeps) {
@@ -103,6 +106,7 @@ export class Session {
       sessionId: deps.id, events: () => this.history, emit: (e) => this.emit(e), getGuest: () => this.ensureGuest(), hasGuest: () => this.guest.current !== null,
       isRunning: () => this.isRunning(), logger: this.logger
     })
+    this.modeSwitches = new ModeSwitches({ emit: (e) => this.emit(e), currentGuest: () => this.guest.current, logger: this.logger })
     this.goal = new SessionGoal({ emit: (e) => this.emit(e), isRunning: () => this.isRunning(), startTurn: (text) => this.startTurn([{ text }]), logger: this.logger })
     this.id = deps.id
     this.repo = deps.repo
@@ -166,11 +170,13 @@ export class Session {
   /**
    * Apply an operation. `user_message` starts a turn, or during one is queued (message-queue.ts);
    * `remove_queued` drops a queued message (`invalid_input` once delivered);
-   * `stop` aborts the running turn; `set_mode` takes effect for the next model step and tool call;
+   * `stop` aborts the running turn; `set_mode` takes effect for the next model step and tool call,
+   * and resolves once `mode_changed` is emitted: a switch that takes bash away (Agent → Ask, Plan,
+   * Spec) first ends the processes the model's commands left running (mode-switch.ts, ADR 0019);
    * `set_sandbox` restarts the guest with the new policy (in the background; the next tool waits for it).
    * @throws CortexError('busy') for `set_sandbox` while a turn is running
    */
-  submit(op: Operation): void {
+  submit(op: Operation): void | Promise<void> {
     if (this.closed) throw new CortexError('session_not_found', `session ${this.id} is closed`)
     if (this.approvals.submit(op)) return // approval_decision, set_approval_policy
     if (isProposalOperation(op)) return this.decide(op)
@@ -186,17 +192,18 @@ export class Session {
       case 'stop':
         this.goal.stop() // Stop pauses an active goal
         this.turn?.controller.abort()
+        this.modeSwitches.abort() // a switch waiting for background processes to end reports at once
         this.guest.stop() // a guest start in progress is cancelled too; the next is a new one (ADR 0008)
         return
-      case 'set_mode':
-        if (op.mode !== this.mode) {
-          this.logger.info('mode changed', { from: this.mode, to: op.mode })
-          // switching mode releases a plan or spec lock
-          for (const e of this.proposals.onModeSwitch()) this.emit(e)
-          this.mode = op.mode
-          this.emit({ type: 'mode_changed', mode: op.mode })
-        }
-        return
+      case 'set_mode': {
+        if (op.mode === this.mode) return
+        const from = this.mode
+        this.logger.info('mode changed', { from, to: op.mode })
+        // switching mode releases a plan or spec lock
+        for (const e of this.proposals.onModeSwitch()) this.emit(e)
+        this.mode = op.mode
+        return this.modeSwitches.switched(from, op.mode)
+      }
       case 'compact':
         if (this.turn) throw new CortexError('busy', 'compact waits for the running turn to end: press Stop (Esc) first or wait')
         if (!this.deps.compaction) throw new CortexError('invalid_input', 'this session was opened without compaction settings')
@@ -250,6 +257,7 @@ export class Session {
   async close(): Promise<void> {
     if (this.closed) return
     this.turn?.controller.abort()
+    this.modeSwitches.abort() // the container goes anyway, and with it every process in it
     this.guest.abortStart() // a start in progress removes what it created
     // every guest and model wait honours Stop; the bound only guards against a bug there
     await settleWithin(this.idle(), CLOSE_TURN_WAIT_MS)

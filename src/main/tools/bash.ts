@@ -128,7 +128,9 @@ export const bashTool = defineTool({
           timeoutMs,
           maxOutputBytes: BASH_MAX_OUTPUT_BYTES,
           stream: true,
-          report: true
+          report: true,
+          // what it starts is ended when the session switches to a mode without bash (ADR 0019)
+          modelCommand: true
         },
         { signal: ctx.signal, onOutput: (stream, data) => ctx.emitOutput(stream, data) }
       )

@@ -3,7 +3,7 @@
  * streamed assistant text, one row per tool call, guest status, errors, turn ends), the plan, the
  * todos, the guest state and the terminal transcript of bash output. No React, no I/O.
  */
-import type { Mode, ModeLock } from '../../../shared/modes'
+import { endedProcessesNote, type Mode, type ModeLock } from '../../../shared/modes'
 import type { SpecDocument } from '../../../shared/proposals'
 import type { SandboxPolicy } from '../../../shared/sandbox'
 import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../../shared/events'
@@ -39,7 +39,8 @@ export type TimelineItem =
   | { kind: 'turn_end'; id: string; turnId: string; reason: 'completed' | 'stopped' | 'error'; usage?: TurnUsage; durationMs?: number }
   /** A session notice (resumed, instructions loaded); `warn` when something was lost or cut. */
   | { kind: 'notice'; id: string; text: string; warn: boolean }
-  | { kind: 'mode'; id: string; mode: Mode }
+  /** `note`: what the switch ended in the guest ("ended 2 background processes"), when anything. */
+  | { kind: 'mode'; id: string; mode: Mode; note?: string; warn?: boolean }
   | { kind: 'sandbox'; id: string; policy: SandboxPolicy }
   | { kind: 'host_warning'; id: string; paths: string[]; message: string }
   /** An approval card, or a call a stored rule decided (features/approvals/approvals-view.ts). */
@@ -268,8 +269,10 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return { ...view, spec: event.spec }
     case 'proposal_decided':
       return view // the next user message (the plan, the spec or the feedback) shows the decision
-    case 'mode_changed':
-      return { ...push({ kind: 'mode', id, mode: event.mode }), mode: event.mode }
+    case 'mode_changed': {
+      const note = endedProcessesNote(event)
+      return { ...push({ kind: 'mode', id, mode: event.mode, ...(note ? { note, warn: !!event.endError } : {}) }), mode: event.mode }
+    }
     case 'sandbox_changed':
       return { ...push({ kind: 'sandbox', id, policy: event.policy }), sandbox: event.policy }
     case 'guest_status': {

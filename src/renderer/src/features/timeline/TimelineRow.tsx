@@ -36,8 +36,9 @@ export const Row = memo(function Row({ item }: { item: TimelineItem }): React.JS
       )
     case 'mode':
       return (
-        <div className="row meta" data-testid="mode-row">
+        <div className={item.warn ? 'row meta warn' : 'row meta'} data-testid="mode-row">
           mode: {item.mode}
+          {item.note ? ` — ${item.note}` : ''}
         </div>
       )
     case 'sandbox':

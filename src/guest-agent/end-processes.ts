@@ -1,0 +1,179 @@
+/**
+ * `end_model_processes`: end every process the model's commands started in this guest, including
+ * ones that left their process group or session (setsid, double fork, nohup, daemons), when the
+ * session switches to a mode without bash. Runs inside the guest (Node 18, built-ins only).
+ *
+ * Who is whose is read from the process tree in /proc, not from anything a process can change about
+ * itself. In the guest's pid namespace:
+ * - the model's commands are spawned by this agent (`modelCommand` spawns, spawn.ts): a process
+ *   below such a leader is the model's;
+ * - a process that escaped (its parent exited) is re-parented to PID 1 (Docker's init); nothing but
+ *   the container's main process is started by PID 1 itself, and it started before everything else;
+ * - the user's shells, like every `docker exec`, have parent pid 0 (their parent is outside the
+ *   namespace); no process inside the guest can make itself one, nor re-parent itself below one.
+ * So: a process below a model leader, or whose ancestry reaches PID 1 through anything but the
+ * main process (an orphan), is ended; PID 1, the main process, this agent and its ancestors, the
+ * host's own spawns (search, checkpoints: below this agent but not below a model leader) and every
+ * `docker exec` tree (the user's shells, restarted agents) are spared.
+ *
+ * Known gaps (docs/adr/0019-mode-switch-ends-model-processes.md): a process the user started from
+ * the Shell pane that escaped the shell (setsid, or the shell closed) is an orphan too and is ended;
+ * a model process cannot escape this, but it can leave something for the user's shell to run later
+ * (a script, ~/.bashrc), which then runs as the user's.
+ *
+ * Ending: TERM to every such process (and to new ones as they appear) for `graceMs`; then freeze and
+ * kill: STOP every one until a scan finds all of them stopped (a stopped process cannot fork, so a
+ * fork loop cannot outrun it), then KILL them all.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import type { EndModelProcessesRequest, EndModelProcessesResult } from '../shared/guest-protocol'
+import { AgentError } from './errors'
+import { modelCommandPids } from './spawn'
+
+/** Default TERM → KILL grace (ms). */
+export const END_GRACE_MS = 1000
+/** Largest grace a request may ask for (ms). */
+export const MAX_END_GRACE_MS = 10_000
+/** How long the STOP/KILL phase may take after the grace (ms); the host's deadline adds a margin. */
+export const END_KILL_PHASE_MS = 2000
+/** Time between scans of /proc while processes remain (ms). */
+const POLL_MS = 25
+
+/** One process from /proc/<pid>/stat. */
+export interface ProcEntry {
+  pid: number
+  ppid: number
+  /** One-letter state (R, S, D, T, t, Z, X, …). */
+  state: string
+  /** Start time in clock ticks since boot (field 22): with the pid it names one process over time. */
+  start: number
+}
+
+/** Parse /proc/<pid>/stat text (the command name may hold spaces and parentheses). Undefined when malformed. */
+export function parseStat(text: string): ProcEntry | undefined {
+  const open = text.indexOf('(')
+  const close = text.lastIndexOf(')')
+  if (open < 0 || close < open) return undefined
+  const pid = Number(text.slice(0, open).trim())
+  const f = text.slice(close + 2).split(' ')
+  const ppid = Number(f[1])
+  const start = Number(f[19])
+  if (!Number.isInteger(pid) || !Number.isInteger(ppid) || !Number.isFinite(start) || !f[0]) return undefined
+  return { pid, ppid, state: f[0], start }
+}
+
+/** Every process visible in /proc now, by pid (threads are not listed; vanished ones are skipped). */
+export function scanProcs(): Map<number, ProcEntry> {
+  const procs = new Map<number, ProcEntry>()
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const p = parseStat(readFileSync(`/proc/${name}/stat`, 'utf8'))
+      if (p) procs.set(p.pid, p)
+    } catch {
+      // gone between readdir and read
+    }
+  }
+  return procs
+}
+
+/**
+ * The model's live processes in `procs` (see the module comment), zombies excluded.
+ * @param self this agent's pid @param leaders leader pids of running `modelCommand` spawns
+ */
+export function modelProcesses(procs: ReadonlyMap<number, ProcEntry>, self: number, leaders: ReadonlySet<number>): ProcEntry[] {
+  // the container's main process: PID 1's earliest-started child (init starts it; all else is later)
+  let main: ProcEntry | undefined
+  for (const p of procs.values()) {
+    if (p.ppid === 1 && p.pid !== 1 && (!main || p.start < main.start || (p.start === main.start && p.pid < main.pid))) main = p
+  }
+  const spared = new Set<number>([1, self])
+  if (main) spared.add(main.pid)
+  for (let p = procs.get(self); p && p.ppid > 0 && !spared.has(p.ppid); p = procs.get(p.ppid)) spared.add(p.ppid)
+  const verdict = new Map<number, boolean>()
+  const isModel = (start: ProcEntry): boolean => {
+    const path: number[] = []
+    let result = false
+    for (let p: ProcEntry | undefined = start; ; p = procs.get(p.ppid)) {
+      if (!p) break // an ancestor exited mid-scan: this process is re-parented soon; the next scan decides
+      const known = verdict.get(p.pid)
+      if (known !== undefined) {
+        result = known
+        break
+      }
+      path.push(p.pid)
+      if (leaders.has(p.pid)) {
+        result = true
+        break
+      }
+      if (spared.has(p.pid) || p.ppid === 0) break // agent helpers, main, a docker exec tree
+      if (p.ppid === 1) {
+        result = true // re-parented to init: an orphan
+        break
+      }
+      if (path.length > procs.size) break // a cycle would mean a torn scan
+    }
+    for (const pid of path) verdict.set(pid, result)
+    return result
+  }
+  const out: ProcEntry[] = []
+  for (const p of procs.values()) {
+    if (spared.has(p.pid) || p.state === 'Z' || p.state === 'X') continue
+    if (isModel(p)) out.push(p)
+  }
+  return out
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig)
+  } catch {
+    // ESRCH: gone already
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+const key = (p: ProcEntry): string => `${p.pid}@${p.start}`
+
+/** Handle `end_model_processes` (see the module comment). Rejects BAD_REQUEST for a bad `graceMs`. */
+export async function endModelProcessesOp(req: EndModelProcessesRequest): Promise<EndModelProcessesResult> {
+  if (req.graceMs !== undefined && (typeof req.graceMs !== 'number' || !(req.graceMs >= 0) || req.graceMs > MAX_END_GRACE_MS)) {
+    throw new AgentError('BAD_REQUEST', `graceMs must be a number from 0 to ${MAX_END_GRACE_MS}`)
+  }
+  const grace = req.graceMs ?? END_GRACE_MS
+  const current = (): ProcEntry[] => modelProcesses(scanProcs(), process.pid, modelCommandPids())
+  // every process seen, and whether it was a tree's top when first seen: those are what is counted
+  // ("ended 2 background processes"), not each `sleep` a loop forked while it was being ended
+  const seen = new Map<string, boolean>()
+  const note = (live: ProcEntry[]): void => {
+    const pids = new Set(live.map((p) => p.pid))
+    for (const p of live) if (!seen.has(key(p))) seen.set(key(p), !pids.has(p.ppid))
+  }
+  const ended = (live: ProcEntry[]): number => {
+    const left = new Set(live.map(key))
+    let n = 0
+    for (const [k, top] of seen) if (top && !left.has(k)) n += 1
+    return n
+  }
+  // TERM: a dev server or watcher may shut down cleanly; new children get it too as they appear
+  const termUntil = Date.now() + grace
+  for (;;) {
+    const live = current()
+    for (const p of live) if (!seen.has(key(p))) signal(p.pid, 'SIGTERM')
+    note(live)
+    if (live.length === 0) return { ended: ended(live), remaining: 0 }
+    if (Date.now() >= termUntil) break
+    await sleep(POLL_MS)
+  }
+  // freeze, then KILL: once every one is stopped none can fork, so the set is complete
+  const killUntil = Date.now() + END_KILL_PHASE_MS
+  let live = current()
+  while (live.length > 0 && Date.now() < killUntil) {
+    note(live)
+    if (live.every((p) => p.state === 'T' || p.state === 't')) for (const p of live) signal(p.pid, 'SIGKILL')
+    else for (const p of live) signal(p.pid, 'SIGSTOP')
+    await sleep(POLL_MS / 5)
+    live = current()
+  }
+  return { ended: ended(live), remaining: live.length }
+}
