@@ -50,6 +50,12 @@ describe('the interactive CLI state', () => {
     expect(borderTitle(locked.mode, null, locked.lock)).toBe('Plan · locked (plan)')
   })
 
+  it('notes what a mode switch ended in the guest, and nothing when it ended nothing (ADR 0019)', () => {
+    const s = run([{ type: 'mode_changed', mode: 'plan', endedProcesses: 3 }, { type: 'mode_changed', mode: 'agent' }])
+    expect(s.mode).toBe('agent')
+    expect(s.items).toMatchObject([{ kind: 'notice', text: 'mode plan: ended 3 background processes', tone: 'dim' }])
+  })
+
   it('shows the text of a replayed assistant message once (no deltas in the log)', () => {
     const replayed = run([{ type: 'assistant_message', turnId: 't', text: 'from the log', toolCalls: [] }])
     expect(replayed.items).toMatchObject([{ kind: 'assistant', text: 'from the log', done: true }])

@@ -92,4 +92,18 @@ describe('reduceEnvelope', () => {
     expect(v.todos).toHaveLength(1)
     expect(v.mode).toBe('plan')
   })
+
+  it('says on the mode row what the switch ended in the guest (ADR 0019)', () => {
+    const v = run([
+      { type: 'mode_changed', mode: 'plan', endedProcesses: 2 },
+      { type: 'mode_changed', mode: 'agent' },
+      { type: 'mode_changed', mode: 'ask', endedProcesses: 1, endError: '1 process still running after 3000 ms' }
+    ])
+    expect(v.items).toMatchObject([
+      { kind: 'mode', mode: 'plan', note: 'ended 2 background processes', warn: false },
+      { kind: 'mode', mode: 'agent' },
+      { kind: 'mode', mode: 'ask', note: 'ended 1 background process; 1 process still running after 3000 ms', warn: true }
+    ])
+    expect(v.items[1]).not.toHaveProperty('note')
+  })
 })
