@@ -1,5 +1,5 @@
 // Terminal rendering of the plan/spec lock for `cortex run`: the lock and the operations that answer
-// it, a spec document with its Markdown made terminal-safe, and the decision.
+// it, a spec document with its Markdown made terminal-safe, the decision, and what a mode switch ended.
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent } from '../shared/events'
@@ -27,5 +27,14 @@ describe('lock rendering', () => {
     expect(err).toContain('Spec design — locked until you accept (accept_spec, or reject_spec with feedback)')
     expect(out).toContain('Spec design: Design\n# D')
     expect(out).not.toContain('\u001b')
+  })
+
+  it('says what a switch to a mode without bash ended, and nothing for a switch that ended nothing (ADR 0019)', () => {
+    const { err } = render([
+      { type: 'mode_changed', mode: 'plan', endedProcesses: 2 },
+      { type: 'mode_changed', mode: 'agent' },
+      { type: 'mode_changed', mode: 'ask', endError: 'background processes could not be ended: gone' }
+    ])
+    expect(err).toBe('mode: plan (ended 2 background processes)\nmode: ask (background processes could not be ended: gone)\n')
   })
 })

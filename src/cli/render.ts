@@ -163,8 +163,9 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
         target.err.write(paint('dim', `approvals: ${event.policy}\n`))
         break
       case 'mode_changed': {
+        // only a switch that ended something is worth a line (ADR 0019)
         const note = endedProcessesNote(event)
-        target.err.write(paint(event.endError ? 'yellow' : 'dim', `mode: ${event.mode}${note ? ` (${safe(note)})` : ''}\n`))
+        if (note) target.err.write(paint(event.endError ? 'yellow' : 'dim', `mode: ${event.mode} (${safe(note)})\n`))
         break
       }
       case 'sandbox_changed':
