@@ -40,6 +40,11 @@ describe('modelProcesses', () => {
     expect(modelProcesses(wrapped, 8, new Set()).map((p) => p.pid)).toEqual([5])
   })
 
+  it('counts a process whose parent vanished between reads as an orphan (it is being re-parented to init)', () => {
+    const torn = table([[1, 0, 100], [7, 1, 101], [8, 7, 102], [61, 60, 310], [62, 0, 320], [63, 62, 330]])
+    expect(modelProcesses(torn, 8, new Set()).map((p) => p.pid)).toEqual([61])
+  })
+
   it('with no running bash call ends only orphans', () => {
     expect(modelProcesses(procs, 8, new Set()).map((p) => p.pid).sort((a, b) => a - b)).toEqual([40, 41, 50])
   })

@@ -95,7 +95,10 @@ export function modelProcesses(procs: ReadonlyMap<number, ProcEntry>, self: numb
     const path: number[] = []
     let result = false
     for (let p: ProcEntry | undefined = start; ; p = procs.get(p.ppid)) {
-      if (!p) break // an ancestor exited mid-scan: this process is re-parented soon; the next scan decides
+      if (!p) {
+        result = true // its parent exited between reads: it is being re-parented to init, an orphan
+        break
+      }
       const known = verdict.get(p.pid)
       if (known !== undefined) {
         result = known
