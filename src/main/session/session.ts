@@ -322,7 +322,7 @@ export class Session {
             for (const e of this.proposals.onSpecDrafted(doc)) this.emit(e)
           }
         },
-        goal: this.goal.toolState(turnId)
+        goal: { ...this.goal.toolState(turnId), commandsAllowed: () => offeredTools(this.mode, this.proposals.lock).includes('bash') }
       },
       classifyError: this.deps.classifyError,
       maxOutputTokens: this.deps.maxOutputTokens,

@@ -50,6 +50,10 @@ export const goalDoneTool = defineTool({
       state.met(evidence)
       return { output: 'The goal is met. End your turn with a one-line summary; do not call more tools.' }
     }
+    if (state.commandsAllowed && !state.commandsAllowed()) {
+      // the check runs code the model may have written: not while the user's mode or lock forbids commands
+      throw new ToolError("the goal's check command runs commands, which the current mode does not allow: the goal stays open until the user switches to Agent mode. Say what you found and end your turn.")
+    }
     const root = await workspaceRoot(ctx.guest)
     let res
     try {

@@ -34,6 +34,11 @@ export interface GoalToolState {
   met(evidence: string): void
   /** The model reports a blocker; returns how many consecutive turns (this one included) reported it. */
   blocked(reason: string): number
+  /**
+   * Whether commands may run now (the mode and lock in force offer bash): the check command runs
+   * only then, since it runs code the model may have written. Absent: allowed (tests of the tool).
+   */
+  commandsAllowed?(): boolean
 }
 
 /** What a tool runs with. `signal` aborts on Stop; tools must pass it to every guest call. */
