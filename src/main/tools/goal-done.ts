@@ -58,7 +58,7 @@ export const goalDoneTool = defineTool({
     let res
     try {
       res = await ctx.guest.spawn(
-        { argv: ['bash', '-c', goal.check], cwd: root, env: { ...NON_INTERACTIVE_ENV }, timeoutMs: GOAL_CHECK_TIMEOUT_MS, maxOutputBytes: CHECK_MAX_OUTPUT_BYTES, stream: true },
+        { argv: ['bash', '-c', goal.check], cwd: root, env: { ...NON_INTERACTIVE_ENV }, timeoutMs: GOAL_CHECK_TIMEOUT_MS, maxOutputBytes: CHECK_MAX_OUTPUT_BYTES, stream: true, modelCommand: true },
         { signal: ctx.signal, onOutput: (stream, data) => ctx.emitOutput(stream, data) }
       )
     } catch (err) {
