@@ -1,6 +1,6 @@
 /**
  * Checkpoint snapshots on a real tree: the `typescript` npm package unpacked into a git repository,
- * in one Docker guest with its checkpoint store. Prints, each as p50/p90 over BENCH_N samples:
+ * in the repository's checkpoint guest (the container that mounts its store, ADR 0010). Prints, each as p50/p90 over BENCH_N samples:
  * - a snapshot of the unchanged tree, next to `git status --porcelain` on the same tree in the same guest;
  * - a snapshot after changing 10 files (10 of median size, then the 10 largest), next to `git status`
  *   after the same kind of change;
@@ -46,7 +46,11 @@ async function main(): Promise<void> {
   await ensureGuestImage()
   const repo = makeNpmRepo('typescript')
   const stores = mkdtempSync(join(tmpdir(), 'cortex-bench-cp-'))
-  const guest = await new DockerGuestProvider({ agentPath, checkpointsDir: stores, labels: { 'dev.cortex.bench': '1' } }).start({ sessionId: 'bench-checkpoints', repo: repo.dir })
+  // the repository's checkpoint guest (ADR 0010): where snapshots run; `git status` runs there too for the comparison
+  const provider = new DockerGuestProvider({ agentPath, checkpointsDir: stores, labels: { 'dev.cortex.bench': '1' } })
+  const lease = provider.checkpointLease(repo.dir)
+  if (!lease) throw new Error('no checkpoint lease')
+  const guest = await lease.guest()
   try {
     const store = new ShadowStore(guest)
     const size = treeSize(repo.dir)
@@ -112,7 +116,8 @@ async function main(): Promise<void> {
         `(+${((after - before) / 1024 ** 2).toFixed(1)} MiB, ${((after - before) / 50 / 1024).toFixed(0)} KiB per turn)\n`
     )
   } finally {
-    await guest.close()
+    await lease.release() // the last lease removes the checkpoint guest
+    await provider.close()
     rmSync(stores, { recursive: true, force: true })
     repo.cleanup()
   }

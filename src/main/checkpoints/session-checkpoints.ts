@@ -2,8 +2,10 @@
  * A session's checkpoints: a snapshot of the repository before the first guest tool of each turn
  * runs and one at the turn's end (after Stop and errors too; a turn cut off by a crash is closed at
  * the next turn's start), the `turn_changes` event, and reviews and reverts over the snapshots.
- * Every snapshot, diff and restore runs in the guest (shadow-store.ts); the refs of a session live
- * under `refs/cortex/<session>/` of the repository's store. Operations are serialized per session.
+ * Every snapshot, diff and restore runs in the repository's checkpoint guest (shadow-store.ts,
+ * guest/checkpoint-guests.ts), a container no model command runs in: the session's own guest does
+ * not mount the store. The refs of a session live under `refs/cortex/<session>/` of the repository's
+ * store. Operations are serialized per session. A `read-only` session takes no snapshots.
  *
  * Which snapshot is which, from the session's events: turn T has `t/<T>/before` and `t/<T>/after`;
  * revert R has `r/<R>/before` (the tree just before it) and `r/<R>/after`. The newest of the
@@ -15,7 +17,8 @@ import type { FileChange, RevertResult, RevertScope } from '../../shared/checkpo
 import { CortexError } from '../../shared/errors'
 import type { SessionEvent } from '../../shared/events'
 import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
-import type { Guest } from '../guest/guest'
+import type { Guest, StoreLease } from '../guest/guest'
+import type { SandboxPolicy } from '../../shared/sandbox'
 import { ShadowStore } from './shadow-store'
 
 /** Most turns of one session whose snapshots are kept; older turns' snapshots are pruned (their diffs and undo go). */
@@ -31,8 +34,12 @@ export interface CheckpointHost {
   /** The session's persisted events so far. */
   events(): readonly SessionEvent[]
   emit(event: SessionEvent): void
-  /** The attached guest (attaching one if needed). */
+  /** The session's attached guest (attaching one if needed): a turn's tools wait for its `before` snapshot. */
   getGuest(): Promise<Guest>
+  /** A lease on the repository's checkpoint guest (GuestProvider.checkpointLease); undefined: no checkpoints. Asked once, released by {@link SessionCheckpoints.close}. */
+  checkpointLease(): StoreLease | undefined
+  /** The session's sandbox policy now (`read-only`: no snapshots). */
+  getSandbox(): SandboxPolicy
   /** Whether the session has a guest attached or attaching (then a turn snapshots at its start). */
   hasGuest(): boolean
   /** Whether a turn is running (reverts are refused then). */
@@ -46,6 +53,9 @@ export class SessionCheckpoints {
   /** Turns whose `before` snapshot was started: whether it was taken. */
   private readonly begun = new Map<string, Promise<boolean>>()
   private readonly log: Logger
+  /** The checkpoint guest lease: unset until first needed, null when the provider records no checkpoints. */
+  private lease: StoreLease | null | undefined
+  private closed = false
 
   /** @param host the session's side, see {@link CheckpointHost} */
   constructor(private readonly host: CheckpointHost) {
@@ -63,9 +73,25 @@ export class SessionCheckpoints {
     return run
   }
 
-  /** The store of `guest`, or null when it mounts none (checkpoints are then off). */
-  private storeOf(guest: Guest): ShadowStore | null {
+  /**
+   * The repository's store through its checkpoint guest (started if needed), or null when the
+   * provider records no checkpoints. Aborting `signal` ends the wait for a starting guest.
+   * @throws CortexError when the checkpoint guest cannot be started or the session is closed
+   */
+  private async store(signal?: AbortSignal): Promise<ShadowStore | null> {
+    if (this.closed) throw new CortexError('guest_failed', 'the session is closed')
+    if (this.lease === undefined) this.lease = this.host.checkpointLease() ?? null
+    if (!this.lease) return null
+    const guest = await this.lease.guest(signal)
     return guest.checkpointStore ? new ShadowStore(guest) : null
+  }
+
+  /** Session close: give the checkpoint guest lease back (the repository's last session removes the guest). Never rejects. */
+  async close(): Promise<void> {
+    this.closed = true
+    const lease = this.lease
+    this.lease = null
+    await lease?.release().catch((err: unknown) => this.log.warn('could not release the checkpoint guest', errorFields(err)))
   }
 
   /**
@@ -78,10 +104,10 @@ export class SessionCheckpoints {
     const known = this.begun.get(turnId)
     if (known) return known
     const p = (async () => {
-      const guest = await this.host.getGuest()
-      const store = this.storeOf(guest)
-      // a read-only guest mounts the store read-only (container-spec.ts) and cannot change the repository
-      if (!store || guest.sandbox === 'read-only') return false
+      // a read-only session's guest cannot change the repository (an escalation's one-off guest can: not recorded)
+      if (this.host.getSandbox() === 'read-only') return false
+      const store = await this.store()
+      if (!store) return false
       return this.serial(async () => {
         try {
           await this.recoverUnfinished(store, turnId, AbortSignal.timeout(FINISH_DEADLINE_MS))
@@ -117,9 +143,8 @@ export class SessionCheckpoints {
   recoverAtResume(): Promise<void> {
     return this.serial(async () => {
       try {
-        const guest = await this.host.getGuest()
-        const store = this.storeOf(guest)
-        if (store && guest.sandbox !== 'read-only') await this.recoverUnfinished(store, '', AbortSignal.timeout(FINISH_DEADLINE_MS))
+        const store = this.host.getSandbox() === 'read-only' ? null : await this.store(AbortSignal.timeout(FINISH_DEADLINE_MS))
+        if (store) await this.recoverUnfinished(store, '', AbortSignal.timeout(FINISH_DEADLINE_MS))
       } catch (err) {
         this.log.warn('could not record the changes of a turn a crash cut off; the next turn retries', errorFields(err))
       }
@@ -171,8 +196,7 @@ export class SessionCheckpoints {
     const signal = AbortSignal.timeout(FINISH_DEADLINE_MS)
     await this.serial(async () => {
       try {
-        const guest = await this.host.getGuest()
-        const store = this.storeOf(guest)
+        const store = await this.store(signal)
         if (!store) return
         const after = await store.snapshot(this.host.sessionId, this.ref('t', turnId, 'after'), { signal })
         const refs = await store.refs(`refs/cortex/${this.host.sessionId}/t/${turnId}/`, { signal })
@@ -215,8 +239,8 @@ export class SessionCheckpoints {
   }
 
   private async open(): Promise<{ store: ShadowStore; refs: Record<string, string> }> {
-    const store = this.storeOf(await this.host.getGuest())
-    if (!store) throw new CortexError('invalid_input', 'this session records no checkpoints (its guest mounts no checkpoint store)')
+    const store = await this.store(AbortSignal.timeout(FINISH_DEADLINE_MS))
+    if (!store) throw new CortexError('invalid_input', 'this session records no checkpoints (no checkpoint store is configured)')
     return { store, refs: await store.refs(`refs/cortex/${this.host.sessionId}/`) }
   }
 

@@ -22,6 +22,8 @@ export const LABEL_SESSION = 'dev.cortex.session'
 export const LABEL_REPO = 'dev.cortex.repo'
 /** Sandbox policy of the container (`read-only`, `workspace-write`, `network`). */
 export const LABEL_SANDBOX = 'dev.cortex.sandbox'
+/** Role of a container that is not a session's guest: `checkpoints` (checkpoint-guests.ts). */
+export const LABEL_ROLE = 'dev.cortex.role'
 /** Where the agent bundle is mounted inside the guest. */
 export const AGENT_IN_GUEST = '/opt/cortex/agent.cjs'
 
@@ -109,7 +111,7 @@ export interface GuestSpecInput {
   guardMounts?: readonly GitGuardMount[]
   /** Seccomp profile JSON text; default {@link guestSeccompProfile}(). */
   seccompProfile?: string
-  /** Host folder of the repository's checkpoint store, bound at CHECKPOINT_STORE_IN_GUEST (checkpoint-mount.ts); read-only under `read-only`. */
+  /** Host folder of the repository's checkpoint store, bound read-write at CHECKPOINT_STORE_IN_GUEST: only for a checkpoint guest (checkpoint-guests.ts). */
   checkpointStore?: string
 }
 
@@ -191,9 +193,8 @@ export function guestContainerSpec(i: GuestSpecInput): GuestContainerSpec {
         { Type: 'bind', Source: i.etc.passwd, Target: '/etc/passwd', ReadOnly: true },
         { Type: 'bind', Source: i.etc.group, Target: '/etc/group', ReadOnly: true },
         ...(i.guardMounts ?? []).map((m) => ({ Type: 'bind' as const, Source: m.path, Target: m.path, ReadOnly: m.readOnly })),
-        // read-only under `read-only`: the store holds every session's snapshots of this repository, and
-        // a read-only session's commands must not forge what another session's undo writes back
-        ...(i.checkpointStore ? [{ Type: 'bind' as const, Source: i.checkpointStore, Target: CHECKPOINT_STORE_IN_GUEST, ReadOnly: i.policy === 'read-only' }] : [])
+        // only in a checkpoint guest, where no model command runs (ADR 0010): session guests never see the store
+        ...(i.checkpointStore ? [{ Type: 'bind' as const, Source: i.checkpointStore, Target: CHECKPOINT_STORE_IN_GUEST, ReadOnly: false }] : [])
       ]
     }
   }

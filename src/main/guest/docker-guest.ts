@@ -16,11 +16,12 @@ import { AGENT_PROTOCOL_VERSION } from '../../shared/guest-protocol'
 import { DEFAULT_SANDBOX_POLICY } from '../../shared/sandbox'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import { AgentClient, abortError } from './agent-client'
-import { AGENT_EXIT_MARKER, AGENT_IN_GUEST, GUEST_NETWORK, LABEL_MANAGED, LABEL_REPO, guestContainerSpec, passwdFiles } from './container-spec'
+import { AGENT_EXIT_MARKER, AGENT_IN_GUEST, GUEST_NETWORK, LABEL_MANAGED, LABEL_REPO, LABEL_ROLE, guestContainerSpec, passwdFiles } from './container-spec'
 import type { GuestLimits } from './container-spec'
-import type { Guest, GuestProgress, GuestProvider, GuestShell, GuestStartOptions, ShellOpenOptions } from './guest'
+import type { Guest, GuestProgress, GuestProvider, GuestShell, GuestStartOptions, ShellOpenOptions, StoreLease } from './guest'
 import { gitGuardMounts, guardHeld, holdGuard, removeGuardPlaceholders } from './git-protect'
-import { CHECKPOINT_STORE_IN_GUEST, ensureCheckpointStore } from './checkpoint-mount'
+import { CHECKPOINT_STORE_IN_GUEST, checkpointStoreName, ensureCheckpointStore } from './checkpoint-mount'
+import { CheckpointGuests } from './checkpoint-guests'
 import { guestImageTag, probeGuestImage } from './image'
 import { ensureStartImage, raceAbort } from './abortable'
 import { ManagedGuest } from './managed-guest'
@@ -66,7 +67,7 @@ export interface DockerGuestProviderOptions {
   logger?: Logger
   /** Recipe folder of the default image, whose tag is computed from it (default resources/guest; tests build a recipe of their own). */
   recipeDir?: string
-  /** `<dataDir>/checkpoints`: each guest mounts its repository's checkpoint store from here (checkpoint-mount.ts); unset, none. */
+  /** `<dataDir>/checkpoints`: each repository's checkpoint guest mounts its store from here (checkpoint-mount.ts); unset, no checkpoints. */
   checkpointsDir?: string
 }
 
@@ -254,9 +255,10 @@ class DockerBackend implements GuestBackend {
   }
 }
 
-/** Starts one hardened Docker guest per session. */
+/** Starts one hardened Docker guest per session, and one checkpoint guest per repository ({@link DockerGuestProvider.checkpointLease}). */
 export class DockerGuestProvider implements GuestProvider {
   readonly docker: Dockerode
+  private checkpointGuests: CheckpointGuests | undefined
 
   /** @param opts see {@link DockerGuestProviderOptions} */
   constructor(private readonly opts: DockerGuestProviderOptions = {}) {
@@ -284,7 +286,35 @@ export class DockerGuestProvider implements GuestProvider {
     }
   }
 
-  private async startGuest(args: GuestStartOptions, log: Logger): Promise<Guest> {
+  /**
+   * See {@link GuestProvider.checkpointLease}: undefined without `checkpointsDir`. The checkpoint
+   * guest of `repo` mounts the repository (read-write: restores write it), the git guard's binds as
+   * a `workspace-write` guest, and the store at {@link CHECKPOINT_STORE_IN_GUEST}; no network; labelled
+   * like every guest (session `checkpoints-<store name>`, {@link LABEL_ROLE} `checkpoints`).
+   */
+  checkpointLease(repo: string): StoreLease | undefined {
+    const root = this.opts.checkpointsDir
+    if (!root) return undefined
+    this.checkpointGuests ??= new CheckpointGuests(
+      async (r) => {
+        const log = this.opts.logger ?? NOOP_LOGGER
+        const started = Date.now()
+        const guest = await this.startGuest({ sessionId: `checkpoints-${checkpointStoreName(r)}`, repo: r, sandbox: 'workspace-write' }, log, root)
+        log.info('checkpoint guest started', { repo: r, containerId: guest.id.slice(0, 12), ms: Date.now() - started })
+        return guest
+      },
+      { logger: this.opts.logger }
+    )
+    return this.checkpointGuests.lease(resolve(repo))
+  }
+
+  /** Remove the checkpoint guests (session guests belong to their sessions). Idempotent. */
+  async close(): Promise<void> {
+    await this.checkpointGuests?.close()
+  }
+
+  /** Start a session guest, or with `storeRoot` the checkpoint guest of `args.repo` (see {@link checkpointLease}). */
+  private async startGuest(args: GuestStartOptions, log: Logger, storeRoot?: string): Promise<Guest> {
     const { sessionId, signal } = args
     const policy: SandboxPolicy = args.sandbox ?? DEFAULT_SANDBOX_POLICY
     const progress: GuestProgress = args.onProgress ?? (() => undefined)
@@ -322,11 +352,12 @@ export class DockerGuestProvider implements GuestProvider {
     const release = holdGuard(repo)
     const guard = gitGuardMounts(repo, { uid: st.uid, gid: st.gid }, policy)
     for (const n of guard.notes) log.info(`git guard: ${n}`, { sessionId })
-    const checkpointStore = this.opts.checkpointsDir ? ensureCheckpointStore(this.opts.checkpointsDir, repo, st) : undefined
+    // only a checkpoint guest mounts the store: no model command runs where it is reachable (ADR 0010)
+    const checkpointStore = storeRoot ? ensureCheckpointStore(storeRoot, repo, st) : undefined
     const etc = passwdFiles(st.uid, st.gid)
     log.debug('creating guest container', { sessionId, image, sandbox: policy, network: network ?? 'none' })
     const spec = guestContainerSpec({
-      sessionId, repo, image, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: this.opts.labels, guardMounts: guard.mounts, checkpointStore
+      sessionId, repo, image, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: checkpointStore ? { ...this.opts.labels, [LABEL_ROLE]: 'checkpoints' } : this.opts.labels, guardMounts: guard.mounts, checkpointStore
     })
     let backend: DockerBackend | undefined
     try {

@@ -63,7 +63,10 @@ export interface Guest {
   call(body: AgentRequestBody, opts?: CallOptions): Promise<unknown>
   /** Stop and remove the guest. Idempotent. */
   close(): Promise<void>
-  /** Guest path of the repository's checkpoint store (src/main/checkpoints/), when one is mounted. */
+  /**
+   * Guest path of the repository's checkpoint store (src/main/checkpoints/), set only on a
+   * repository's checkpoint guest (checkpoint-guests.ts): session guests never mount the store.
+   */
   readonly checkpointStore?: string
   /** The sandbox policy the guest was started with (backends without policies leave it unset). */
   readonly sandbox?: SandboxPolicy
@@ -121,8 +124,15 @@ export interface GuestProvider {
    * Rejects with a CortexError (`docker_unavailable`, `image_unavailable`, `guest_failed`).
    */
   start(opts: GuestStartOptions): Promise<Guest>
-  /** Release what the provider holds (e.g. a warm pool's guests). Optional; idempotent. */
+  /** Release what the provider holds (e.g. a warm pool's guests, checkpoint guests). Optional; idempotent. */
   close?(): Promise<void>
+  /**
+   * A lease on the checkpoint guest of `repo` (absolute real path): the container in which the
+   * repository's checkpoint store is mounted and its operations run, and no model command does
+   * (checkpoint-guests.ts, ADR 0010). Undefined (or the method absent): this provider records no
+   * checkpoints. Release the lease when the session closes.
+   */
+  checkpointLease?(repo: string): StoreLease | undefined
 }
 
 /** Arguments of {@link GuestProvider.start}. */
@@ -140,4 +150,16 @@ export interface GuestStartOptions {
    * hands out a warm guest for it nor re-keys itself to its policy.
    */
   oneOff?: boolean
+}
+
+/** One session's hold on its repository's checkpoint guest (main/guest/checkpoint-guests.ts). */
+export interface StoreLease {
+  /**
+   * The repository's checkpoint guest, started (or replaced, when it died) if needed. Aborting
+   * `signal` stops the wait (AbortError); the start goes on for the other waiters.
+   * @throws CortexError from the provider's start (`docker_unavailable`, `image_unavailable`, `guest_failed`)
+   */
+  guest(signal?: AbortSignal): Promise<Guest>
+  /** Give the lease back. Idempotent; the last lease of a repository removes its guest (resolves once removed). */
+  release(): Promise<void>
 }

@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto'
 import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
 import { DEFAULT_SANDBOX_POLICY } from '../../shared/sandbox'
 import type { SandboxPolicy } from '../../shared/sandbox'
-import type { Guest, GuestProvider, GuestStartOptions } from './guest'
+import type { Guest, GuestProvider, GuestStartOptions, StoreLease } from './guest'
 
 /** Options of {@link WarmGuestPool}. */
 export interface WarmGuestPoolOptions {
@@ -133,11 +133,16 @@ export class WarmGuestPool implements GuestProvider {
     return guest
   }
 
-  /** Stop preparing and remove every guest the pool holds or is starting. Idempotent. */
+  /** The provider's checkpoint guest lease (warm guests mount no checkpoint store, so the pool has none of its own). */
+  checkpointLease(repo: string): StoreLease | undefined {
+    return this.provider.checkpointLease?.(repo)
+  }
+
+  /** Stop preparing and remove every guest the pool holds or is starting, then close the provider (its checkpoint guests). Idempotent. */
   async close(): Promise<void> {
     this.closed = true
     await this.settled()
-    const results = await Promise.allSettled([...this.ready.splice(0).map((r) => r.guest.close()), ...this.discarding])
+    const results = await Promise.allSettled([...this.ready.splice(0).map((r) => r.guest.close()), ...this.discarding, this.provider.close?.()])
     for (const r of results) if (r.status === 'rejected') this.log.warn('could not remove a warm guest at close', errorFields(r.reason))
   }
 

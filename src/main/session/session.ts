@@ -104,6 +104,7 @@ export class Session {
     })
     this.checkpoints = new SessionCheckpoints({
       sessionId: deps.id, events: () => this.history, emit: (e) => this.emit(e), getGuest: () => this.ensureGuest(), hasGuest: () => this.guest.current !== null,
+      checkpointLease: () => deps.guests.checkpointLease?.(deps.repo), getSandbox: () => this.sandbox,
       isRunning: () => this.isRunning(), logger: this.logger
     })
     this.modeSwitches = new ModeSwitches({ emit: (e) => this.emit(e), currentGuest: () => this.guest.current, logger: this.logger })
@@ -263,6 +264,7 @@ export class Session {
     await settleWithin(this.idle(), CLOSE_TURN_WAIT_MS)
     try {
       await this.guest.remove(CLOSE_TURN_WAIT_MS)
+      await this.checkpoints.close() // the repository's last session removes its checkpoint guest
       this.deps.log.flush()
     } finally {
       // whatever failed above, the log is closed and the session's lock released
