@@ -79,8 +79,11 @@ class DockerBackend implements GuestBackend {
     private readonly etcDir: string,
     private readonly readyTimeoutMs: number,
     private readonly logger: Logger = NOOP_LOGGER,
-    /** Placeholder folders the git guard created (removed when still empty). */
-    private readonly placeholders: string[] = []
+    /**
+     * Placeholder folders the git guard created for ANY guest of this repository started by this
+     * provider (shared: a session guest and the checkpoint guest go in either order; the last removes them).
+     */
+    private readonly placeholders: Set<string> = new Set()
   ) {}
 
   /** Start an agent exec and wait for `ready` (see {@link GuestBackend.attachAgent}); used to restart the agent. */
@@ -226,7 +229,7 @@ class DockerBackend implements GuestBackend {
    * at most 1 s for Docker; on no answer the empty folders stay.
    */
   private async removePlaceholders(): Promise<void> {
-    for (const p of this.placeholders) {
+    for (const p of [...this.placeholders]) {
       try {
         // `<repo>/.git`, or `<repo>/.git/modules` and `<repo>/.git/worktrees`
         const repo = p.slice(0, p.lastIndexOf('/.git'))
@@ -234,6 +237,7 @@ class DockerBackend implements GuestBackend {
         const others = await withTimeout(this.docker.listContainers({ all: true, filters: { label: [`${LABEL_REPO}=${repo}`] } }), 1000, 'no answer')
         if (others.some((c) => c.Id !== this.container.id)) continue
         removeGuardPlaceholders({ createdEmptyDirs: [p] })
+        this.placeholders.delete(p)
       } catch (err) {
         this.logger.debug('git guard placeholder kept', { path: p, ...errorFields(err) })
       }
@@ -259,6 +263,7 @@ class DockerBackend implements GuestBackend {
 export class DockerGuestProvider implements GuestProvider {
   readonly docker: Dockerode
   private checkpointGuests: CheckpointGuests | undefined
+  private readonly repoPlaceholders = new Map<string, Set<string>>()
 
   /** @param opts see {@link DockerGuestProviderOptions} */
   constructor(private readonly opts: DockerGuestProviderOptions = {}) {
@@ -306,6 +311,14 @@ export class DockerGuestProvider implements GuestProvider {
       { logger: this.opts.logger }
     )
     return this.checkpointGuests.lease(resolve(repo))
+  }
+
+  /** The shared set of git guard placeholders of `repo` (see DockerBackend), with `made` added. */
+  private placeholdersOf(repo: string, made: readonly string[]): Set<string> {
+    const set = this.repoPlaceholders.get(repo) ?? new Set<string>()
+    for (const d of made) set.add(d)
+    this.repoPlaceholders.set(repo, set)
+    return set
   }
 
   /** Remove the checkpoint guests (session guests belong to their sessions). Idempotent. */
@@ -363,7 +376,7 @@ export class DockerGuestProvider implements GuestProvider {
     try {
       // not raced: an aborted start rejects only once what it created is gone (the session's turn does not wait for that)
       const container = await this.docker.createContainer(spec)
-      backend = new DockerBackend(this.docker, container, etc.dir, this.opts.readyTimeoutMs ?? 30_000, log, guard.createdEmptyDirs)
+      backend = new DockerBackend(this.docker, container, etc.dir, this.opts.readyTimeoutMs ?? 30_000, log, this.placeholdersOf(repo, guard.createdEmptyDirs))
       check()
       const main = await raceAbort(backend.attachMain(), signal)
       await raceAbort(container.start(), signal)
