@@ -160,12 +160,30 @@ export async function snapshotOp(req: SnapshotRequest): Promise<SnapshotResult> 
   }
   const update: string[] = []
   const drop: string[] = []
+  // a path below a folder that is now a symlink (`x/f` after `x` became a link) is gone from the work
+  // tree: git refuses to update it ("beyond a symbolic link") and lstat would follow the link
+  const realRepo = await fsp.realpath(repo)
+  const realDirs = new Map<string, Promise<boolean>>()
+  const realDir = (dir: string): Promise<boolean> => {
+    let known = realDirs.get(dir)
+    if (!known) {
+      const want = Buffer.concat([Buffer.from(`${realRepo}/`), Buffer.from(dir, 'latin1')])
+      known = dir === '' ? Promise.resolve(true) : fsp.realpath(Buffer.concat([Buffer.from(`${repo}/`), Buffer.from(dir, 'latin1')]), { encoding: 'buffer' }).then((r) => r.equals(want), () => true)
+      realDirs.set(dir, known)
+    }
+    return known
+  }
   const big: Record<string, [number, string]> = {}
   const newCache: Record<string, [number, string, string]> = {}
   for (const tagged of listed) {
     const tracked = tagged.startsWith('C ')
     const raw = tagged.slice(2)
     if (raw.endsWith('/')) continue // a nested repository: its files were listed above
+    const slash = raw.lastIndexOf('/')
+    if (!(await realDir(slash < 0 ? '' : raw.slice(0, slash)))) {
+      if (tracked) drop.push(raw)
+      continue
+    }
     const name = Buffer.from(raw, 'latin1')
     const full = Buffer.concat([Buffer.from(repo + '/'), name])
     const st = await fsp.lstat(full, { bigint: true }).catch(() => null)
@@ -182,7 +200,8 @@ export async function snapshotOp(req: SnapshotRequest): Promise<SnapshotResult> 
     if (tracked) drop.push(raw) // grew past the cap since the last snapshot: out of the index
   }
   const stdin = (paths: string[]): Buffer => Buffer.from(paths.map((p) => `${p}\0`).join(''), 'latin1')
-  if (update.length) await git([...cfg, 'update-index', '--add', '--remove', '-z', '--stdin'], env, repo, stdin(update))
+  // --replace: a folder that became a file or symlink (or the reverse) replaces the index entries below it
+  if (update.length) await git([...cfg, 'update-index', '--add', '--remove', '--replace', '-z', '--stdin'], env, repo, stdin(update))
   if (drop.length) await git([...cfg, 'update-index', '--force-remove', '-z', '--stdin'], env, repo, stdin(drop))
   if (JSON.stringify(newCache) !== JSON.stringify(cache)) await writeAtomic(bigCachePath, JSON.stringify(newCache))
 

@@ -5,7 +5,7 @@
 // fails. Also: snapshots do not hang on a FIFO the model plants. Through the real loop, real Docker
 // guests and the scripted model server.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -38,7 +38,7 @@ describe.skipIf(skipWithoutDocker())('a model cannot hide its changes from revie
     server = undefined
   })
 
-  async function turnWith(script: ScriptStep[], sandbox: 'read-only' | 'workspace-write' = 'workspace-write', prepare?: (repo: string) => void): Promise<{ repo: string; sessionId: string; events: SessionEvent[]; service: SessionService }> {
+  async function turnWith(script: ScriptStep[], sandbox: 'read-only' | 'workspace-write' = 'workspace-write', prepare?: (repo: string) => void): Promise<{ repo: string; dataDir: string; sessionId: string; events: SessionEvent[]; envelopes: EventEnvelope[]; service: SessionService }> {
     ensureAgentBundle()
     const envelopes: EventEnvelope[] = []
     server = await startScriptedModelServer(script)
@@ -54,7 +54,7 @@ describe.skipIf(skipWithoutDocker())('a model cannot hide its changes from revie
     const sessionId = (await service.openSession({ repo, approvalPolicy: 'never', sandbox })).id
     await service.submit({ sessionId, op: { type: 'user_message', text: 'go' } })
     await service.idle(sessionId)
-    return { repo, sessionId, events: envelopes.map((e) => e.event), service }
+    return { repo, dataDir, sessionId, events: envelopes.map((e) => e.event), envelopes, service }
   }
 
   it("a turn that tries to rewrite its own `before` ref still lists its change, and undo restores the file", async () => {
@@ -110,6 +110,27 @@ describe.skipIf(skipWithoutDocker())('a model cannot hide its changes from revie
     for (const m of ['STORE_VISIBLE', 'STORE_MOUNTED', 'STORE_FOUND', 'MKDIR_OK', 'INDEX_TOUCHED', 'LAST_WRITTEN', 'CONFIG_WRITTEN']) expect(tool?.output).not.toContain(m)
     const changes = s.events.find((e): e is Extract<SessionEvent, { type: 'turn_changes' }> => e.type === 'turn_changes')
     expect(changes?.files.map((f) => [f.path, f.status])).toEqual([['edit.txt', 'modified']])
+  })
+
+  it('an undo does not delete through a folder a later turn replaced by a symlink into the store', async () => {
+    // turn 1 adds x/HEAD; turn 2 makes x a symlink to where the store is mounted in the checkpoint
+    // guest; undoing turn 1 deletes x/HEAD — through the symlink it would be the store's HEAD
+    const s = await turnWith([
+      { toolCalls: [{ name: 'bash', args: { command: 'mkdir x && echo hi > x/HEAD' } }] },
+      { text: 'done' },
+      { toolCalls: [{ name: 'bash', args: { command: 'rm -r x && ln -s /opt/cortex/checkpoints/git x' } }] },
+      { text: 'done' }
+    ])
+    await s.service.submit({ sessionId: s.sessionId, op: { type: 'user_message', text: 'again' } })
+    await s.service.idle(s.sessionId)
+    const turns = s.envelopes.map((e) => e.event).filter((e): e is Extract<SessionEvent, { type: 'turn_changes' }> => e.type === 'turn_changes')
+    expect(turns.map((t) => t.files.map((f) => f.path))).toEqual([['x/HEAD'], ['x', 'x/HEAD']])
+    const r = await s.service.revertChanges({ sessionId: s.sessionId, turnId: turns[0]!.turnId, scope: 'turn' })
+    expect(r).toMatchObject({ status: 'reverted', deleted: [], skipped: ['x/HEAD'] })
+    const [store] = readdirSync(checkpointsDirOf(s.dataDir))
+    expect(existsSync(join(checkpointsDirOf(s.dataDir), store!, 'git', 'HEAD'))).toBe(true)
+    const list = await s.service.listChanges({ sessionId: s.sessionId }) // the store still answers
+    expect(list.turns).toHaveLength(2)
   })
 
   it('a FIFO the model plants in the repository does not hang the snapshot', async () => {

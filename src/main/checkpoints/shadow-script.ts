@@ -29,6 +29,7 @@ export const SHADOW_SCRIPT = String.raw`
 import json, os, subprocess, sys
 STORE = os.environ['CORTEX_STORE']
 REPO = os.environ['CORTEX_REPO']
+REAL_REPO = os.path.realpath(REPO)
 GIT_DIR = os.path.join(STORE, 'git')
 CFG = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'core.autocrlf=false',
        '-c', 'core.safecrlf=false', '-c', 'core.quotepath=false', '-c', 'core.symlinks=true',
@@ -191,6 +192,8 @@ def restore(a):
             checkout.append(p)
         elif p in big:
             skipped.append(p)
+        elif os.path.realpath(os.path.dirname(os.path.join(REPO, p))) != os.path.join(REAL_REPO, os.path.dirname(p)).rstrip('/'):
+            skipped.append(p)  # a folder on the way is a symlink (one the model planted may lead out of the repository): not deleted through it
         else:
             full = os.path.join(REPO, p)
             if os.path.lexists(full) and not os.path.isdir(full) or os.path.islink(full):
