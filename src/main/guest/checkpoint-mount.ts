@@ -1,17 +1,18 @@
 /**
  * Where a repository's checkpoint store lives: a folder of the app's data folder (never inside the
- * repository or its `.git`), one per repository, bind-mounted read-write into that repository's
- * guests at {@link CHECKPOINT_STORE_IN_GUEST}. Only the guest reads or writes inside it (git runs
+ * repository or its `.git`), one per repository, bind-mounted read-write at
+ * {@link CHECKPOINT_STORE_IN_GUEST} into that repository's checkpoint guest only (checkpoint-guests.ts;
+ * never into a guest a model command runs in). Only that guest reads or writes inside it (git runs
  * there, see src/main/checkpoints/); the host only creates the folder and may remove it. One per
- * repository rather than per session because a warm guest is created before its session is known
- * (warm-pool.ts), and because sessions on one repository share most objects. See docs/adr/0010-checkpoints.md.
+ * repository rather than per session because sessions on one repository share most objects. See
+ * docs/adr/0010-checkpoints.md.
  */
 import { createHash } from 'node:crypto'
 import { chownSync, lstatSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { CortexError } from '../../shared/errors'
 
-/** Path of the checkpoint store inside every guest (outside any repository). */
+/** Path of the checkpoint store inside the checkpoint guest (outside any repository). */
 export const CHECKPOINT_STORE_IN_GUEST = '/opt/cortex/checkpoints'
 
 /** Name of the store folder of `repo` (absolute real path): 16 hex of its sha256. */
@@ -21,7 +22,7 @@ export function checkpointStoreName(repo: string): string {
 
 /**
  * Create (if missing) the store folder of `repo` under `root` (`<dataDir>/checkpoints`), owned by
- * the repository owner so the guest can write it, mode 700. Returns its host path.
+ * the repository owner so the checkpoint guest can write it, mode 700. Returns its host path.
  * @throws CortexError('repo_invalid') when the folder is a symlink or not a folder, or cannot be made
  */
 export function ensureCheckpointStore(root: string, repo: string, owner: { uid: number; gid: number }): string {

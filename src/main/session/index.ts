@@ -35,9 +35,9 @@ export const GUEST_IMAGE_ENV = 'CORTEX_GUEST_IMAGE'
  * The production guest provider: Docker guests through the daemon named by DOCKER_HOST (default
  * the local socket), the guest image built on first use when missing, behind a warm pool of
  * `warmPool` guests (default: `CORTEX_WARM_POOL`, else 1; 0 disables it), from the image named by
- * `CORTEX_GUEST_IMAGE` when set, each guest mounting its repository's checkpoint store from
- * `checkpointsDir` (unset: no checkpoints); the provider, pool and agent connections log to `logger`. Call
- * `close()` at exit: it removes the pool's guests.
+ * `CORTEX_GUEST_IMAGE` when set, with one checkpoint guest per repository mounting its store from
+ * `checkpointsDir` (unset: no checkpoints; session guests never mount it); the provider, pool and agent
+ * connections log to `logger`. Call `close()` at exit: it removes the pool's guests and the checkpoint guests.
  * @throws CortexError('invalid_input') when CORTEX_WARM_POOL is not a whole number from 0 to 8
  */
 export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: Logger; checkpointsDir?: string; image?: string } = {}): GuestProvider & { close(): Promise<void> } {
