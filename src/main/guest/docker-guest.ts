@@ -69,6 +69,8 @@ export interface DockerGuestProviderOptions {
   recipeDir?: string
   /** `<dataDir>/checkpoints`: each repository's checkpoint guest mounts its store from here (checkpoint-mount.ts); unset, no checkpoints. */
   checkpointsDir?: string
+  /** A checkpoint guest without a store operation this long (ms) is removed; default CHECKPOINT_GUEST_IDLE_MS (checkpoint-guests.ts). */
+  checkpointIdleMs?: number
 }
 
 /** The Docker side of one guest: agent execs, state and removal. */
@@ -308,7 +310,7 @@ export class DockerGuestProvider implements GuestProvider {
         log.info('checkpoint guest started', { repo: r, containerId: guest.id.slice(0, 12), ms: Date.now() - started })
         return guest
       },
-      { logger: this.opts.logger }
+      { logger: this.opts.logger, idleMs: this.opts.checkpointIdleMs }
     )
     return this.checkpointGuests.lease(resolve(repo))
   }

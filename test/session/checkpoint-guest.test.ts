@@ -1,0 +1,110 @@
+// The checkpoint guest (ADR 0010) with real Docker: the only container that mounts a repository's
+// checkpoint store, hardened like every guest (no network, read-only root, no capabilities), labelled
+// for the sweeps; shared by the sessions of one repository, removed with the last of them; removed
+// when idle and replaced when it died. The session guests of the repository mount no store.
+import Dockerode from 'dockerode'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { DockerGuestProvider } from '../../src/main/guest/docker-guest'
+import { checkpointsDirOf, createDefaultGuestProvider, createSessionService, type SessionService } from '../../src/main/session'
+import { ensureAgentBundle, makeTestRepo } from '../support/guest'
+import { skipWithoutDocker } from '../support/requirements'
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+
+const docker = new Dockerode()
+
+/** Containers of `repo` with their role and mounts. */
+async function containersOf(repo: string): Promise<Array<{ id: string; role?: string; info: Dockerode.ContainerInspectInfo }>> {
+  const list = await docker.listContainers({ all: true, filters: { label: [`dev.cortex.repo=${repo}`] } })
+  return Promise.all(list.map(async (c) => ({ id: c.Id, role: c.Labels['dev.cortex.role'], info: await docker.getContainer(c.Id).inspect() })))
+}
+
+describe.skipIf(skipWithoutDocker())('the checkpoint guest', () => {
+  let server: ScriptedModelServer | undefined
+  let service: SessionService | undefined
+  const dirs: string[] = []
+  afterEach(async () => {
+    await service?.shutdown()
+    await server?.close()
+    service = undefined
+    server = undefined
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+  })
+
+  it('is the only container with the store, hardened and labelled, shared by the sessions of a repository and removed with the last', async () => {
+    ensureAgentBundle()
+    server = await startScriptedModelServer([{ text: 'one' }, { text: 'two' }])
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' })
+    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-cp-guest-'))
+    dirs.push(dataDir)
+    service = await createSessionService({
+      dataDir,
+      modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl },
+      guests: createDefaultGuestProvider({ warmPool: 0, checkpointsDir: checkpointsDirOf(dataDir) })
+    })
+    const turnChanges: string[] = []
+    service.onEvent((e) => {
+      if (e.event.type === 'turn_changes') turnChanges.push(e.sessionId)
+    })
+    const a = (await service.openSession({ repo, approvalPolicy: 'never' })).id
+    const b = (await service.openSession({ repo, approvalPolicy: 'never' })).id
+    for (const id of [a, b]) {
+      await service.submit({ sessionId: id, op: { type: 'user_message', text: 'hi' } })
+      await service.idle(id)
+    }
+    expect(turnChanges.sort()).toEqual([a, b].sort())
+
+    const all = await containersOf(repo)
+    const cp = all.filter((c) => c.role === 'checkpoints')
+    expect(cp).toHaveLength(1) // shared by both sessions
+    const sessionGuests = all.filter((c) => c.role === undefined)
+    expect(sessionGuests.length).toBeGreaterThanOrEqual(2)
+    const storeMount = (c: { info: Dockerode.ContainerInspectInfo }) => c.info.Mounts.find((m) => m.Destination === '/opt/cortex/checkpoints')
+    for (const g of sessionGuests) expect(storeMount(g)).toBeUndefined()
+    const info = cp[0]!.info
+    expect(storeMount(cp[0]!)).toMatchObject({ RW: true })
+    expect(info.Config.Labels).toMatchObject({ 'dev.cortex.managed': '1', 'dev.cortex.repo': repo })
+    expect(info.Config.Labels['dev.cortex.owner']).toBeTruthy()
+    expect(info.HostConfig.NetworkMode).toBe('none')
+    expect(info.HostConfig.ReadonlyRootfs).toBe(true)
+    expect(info.HostConfig.CapDrop).toEqual(['ALL'])
+
+    await service.closeSession({ sessionId: a })
+    expect((await containersOf(repo)).filter((c) => c.role === 'checkpoints').map((c) => c.id)).toEqual([cp[0]!.id])
+    await service.closeSession({ sessionId: b })
+    expect(await containersOf(repo)).toEqual([]) // the last session took the checkpoint guest with it
+  })
+
+  it('is removed when idle and started anew at the next operation; a dead one is replaced', async () => {
+    const agentPath = ensureAgentBundle()
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' })
+    const stores = mkdtempSync(join(tmpdir(), 'cortex-cp-idle-'))
+    dirs.push(stores)
+    const provider = new DockerGuestProvider({ agentPath, checkpointsDir: stores, labels: { 'dev.cortex.test': '1' }, checkpointIdleMs: 1500 })
+    const lease = provider.checkpointLease(repo)!
+    try {
+      const first = await lease.guest()
+      expect(first.checkpointStore).toBe('/opt/cortex/checkpoints')
+      const deadline = Date.now() + 30_000
+      while (Date.now() < deadline && (await containersOf(repo)).length > 0) await new Promise((r) => setTimeout(r, 200))
+      expect(await containersOf(repo)).toEqual([]) // idle: removed
+      const second = await lease.guest()
+      expect(second.id).not.toBe(first.id)
+      await docker.getContainer(second.id).remove({ force: true })
+      const gone = Date.now() + 30_000
+      while (Date.now() < gone && !second.dead) {
+        await second.call({ op: 'ping' }).catch(() => undefined)
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      const third = await lease.guest()
+      expect(third.id).not.toBe(second.id)
+      expect(await third.call({ op: 'ping' })).toBeTruthy()
+    } finally {
+      await lease.release()
+      await provider.close()
+    }
+    expect(await containersOf(repo)).toEqual([])
+  }, 120_000)
+})
