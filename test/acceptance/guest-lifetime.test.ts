@@ -21,10 +21,19 @@ import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } f
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** Ids of the guests (running only, or any state with `all`) created by process `pid`. */
-function guestsOf(pid: number, all: boolean): string[] {
-  const out = execFileSync('docker', ['ps', ...(all ? ['-a'] : []), '-q', '--filter', `label=${LABEL_OWNER}=${ownerTag(pid)}`], { encoding: 'utf8' })
-  return out.split('\n').filter(Boolean)
+/**
+ * Ids of the containers (running only, or any state with `all`) created by process `pid`: its
+ * session guests, and with `withCheckpoints` also the repository's checkpoint guest (ADR 0010), which
+ * must go the same way.
+ */
+function guestsOf(pid: number, all: boolean, withCheckpoints = false): string[] {
+  const out = execFileSync('docker', ['ps', ...(all ? ['-a'] : []), '--filter', `label=${LABEL_OWNER}=${ownerTag(pid)}`, '--format', '{{.ID}} {{.Label "dev.cortex.role"}}'], { encoding: 'utf8' })
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split(' '))
+    .filter(([, role]) => withCheckpoints || !role)
+    .map(([id]) => id as string)
 }
 
 async function waitFor(pred: () => boolean, ms: number): Promise<boolean> {
@@ -77,7 +86,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     server = undefined
     // whatever a failed test left behind (the product removes its guests itself)
     for (const pid of pids.splice(0)) {
-      for (const id of guestsOf(pid, true)) {
+      for (const id of guestsOf(pid, true, true)) {
         try {
           execFileSync('docker', ['rm', '-f', id], { stdio: 'ignore' })
         } catch {
@@ -119,7 +128,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     expect(await waitFor(death.stoppedByItself, 10_000), death.actions.join(',')).toBe(true)
     death.stop()
     // `docker ps` may report the state a moment after the event
-    expect(await waitFor(() => guestsOf(child.pid!, false).length === 0, 2000)).toBe(true)
+    expect(await waitFor(() => guestsOf(child.pid!, false, true).length === 0, 2000)).toBe(true)
     process.stdout.write(`[guest-lifetime] run kill -9: guest stopped after ${Date.now() - t0} ms\n`)
   }, 120_000)
 
@@ -128,7 +137,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     const t0 = Date.now()
     child.kill('SIGKILL')
     await exited(child)
-    expect(await waitFor(() => guestsOf(child.pid!, true).length === 0, 10_000)).toBe(true)
+    expect(await waitFor(() => guestsOf(child.pid!, true, true).length === 0, 10_000)).toBe(true)
     process.stdout.write(`[guest-lifetime] run kill -9 with a stopped agent: guest removed after ${Date.now() - t0} ms\n`)
   }, 120_000)
 
@@ -142,7 +151,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     const { code } = await exited(child)
     const took = Date.now() - t0
     expect(code).toBe(130)
-    expect(guestsOf(child.pid!, true)).toEqual([])
+    expect(guestsOf(child.pid!, true, true)).toEqual([])
     expect(took).toBeLessThan(50_000)
     process.stdout.write(`[guest-lifetime] run double Ctrl-C: exited after ${took} ms, no container\n`)
   }, 120_000)
@@ -190,7 +199,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     s.ws.terminate()
     expect(code).toBe(0)
     expect(took).toBeLessThan(5_000)
-    expect(guestsOf(s.child.pid, true)).toEqual([])
+    expect(guestsOf(s.child.pid, true, true)).toEqual([])
     process.stdout.write(`[guest-lifetime] serve SIGTERM: exited after ${took} ms, no container\n`)
   }, 120_000)
 
@@ -216,7 +225,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     s.ws.terminate()
     expect(await waitFor(death.stoppedByItself, 10_000), death.actions.join(',')).toBe(true)
     death.stop()
-    expect(await waitFor(() => guestsOf(s.child.pid, false).length === 0, 2000)).toBe(true)
+    expect(await waitFor(() => guestsOf(s.child.pid, false, true).length === 0, 2000)).toBe(true)
     process.stdout.write(`[guest-lifetime] serve kill -9 (exec-restarted agent): guest stopped after ${Date.now() - t0} ms\n`)
   }, 120_000)
 })
