@@ -67,12 +67,6 @@ export class CheckpointGuests {
     }
   }
 
-  /** Container ids of the checkpoint guests running now (for a sweep's `keep`). */
-  async ids(): Promise<string[]> {
-    const gs = await Promise.all([...this.entries.values()].map((e) => e.guest?.catch(() => null) ?? null))
-    return gs.filter((g): g is Guest => g !== null).map((g) => g.id)
-  }
-
   /** Remove every checkpoint guest; later leases get no guest (their `guest()` rejects). Idempotent. */
   async close(): Promise<void> {
     this.closed = true
