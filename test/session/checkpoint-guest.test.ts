@@ -7,6 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { CortexError } from '../../src/shared/errors'
+import type { SessionEvent } from '../../src/shared/events'
+import type { GuestProvider } from '../../src/main/guest/guest'
 import { DockerGuestProvider } from '../../src/main/guest/docker-guest'
 import { checkpointsDirOf, createDefaultGuestProvider, createSessionService, type SessionService } from '../../src/main/session'
 import { ensureAgentBundle, makeTestRepo } from '../support/guest'
@@ -77,6 +80,29 @@ describe.skipIf(skipWithoutDocker())('the checkpoint guest', () => {
     expect(await containersOf(repo)).toEqual([]) // the last session took the checkpoint guest with it
   })
 
+  it('one that cannot start leaves the turn unrecorded but its tools run in the session guest', async () => {
+    const agentPath = ensureAgentBundle()
+    server = await startScriptedModelServer([{ toolCalls: [{ name: 'bash', args: { command: 'echo ran > ran.txt && echo RAN' } }] }, { text: 'done' }])
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' })
+    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-cp-broken-'))
+    dirs.push(dataDir)
+    const docker = new DockerGuestProvider({ agentPath, labels: { 'dev.cortex.test': '1' } })
+    const broken: GuestProvider = {
+      start: (o) => docker.start(o),
+      checkpointLease: () => ({ guest: () => Promise.reject(new CortexError('guest_failed', 'no checkpoint guest in this test')), release: async () => undefined })
+    }
+    service = await createSessionService({ dataDir, modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl }, guests: broken })
+    const events: SessionEvent[] = []
+    service.onEvent((e) => events.push(e.event))
+    const sessionId = (await service.openSession({ repo, approvalPolicy: 'never' })).id
+    await service.submit({ sessionId, op: { type: 'user_message', text: 'go' } })
+    await service.idle(sessionId)
+    const tool = events.find((e): e is Extract<SessionEvent, { type: 'tool_call_finished' }> => e.type === 'tool_call_finished')
+    expect(tool?.output).toContain('RAN')
+    expect(events.some((e) => e.type === 'turn_changes')).toBe(false)
+    expect(events.at(-1)).toMatchObject({ type: 'turn_ended', reason: 'completed' })
+  })
+
   it('is removed when idle and started anew at the next operation; a dead one is replaced', async () => {
     const agentPath = ensureAgentBundle()
     const repo = await makeTestRepo({ 'a.txt': 'a\n' })
@@ -87,13 +113,13 @@ describe.skipIf(skipWithoutDocker())('the checkpoint guest', () => {
     try {
       const first = await lease.guest()
       expect(first.checkpointStore).toBe('/opt/cortex/checkpoints')
-      const deadline = Date.now() + 30_000
+      const deadline = Date.now() + 60_000
       while (Date.now() < deadline && (await containersOf(repo)).length > 0) await new Promise((r) => setTimeout(r, 200))
       expect(await containersOf(repo)).toEqual([]) // idle: removed
       const second = await lease.guest()
       expect(second.id).not.toBe(first.id)
       await docker.getContainer(second.id).remove({ force: true })
-      const gone = Date.now() + 30_000
+      const gone = Date.now() + 60_000
       while (Date.now() < gone && !second.dead) {
         await second.call({ op: 'ping' }).catch(() => undefined)
         await new Promise((r) => setTimeout(r, 100))
@@ -106,5 +132,5 @@ describe.skipIf(skipWithoutDocker())('the checkpoint guest', () => {
       await provider.close()
     }
     expect(await containersOf(repo)).toEqual([])
-  }, 120_000)
+  }, 240_000)
 })

@@ -96,9 +96,9 @@ export class SessionCheckpoints {
 
   /**
    * Take turn `turnId`'s `before` snapshot once (an earlier turn left without an end snapshot is
-   * closed first). Resolves whether it was taken: false without a store, or when it failed (logged;
-   * the turn then has no `turn_changes`). Rejects only when no guest can be had, and then forgets
-   * the attempt so the next call retries.
+   * closed first). Resolves whether it was taken: false without a store, or when it or the
+   * checkpoint guest's start failed (logged; the turn then has no `turn_changes`, and its tools run:
+   * a broken checkpoint guest never blocks the session's own guest).
    */
   private begin(turnId: string): Promise<boolean> {
     const known = this.begun.get(turnId)
@@ -106,7 +106,13 @@ export class SessionCheckpoints {
     const p = (async () => {
       // a read-only session's guest cannot change the repository (an escalation's one-off guest can: not recorded)
       if (this.host.getSandbox() === 'read-only') return false
-      const store = await this.store()
+      let store: ShadowStore | null
+      try {
+        store = await this.store()
+      } catch (err) {
+        this.log.warn('the checkpoint guest could not be had; this turn\'s changes are not recorded', { turnId, ...errorFields(err) })
+        return false
+      }
       if (!store) return false
       return this.serial(async () => {
         try {
