@@ -108,8 +108,11 @@ describe.skipIf(skipWithoutDocker())('checkpoints over a Docker guest', () => {
     }
     await s.service.submit({ sessionId: s.sessionId, op: { type: 'stop' } })
     await s.service.idle(s.sessionId)
+    // after Stop the turn ends within STOPPED_FINISH_WAIT_MS; a slower end snapshot's turn_changes follows turn_ended
+    const until = Date.now() + 30_000
+    while (changesOf(s.events.map((e) => e.event)).length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
     const evs = s.events.map((e) => e.event)
-    expect(evs.at(-1)).toMatchObject({ type: 'turn_ended', reason: 'stopped' })
+    expect(evs.find((e) => e.type === 'turn_ended')).toMatchObject({ type: 'turn_ended', reason: 'stopped' })
     const [changes] = changesOf(evs)
     expect(changes?.files.map((f) => [f.path, f.status])).toEqual([['edit.txt', 'modified'], ['half.txt', 'added']])
     const r = await s.service.revertChanges({ sessionId: s.sessionId, turnId: changes!.turnId, scope: 'turn' })
