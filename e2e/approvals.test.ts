@@ -8,51 +8,27 @@
  * Screenshots: test-results/web-approval-waiting.png, web-approval-allowed.png, web-approval-escalation.png,
  * web-approval-rules.png.
  */
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { DockerGuestProvider } from '../src/main/guest/docker-guest'
-import { ensureGuestImage } from '../src/main/guest/image'
-import { ensureAgentBundle, makeTestRepo } from '../test/support/guest'
+import { makeTestRepo } from '../test/support/guest'
 import { skipWithoutChromium, skipWithoutDocker } from '../test/support/requirements'
 import { sentToolResults, type ScriptStep } from '../test/support/scripted-model-server'
-import { ensureRendererBuild, launchChromium, RESULTS_DIR, type TestBrowser } from './support/browser'
-import { gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
+import { saveScreenshot } from './support/browser'
+import { openPage, useBrowser } from './support/fixtures'
+import { sendMessage, type WebApp } from './support/web-app'
 
 describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: approvals', () => {
-  let agentPath: string
-  let browser: TestBrowser
+  const chromium = useBrowser({ guestImage: true })
   let app: WebApp | undefined
 
-  beforeAll(async () => {
-    ensureRendererBuild()
-    agentPath = ensureAgentBundle()
-    await ensureGuestImage()
-    browser = await launchChromium()
-    mkdirSync(RESULTS_DIR, { recursive: true })
-  }, 300_000)
-  afterEach(async () => {
-    await app?.close()
-    app = undefined
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
-
+  /** A fresh repository and stack for this test (closed after it), opened in a new page. */
   async function start(script: ScriptStep[]): Promise<{ page: Page; repo: string; errors: string[] }> {
     const repo = await makeTestRepo({ 'README.md': '# Demo\n' })
-    app = await startWebApp({ script, guests: new DockerGuestProvider({ agentPath, labels: { 'dev.cortex.test': '1' } }) })
-    const page = await browser.context.newPage()
-    const errors: string[] = []
-    page.on('pageerror', (e) => errors.push(e.message))
-    await gotoApp(page, app.host.url)
-    await openRepo(page, repo)
-    return { page, repo, errors }
-  }
-  const send = async (page: Page, text: string): Promise<void> => {
-    await page.getByTestId('composer-input').fill(text)
-    await page.getByTestId('send-button').click()
+    app = await chromium.startApp({ script })
+    const { page, pageErrors } = await openPage(chromium.browser, app, repo)
+    return { page, repo, errors: pageErrors }
   }
 
   it('shows the exact command, waits, and runs it on Allow once', async () => {
@@ -60,7 +36,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: approva
       { text: 'I will create the file.', toolCalls: [{ name: 'bash', args: { command: 'echo approved-$((6*7)) > made.txt && cat made.txt' } }] },
       { text: 'Created.' }
     ])
-    await send(page, 'make a file')
+    await sendMessage(page, 'make a file')
     const card = page.locator('[data-testid="approval-card"][data-status="waiting"]')
     await card.waitFor({ timeout: 60_000 })
     expect(await card.getByTestId('approval-call').textContent()).toBe('echo approved-$((6*7)) > made.txt && cat made.txt')
@@ -68,7 +44,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: approva
     expect(await card.getByTestId('approval-rule').inputValue()).toBe('echo approved-$((6*7)) > made.txt && cat made.txt')
     expect(await page.getByTestId('waiting-approval').textContent()).toBe('waiting for your approval')
     expect(existsSync(join(repo, 'made.txt'))).toBe(false) // nothing ran while it waits
-    await page.screenshot({ path: join(RESULTS_DIR, 'web-approval-waiting.png') })
+    await saveScreenshot(page, 'web-approval-waiting.png')
 
     await card.getByTestId('approval-allow-once').click()
     await page.getByTestId('turn-end').waitFor({ timeout: 60_000 })
@@ -77,7 +53,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: approva
     const bash = page.locator('[data-testid="tool-row"][data-tool-name="bash"]')
     expect(await bash.getByTestId('tool-result').textContent()).toContain('approved-42')
     expect(existsSync(join(repo, 'made.txt'))).toBe(true)
-    await page.screenshot({ path: join(RESULTS_DIR, 'web-approval-allowed.png') })
+    await saveScreenshot(page, 'web-approval-allowed.png')
     expect(errors).toEqual([])
   }, 180_000)
 
@@ -89,13 +65,13 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: approva
     // a read-only session: writing needs an escalation
     await page.getByTestId('sandbox-select').selectOption('read-only')
     await expect.poll(() => page.getByTestId('sandbox-row').count(), { timeout: 10_000 }).toBe(1)
-    await send(page, 'write a file')
+    await sendMessage(page, 'write a file')
     const card = page.locator('[data-testid="approval-card"][data-status="waiting"]')
     await card.waitFor({ timeout: 60_000 })
     expect(await card.getByTestId('approval-escalation').textContent()).toBe('needs to write to the repository (the session is read-only)')
     expect(await card.textContent()).toContain('the build writes its output')
     expect(await card.getByTestId('approval-always').count()).toBe(0)
-    await page.screenshot({ path: join(RESULTS_DIR, 'web-approval-escalation.png') })
+    await saveScreenshot(page, 'web-approval-escalation.png')
     await card.getByTestId('approval-allow-once').click()
     await page.getByTestId('turn-end').waitFor({ timeout: 60_000 })
     expect(existsSync(join(repo, 'escalated.txt'))).toBe(true)
@@ -110,7 +86,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: approva
       { toolCalls: [{ name: 'bash', args: { command: 'touch nope.txt' } }] },
       { text: 'Understood.' }
     ])
-    await send(page, 'look at git, then make a file')
+    await sendMessage(page, 'look at git, then make a file')
     const first = page.locator('[data-testid="approval-card"][data-status="waiting"]').first()
     await first.waitFor({ timeout: 60_000 })
     expect(await first.getByTestId('approval-rule').inputValue()).toBe('git status *')
@@ -135,7 +111,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: approva
     const item = page.getByTestId('approval-rule-item')
     await item.waitFor({ timeout: 10_000 })
     expect(await item.textContent()).toContain('git *')
-    await page.screenshot({ path: join(RESULTS_DIR, 'web-approval-rules.png') })
+    await saveScreenshot(page, 'web-approval-rules.png')
     await item.getByTestId('approval-rule-remove').click()
     await page.getByTestId('approval-rules-empty').waitFor({ timeout: 10_000 })
     expect(await app!.service.listApprovalRules({ repo })).toEqual([])

@@ -5,40 +5,27 @@
  * old and new lines, and the write_file row's "diff" link opens that file's change. Screenshot:
  * test-results/changes-panel.png.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DockerGuestProvider } from '../src/main/guest/docker-guest'
-import { ensureGuestImage } from '../src/main/guest/image'
-import { ensureAgentBundle, makeTestRepo } from '../test/support/guest'
+import { afterAll, describe, expect, it } from 'vitest'
+import { makeTestRepo } from '../test/support/guest'
 import { skipWithoutChromium, skipWithoutDocker } from '../test/support/requirements'
-import { ensureRendererBuild, launchChromium, RESULTS_DIR, type TestBrowser } from './support/browser'
-import { gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
+import { saveScreenshot } from './support/browser'
+import { openPage, testGuests, useBrowser } from './support/fixtures'
+import { sendMessage } from './support/web-app'
 
 const SOURCE = 'export function greet(name: string): string {\n  return `Hello, ${name}`\n}\n'
 
 describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: the Changes panel', () => {
-  let browser: TestBrowser | undefined
-  let app: WebApp | undefined
+  const chromium = useBrowser({ guestImage: true })
   const stores = mkdtempSync(join(tmpdir(), 'cortex-e2e-checkpoints-'))
-
-  beforeAll(async () => {
-    ensureRendererBuild()
-    await ensureGuestImage()
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await app?.close()
-    await browser?.close()
-    rmSync(stores, { recursive: true, force: true })
-  })
+  afterAll(() => rmSync(stores, { recursive: true, force: true }))
 
   it('lists the files a turn changed and shows one in the diff editor', async () => {
     const repo = await makeTestRepo({ 'src/greet.ts': SOURCE })
-    const guests = new DockerGuestProvider({ agentPath: ensureAgentBundle(), labels: { 'dev.cortex.test': '1' }, checkpointsDir: stores })
-    app = await startWebApp({
-      guests,
+    const app = await chromium.startApp({
+      guests: testGuests({ checkpointsDir: stores }),
       script: [
         {
           toolCalls: [
@@ -49,13 +36,8 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: the Cha
         { text: 'Greeting translated.' }
       ]
     })
-    const page = await browser!.context.newPage()
-    const errors: string[] = []
-    page.on('pageerror', (e) => errors.push(e.message))
-    await gotoApp(page, app.host.url)
-    await openRepo(page, repo)
-    await page.getByTestId('composer-input').fill('Translate the greeting')
-    await page.getByTestId('send-button').click()
+    const { page, pageErrors: errors } = await openPage(chromium.browser, app, repo)
+    await sendMessage(page, 'Translate the greeting')
     await page.getByTestId('turn-end').waitFor({ timeout: 120_000 })
 
     // the turn separator says how many files changed and opens the turn in the Changes panel
@@ -85,8 +67,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: the Cha
     const marks = (kind: 'insert' | 'delete') => page.locator(`.monaco-diff-editor .line-${kind}, .monaco-diff-editor .char-${kind}`).count()
     await expect.poll(() => marks('insert'), { timeout: 20_000 }).toBeGreaterThan(0)
     await expect.poll(() => marks('delete'), { timeout: 20_000 }).toBeGreaterThan(0)
-    mkdirSync(RESULTS_DIR, { recursive: true })
-    await page.screenshot({ path: join(RESULTS_DIR, 'changes-panel.png') })
+    await saveScreenshot(page, 'changes-panel.png')
 
     // a write_file row's "diff" opens that file's change in the Changes tab
     await page.getByTestId('tab-todos').click()

@@ -5,52 +5,29 @@
  * timeline reads "context 60% of 20k"; the Compact button compacts again (op `compact`).
  * Screenshot: test-results/web-compaction.png.
  */
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DockerGuestProvider } from '../src/main/guest/docker-guest'
-import { ensureAgentBundle, makeTestRepo } from '../test/support/guest'
+import { describe, expect, it } from 'vitest'
 import { skipWithoutChromium, skipWithoutDocker } from '../test/support/requirements'
-import { ensureRendererBuild, launchChromium, RESULTS_DIR, type TestBrowser } from './support/browser'
-import { allowOnce, gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
+import { saveScreenshot } from './support/browser'
+import { openPage, useWebApp } from './support/fixtures'
+import { allowOnce, sendMessage } from './support/web-app'
 
 const SUMMARY = '## Intent\nkeep going\n## Next step\nfinish'
 
 describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: compaction in the timeline', () => {
-  let app: WebApp
-  let browser: TestBrowser
-  let repo: string
-
-  beforeAll(async () => {
-    ensureRendererBuild()
-    repo = await makeTestRepo({ 'a.txt': 'alpha\n' })
-    process.env.CORTEX_CONTEXT_WINDOW = '20000' // read when the session opens
-    app = await startWebApp({
-      script: [
-        { toolCalls: [{ name: 'bash', args: { command: 'echo OLD-ROW-MARKER' } }], usage: { input: 17_000 } },
-        { text: SUMMARY }, // the summariser
-        { text: 'Finished the work.', usage: { input: 12_000 } },
-        { text: SUMMARY } // the Compact button
-      ],
-      guests: new DockerGuestProvider({ agentPath: ensureAgentBundle(), labels: { 'dev.cortex.test': '1' } })
-    })
-    browser = await launchChromium()
-  }, 300_000)
-
-  afterAll(async () => {
-    delete process.env.CORTEX_CONTEXT_WINDOW
-    await browser?.close()
-    await app?.close()
+  const web = useWebApp({
+    files: { 'a.txt': 'alpha\n' },
+    env: { CORTEX_CONTEXT_WINDOW: '20000' }, // read when the session opens
+    script: [
+      { toolCalls: [{ name: 'bash', args: { command: 'echo OLD-ROW-MARKER' } }], usage: { input: 17_000 } },
+      { text: SUMMARY }, // the summariser
+      { text: 'Finished the work.', usage: { input: 12_000 } },
+      { text: SUMMARY } // the Compact button
+    ]
   })
 
   it('marks the compacted rows, shows the compaction and the context use, and compacts on the button', async () => {
-    const page = await browser.context.newPage()
-    const pageErrors: string[] = []
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    await gotoApp(page, app.host.url)
-    await openRepo(page, repo)
-    await page.getByTestId('composer-input').fill('Do the work.')
-    await page.getByTestId('send-button').click()
+    const { page, pageErrors } = await openPage(web.browser, web.app, web.repo)
+    await sendMessage(page, 'Do the work.')
     await allowOnce(page) // the app asks before bash (approval policy `commands`)
     await page.getByTestId('turn-end').first().waitFor({ timeout: 60_000 })
     const notices = await page.getByTestId('notice-row').allTextContents()
@@ -59,14 +36,13 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: compact
     expect((await page.locator('[data-compacted="true"]').allTextContents()).join('\n')).toContain('OLD-ROW-MARKER')
     expect((await page.locator('[data-compacted="true"]').allTextContents()).join('\n')).not.toContain('Finished the work.')
     expect(await page.getByTestId('context-label').textContent()).toBe('context 60% of 20k')
-    mkdirSync(RESULTS_DIR, { recursive: true })
-    await page.screenshot({ path: join(RESULTS_DIR, 'web-compaction.png') })
+    await saveScreenshot(page, 'web-compaction.png')
 
     await page.getByTestId('compact-button').click()
     await page.getByTestId('turn-end').nth(1).waitFor({ timeout: 60_000 })
     const after = await page.getByTestId('notice-row').allTextContents()
     expect(after.filter((n) => n.startsWith('compacted ')), JSON.stringify(after)).toHaveLength(2)
-    expect(app.model.requests).toHaveLength(4)
+    expect(web.app.model.requests).toHaveLength(4)
     expect(pageErrors).toEqual([])
   })
 })

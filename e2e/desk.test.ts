@@ -9,17 +9,15 @@
  * reload; and the page opened without its token or with a stale one.
  * Screenshots: test-results/desk-*.png.
  */
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { DockerGuestProvider } from '../src/main/guest/docker-guest'
-import { ensureGuestImage } from '../src/main/guest/image'
-import { ensureAgentBundle, makeTestRepo } from '../test/support/guest'
+import { makeTestRepo } from '../test/support/guest'
 import { skipWithoutChromium, skipWithoutDocker } from '../test/support/requirements'
 import type { ScriptStep } from '../test/support/scripted-model-server'
-import { ensureRendererBuild, launchChromium, RESULTS_DIR, type TestBrowser } from './support/browser'
-import { allowOnce, gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
+import { saveScreenshot } from './support/browser'
+import { newPage, openPage, useBrowser, type PageOptions } from './support/fixtures'
+import { allowOnce, openRepo, sendMessage, type WebApp } from './support/web-app'
 
 const APP_TS = Array.from({ length: 10 }, (_, i) => `// line ${i + 1}`).join('\n') + '\n'
 const BIG_TXT = Array.from({ length: 6000 }, (_, i) => `row ${i + 1}`).join('\n') + '\n'
@@ -43,36 +41,10 @@ async function shownLines(page: Page): Promise<Map<number, string>> {
 }
 
 describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the browser', () => {
-  let agentPath: string
-  let browser: TestBrowser
-  let app: WebApp | undefined
-
-  beforeAll(async () => {
-    ensureRendererBuild()
-    agentPath = ensureAgentBundle()
-    await ensureGuestImage()
-    browser = await launchChromium()
-    mkdirSync(RESULTS_DIR, { recursive: true })
-  }, 300_000)
-  afterEach(async () => {
-    const a = app
-    app = undefined
-    await a?.close()
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
-
-  const start = async (script: ScriptStep[]): Promise<WebApp> => {
-    app = await startWebApp({ script, guests: new DockerGuestProvider({ agentPath, labels: { 'dev.cortex.test': '1' } }) })
-    return app
-  }
-  const newPage = async (errors: string[], size = { width: 1440, height: 900 }): Promise<Page> => {
-    const page = await browser.context.newPage()
-    await page.setViewportSize(size)
-    page.on('pageerror', (e) => errors.push(e.message))
-    return page
-  }
+  const chromium = useBrowser({ guestImage: true })
+  const WIDE: PageOptions = { viewport: { width: 1440, height: 900 } }
+  const NARROW: PageOptions = { viewport: { width: 1024, height: 700 } }
+  const start = (script: ScriptStep[]): Promise<WebApp> => chromium.startApp({ script })
 
   it('opens a stored session from the sidebar and continues it; renames one and deletes another', async () => {
     const repo = await makeTestRepo({ 'README.md': '# Stored\n' })
@@ -85,16 +57,14 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the b
       await service.idle(s.id)
       await service.closeSession({ sessionId: s.id })
     }
-    const errors: string[] = []
-    const page = await newPage(errors)
-    await gotoApp(page, host.url)
+    const { page, pageErrors: errors } = await openPage(chromium.browser, { host }, undefined, WIDE)
     const items = page.getByTestId('stored-session')
     await expect.poll(() => items.count(), { timeout: 10_000 }).toBe(2)
     expect(await page.getByTestId('session-title').allTextContents()).toEqual(['A session to delete', 'First question about the stored repo'])
     // search
     await page.getByTestId('session-search').fill('stored repo')
     await expect.poll(() => items.count()).toBe(1)
-    await page.screenshot({ path: join(RESULTS_DIR, 'desk-sessions-search.png') })
+    await saveScreenshot(page, 'desk-sessions-search.png')
     await page.getByTestId('session-search').fill('')
 
     // open the stored one: its history shows, then a new message continues it
@@ -104,8 +74,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the b
     await expect.poll(() => page.getByTestId('user-message').allTextContents()).toEqual(['First question about the stored repo'])
     expect(await page.getByTestId('assistant-text').allTextContents()).toContain('First answer.')
     expect(await page.getByTestId('model-badge').textContent()).toContain('scripted-model')
-    await page.getByTestId('composer-input').fill('And a follow-up')
-    await page.getByTestId('send-button').click()
+    await sendMessage(page, 'And a follow-up')
     await expect.poll(() => page.getByTestId('assistant-text').allTextContents(), { timeout: 60_000 }).toContain('Second answer.')
     const last = JSON.stringify(model.requests.at(-1)?.body)
     expect(last).toContain('First question about the stored repo')
@@ -123,14 +92,14 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the b
     const doomed = page.locator('[data-testid="stored-session"]', { hasText: 'A session to delete' })
     await doomed.hover()
     await doomed.getByTestId('session-delete').click()
-    await page.screenshot({ path: join(RESULTS_DIR, 'desk-sessions-delete-confirm.png') })
+    await saveScreenshot(page, 'desk-sessions-delete-confirm.png')
     await doomed.getByTestId('session-delete-confirm').click()
     await expect.poll(() => items.count()).toBe(1)
     expect((await service.listStoredSessions({})).map((s) => s.repo)).toEqual([repo])
     // an open session cannot be deleted (the service refuses; the sidebar offers close instead)
     const openId = (await service.listSessions({}))[0]?.id ?? ''
     await expect(service.deleteSession({ sessionId: openId })).rejects.toThrow(/open/)
-    await page.screenshot({ path: join(RESULTS_DIR, 'desk-sessions.png') })
+    await saveScreenshot(page, 'desk-sessions.png')
     expect(errors).toEqual([])
     await page.close()
   })
@@ -154,12 +123,8 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the b
       { toolCalls: [{ name: 'bash', args: { command: "sed -i 's|// line 7|// line seven, by bash|' src/app.ts" } }] },
       { text: 'Changed again.' }
     ])
-    const errors: string[] = []
-    const page = await newPage(errors)
-    await gotoApp(page, host.url)
-    await openRepo(page, repo)
-    await page.getByTestId('composer-input').fill('Edit line 5 and read the end of big.txt')
-    await page.getByTestId('send-button').click()
+    const { page, pageErrors: errors } = await openPage(chromium.browser, { host }, repo, WIDE)
+    await sendMessage(page, 'Edit line 5 and read the end of big.txt')
     await page.getByTestId('turn-end').waitFor({ timeout: 120_000 })
 
     // the edit row's "view" opens the file as it is now, at the edited line
@@ -170,7 +135,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the b
     expect(lines.get(4)).toBe('// line 4')
     expect(lines.get(10)).toBe('// line 10')
     expect(await page.getByTestId('file-range').textContent()).toContain('lines 1–10 of 10')
-    await page.screenshot({ path: join(RESULTS_DIR, 'desk-file-edited.png') })
+    await saveScreenshot(page, 'desk-file-edited.png')
 
     // the tree: .gitignored build/ hidden until the toggle
     const tree = page.getByTestId('files-tree')
@@ -192,19 +157,18 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the b
     await expect.poll(async () => (await shownLines(page)).get(5500), { timeout: 15_000 }).toBe('row 5500')
     expect(Number(await page.getByTestId('file-view').getAttribute('data-start-line'))).toBeGreaterThan(1)
     await page.getByTestId('file-pager').waitFor()
-    await page.screenshot({ path: join(RESULTS_DIR, 'desk-file-deep-page.png') })
+    await saveScreenshot(page, 'desk-file-deep-page.png')
 
     // the open file refreshes when the agent changes it
     await tree.locator('[data-testid="tree-dir"][data-path="src"]').click()
     await tree.locator('[data-testid="tree-file"][data-path="src/app.ts"]').click()
     await expect.poll(async () => (await shownLines(page)).get(7), { timeout: 15_000 }).toBe('// line 7')
-    await page.getByTestId('composer-input').fill('Change line 7 with sed')
-    await page.getByTestId('send-button').click()
+    await sendMessage(page, 'Change line 7 with sed')
     await allowOnce(page)
     await expect.poll(() => page.getByTestId('turn-end').count(), { timeout: 120_000 }).toBe(2)
     await expect.poll(async () => (await shownLines(page)).get(7), { timeout: 15_000 }).toBe('// line seven, by bash')
     expect((await shownLines(page)).get(5)).toBe('// line five, edited')
-    await page.screenshot({ path: join(RESULTS_DIR, 'desk-file-refreshed.png') })
+    await saveScreenshot(page, 'desk-file-refreshed.png')
     expect(errors).toEqual([])
     await page.close()
   }, 300_000)
@@ -213,9 +177,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the b
     const base = await makeTestRepo({ 'my repo ä/README.md': '# Spaced\n' }, { git: false })
     const repo = join(base, 'my repo ä')
     const { host } = await start([{ text: 'ok' }])
-    const errors: string[] = []
-    const page = await newPage(errors)
-    await gotoApp(page, host.url)
+    const { page, pageErrors: errors } = await openPage(chromium.browser, { host }, undefined, WIDE)
     await page.evaluate((uri) => {
       const dt = new DataTransfer()
       dt.setData('text/uri-list', uri)
@@ -225,7 +187,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the b
     }, `file://${encodeURI(repo)}`)
     await expect.poll(() => page.getByTestId('repo-input').inputValue()).toBe(repo)
     expect(await page.getByTestId('repo-note').textContent()).toContain('Dropped folder')
-    await page.screenshot({ path: join(RESULTS_DIR, 'desk-drop.png') })
+    await saveScreenshot(page, 'desk-drop.png')
     await page.getByTestId('repo-open').click()
     await expect.poll(() => page.getByTestId('session-info').textContent(), { timeout: 15_000 }).toBe(repo)
     // the field completes with folder names listed on the host
@@ -239,17 +201,14 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the b
   it('is usable at 1024×700 and 1440×900 and remembers the layout', async () => {
     const repo = await makeTestRepo({ 'README.md': '# Layout\n' })
     const { host } = await start([{ text: 'ok' }])
-    const errors: string[] = []
-    const page = await newPage(errors, { width: 1024, height: 700 })
-    await gotoApp(page, host.url)
-    await openRepo(page, repo)
+    const { page, pageErrors: errors } = await openPage(chromium.browser, { host }, repo, NARROW)
     for (const id of ['repo-input', 'repo-open', 'session-search', 'composer-input', 'tab-files', 'tab-changes', 'connection']) {
       const box = await page.getByTestId(id).boundingBox()
       expect(box, id).not.toBeNull()
       expect((box?.x ?? 0) + (box?.width ?? 0), id).toBeLessThanOrEqual(1024)
       expect((box?.y ?? 0) + (box?.height ?? 0), id).toBeLessThanOrEqual(700)
     }
-    await page.screenshot({ path: join(RESULTS_DIR, 'desk-1024x700.png') })
+    await saveScreenshot(page, 'desk-1024x700.png')
     // collapse the right panel, widen the sidebar with the keyboard (16 px a press); a reload keeps both
     const sidebar = page.getByTestId('sessions-sidebar')
     await page.getByTestId('toggle-right').click()
@@ -258,7 +217,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the b
     await page.getByTestId('split-left').focus()
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight')
     await expect.poll(async () => (await sidebar.boundingBox())?.width ?? 0).toBe(before + 48)
-    await page.screenshot({ path: join(RESULTS_DIR, 'desk-1024x700-collapsed.png') })
+    await saveScreenshot(page, 'desk-1024x700-collapsed.png')
     await page.reload()
     await page.getByTestId('sessions-sidebar').waitFor()
     expect((await page.getByTestId('sessions-sidebar').boundingBox())?.width).toBe(before + 48)
@@ -267,11 +226,11 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the b
     await page.setViewportSize({ width: 1440, height: 900 })
     await page.getByTestId('tab-files').click()
     await page.getByTestId('files-tree').waitFor({ timeout: 15_000 })
-    await page.screenshot({ path: join(RESULTS_DIR, 'desk-1440x900.png') })
+    await saveScreenshot(page, 'desk-1440x900.png')
     // the light theme follows the system preference
     await page.emulateMedia({ colorScheme: 'light' })
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bg').trim())).toBe('#ffffff')
-    await page.screenshot({ path: join(RESULTS_DIR, 'desk-1440x900-light.png') })
+    await saveScreenshot(page, 'desk-1440x900-light.png')
     expect(errors).toEqual([])
     await page.close()
   })
@@ -279,9 +238,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the b
   it('refuses invalid settings beside the field, tests the connection, and opens new sessions with the saved model', async () => {
     const repo = await makeTestRepo({ 'README.md': '# Settings\n' })
     const { host, model, service } = await start([{ text: 'Answered by the new model.' }])
-    const errors: string[] = []
-    const page = await newPage(errors, { width: 1024, height: 700 })
-    await gotoApp(page, host.url)
+    const { page, pageErrors: errors } = await openPage(chromium.browser, { host }, undefined, NARROW)
     await page.getByTestId('open-settings').click()
     const dialog = page.getByTestId('settings-dialog')
     await expect.poll(() => dialog.getByTestId('settings-inforce').textContent()).toContain('openai-compatible · scripted-model')
@@ -298,7 +255,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the b
     expect(await dialog.getByTestId('settings-error-warmPool').textContent()).toBe('must be 0 to 8')
     expect(await dialog.getByTestId('settings-error-streamIdleTimeoutS').textContent()).toContain('10 to 3600')
     expect(await dialog.getByTestId('settings-error-guestImage').textContent()).toContain('Docker image reference')
-    await page.screenshot({ path: join(RESULTS_DIR, 'desk-settings-invalid.png') })
+    await saveScreenshot(page, 'desk-settings-invalid.png')
     // the service refuses them too, naming the field
     await expect(service.saveSettings({ settings: { warmPool: 99 } })).rejects.toThrow(/settings\.warmPool/)
 
@@ -313,13 +270,12 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the b
     expect(model.requests.some((r) => r.method === 'GET' && r.path.endsWith('/models'))).toBe(true)
     await dialog.getByTestId('settings-save').click()
     await expect.poll(() => dialog.getByTestId('settings-status').textContent()).toContain('New sessions use openai-compatible · renamed-model')
-    await page.screenshot({ path: join(RESULTS_DIR, 'desk-settings-saved.png') })
+    await saveScreenshot(page, 'desk-settings-saved.png')
     await page.getByRole('button', { name: 'Close', exact: true }).click()
 
     await openRepo(page, repo)
     await expect.poll(() => page.getByTestId('model-badge').textContent(), { timeout: 10_000 }).toContain('renamed-model')
-    await page.getByTestId('composer-input').fill('Which model?')
-    await page.getByTestId('send-button').click()
+    await sendMessage(page, 'Which model?')
     await expect.poll(() => page.getByTestId('assistant-text').allTextContents(), { timeout: 60_000 }).toContain('Answered by the new model.')
     const chat = model.requests.filter((r) => r.method === 'POST')
     expect((chat.at(-1)?.body as { model?: string }).model).toBe('renamed-model')
@@ -329,17 +285,16 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('the desk in the b
 
   it('explains a missing or stale token instead of showing a dead UI', async () => {
     const { host } = await start([])
-    const errors: string[] = []
-    const page = await newPage(errors, { width: 1024, height: 700 })
+    const { page, pageErrors: errors } = await newPage(chromium.browser, NARROW)
     await page.goto(host.origin + '/')
     await page.getByTestId('token-page').waitFor({ timeout: 10_000 })
     expect(await page.getByTestId('token-page').getAttribute('data-reason')).toBe('missing')
     expect(await page.getByTestId('token-page').textContent()).toContain('cortex serve')
-    await page.screenshot({ path: join(RESULTS_DIR, 'desk-no-token.png') })
+    await saveScreenshot(page, 'desk-no-token.png')
     await page.goto(`${host.origin}/?token=stale-token-from-an-earlier-run`)
     await page.locator('[data-testid="token-page"][data-reason="stale"]').waitFor({ timeout: 15_000 })
     expect(await page.getByTestId('token-explanation').textContent()).toContain('restarted')
-    await page.screenshot({ path: join(RESULTS_DIR, 'desk-stale-token.png') })
+    await saveScreenshot(page, 'desk-stale-token.png')
     expect(errors).toEqual([])
     await page.close()
   })

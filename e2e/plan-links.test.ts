@@ -7,16 +7,11 @@
  * no guest, so a provider that refuses to start one proves none is touched.
  * Screenshot: test-results/web-plan-links.png.
  */
-import { chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
-import { CortexError } from '../src/shared/errors'
-import { TEST_REPO_GID, TEST_REPO_UID } from '../test/support/repo-owner'
+import { describe, expect, it } from 'vitest'
 import { skipWithoutChromium } from '../test/support/requirements'
-import { ensureRendererBuild, launchChromium, RESULTS_DIR, type TestBrowser } from './support/browser'
-import { gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
+import { saveScreenshot } from './support/browser'
+import { newPage, refusingGuests, useWebApp } from './support/fixtures'
+import { gotoApp, openRepo, sendMessage } from './support/web-app'
 
 const DIAGRAM = [
   'flowchart TD',
@@ -27,42 +22,20 @@ const DIAGRAM = [
 ].join('\n')
 
 describe.skipIf(skipWithoutChromium())('web host: links in a plan diagram', () => {
-  let app: WebApp
-  let browser: TestBrowser
-  let repo: string
-  let guestStarts = 0
-
-  beforeAll(async () => {
-    ensureRendererBuild()
-    repo = mkdtempSync(join(tmpdir(), 'cortex-e2e-links-repo-'))
-    if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID) // a root-owned repository is refused
-    app = await startWebApp({
-      script: [
-        { toolCalls: [{ name: 'plan', args: { title: 'Linked plan', summary: 'A diagram with links.', steps: ['one', 'two'], mermaid: DIAGRAM } }] },
-        { text: 'The plan is ready.' }
-      ],
-      guests: {
-        start: () => {
-          guestStarts++
-          return Promise.reject(new CortexError('guest_failed', 'no guest in this test'))
-        }
-      },
-      eagerGuest: false
-    })
-    browser = await launchChromium()
-  }, 300_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await app?.close()
-    if (repo) rmSync(repo, { recursive: true, force: true })
+  const guests = refusingGuests()
+  const web = useWebApp({
+    git: false, // an empty folder owned by the test user (a root-owned repository is refused)
+    script: [
+      { toolCalls: [{ name: 'plan', args: { title: 'Linked plan', summary: 'A diagram with links.', steps: ['one', 'two'], mermaid: DIAGRAM } }] },
+      { text: 'The plan is ready.' }
+    ],
+    guests: () => guests,
+    eagerGuest: false
   })
 
   it('clicking a diagram link never navigates the app page', async () => {
-    const page: Page = await browser.context.newPage()
-    const pageErrors: string[] = []
+    const { page, pageErrors } = await newPage(web.browser)
     const dialogs: string[] = []
-    page.on('pageerror', (e) => pageErrors.push(e.message))
     page.on('dialog', (d) => {
       dialogs.push(d.message())
       void d.dismiss()
@@ -71,11 +44,10 @@ describe.skipIf(skipWithoutChromium())('web host: links in a plan diagram', () =
     page.on('framenavigated', (f) => {
       if (f === page.mainFrame()) navigations++
     })
-    await gotoApp(page, app.host.url)
-    await openRepo(page, repo)
+    await gotoApp(page, web.app.host.url)
+    await openRepo(page, web.repo)
     await page.getByTestId('mode-select').selectOption('plan')
-    await page.getByTestId('composer-input').fill('Plan it.')
-    await page.getByTestId('send-button').click()
+    await sendMessage(page, 'Plan it.')
     await page.getByTestId('turn-end').waitFor({ timeout: 60_000 })
     await page.getByTestId('tab-plan').click()
     const diagram = page.getByTestId('plan-diagram')
@@ -84,7 +56,7 @@ describe.skipIf(skipWithoutChromium())('web host: links in a plan diagram', () =
     const navigationsBefore = navigations
 
     // the http link: the app page stays; the address opens in a new window with no opener
-    const popup = browser.context.waitForEvent('page', { timeout: 5_000 }).catch(() => null)
+    const popup = web.browser.context.waitForEvent('page', { timeout: 5_000 }).catch(() => null)
     await diagram.getByText('Open the evil page').click()
     const opened = await popup
     await page.waitForTimeout(500) // a navigation would have started by now
@@ -110,9 +82,8 @@ describe.skipIf(skipWithoutChromium())('web host: links in a plan diagram', () =
     expect(await diagram.locator('a[data-cortex-href="http://127.0.0.1:1/evil"]').count()).toBe(1)
 
     expect(await page.getByTestId('plan-title').textContent()).toBe('Linked plan')
-    expect(guestStarts).toBe(0)
-    mkdirSync(RESULTS_DIR, { recursive: true })
-    await page.screenshot({ path: join(RESULTS_DIR, 'web-plan-links.png') })
+    expect(guests.starts).toBe(0)
+    await saveScreenshot(page, 'web-plan-links.png')
     expect(pageErrors).toEqual([])
     await page.close()
   })

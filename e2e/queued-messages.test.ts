@@ -6,41 +6,20 @@
  * The session service behind startWebHost, the scripted model server over HTTP.
  * Screenshot: test-results/web-queued.png.
  */
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DockerGuestProvider } from '../src/main/guest/docker-guest'
-import { ensureAgentBundle, makeTestRepo } from '../test/support/guest'
+import { describe, expect, it } from 'vitest'
 import { skipWithoutChromium, skipWithoutDocker } from '../test/support/requirements'
-import { ensureRendererBuild, launchChromium, RESULTS_DIR, type TestBrowser } from './support/browser'
-import { allowOnce, gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
+import { saveScreenshot } from './support/browser'
+import { openPage, useWebApp } from './support/fixtures'
+import { allowOnce } from './support/web-app'
 
 describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: messages typed during a turn', () => {
-  let app: WebApp
-  let browser: TestBrowser
-  let repo: string
-
-  beforeAll(async () => {
-    ensureRendererBuild()
-    repo = await makeTestRepo({ 'a.txt': 'x\n' })
-    app = await startWebApp({
-      script: [{ toolCalls: [{ name: 'bash', args: { command: 'echo ticked' } }] }, { text: 'Still here.' }],
-      guests: new DockerGuestProvider({ agentPath: ensureAgentBundle(), labels: { 'dev.cortex.test': '1' } })
-    })
-    browser = await launchChromium()
-  }, 300_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await app?.close()
+  const web = useWebApp({
+    files: { 'a.txt': 'x\n' },
+    script: [{ toolCalls: [{ name: 'bash', args: { command: 'echo ticked' } }] }, { text: 'Still here.' }]
   })
 
   it('queues messages during a turn, removes one, and delivers the other at the next step', async () => {
-    const page = await browser.context.newPage()
-    const pageErrors: string[] = []
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    await gotoApp(page, app.host.url)
-    await openRepo(page, repo)
+    const { page, pageErrors } = await openPage(web.browser, web.app, web.repo)
     const input = page.getByTestId('composer-input')
     await input.fill('Run the slow ticker')
     await page.getByTestId('send-button').click()
@@ -55,17 +34,16 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: message
     await expect.poll(() => page.getByTestId('queued-message').allTextContents()).toEqual(['queuedscratch this one×', 'queuedAre you still there?×'])
     await page.getByTestId('queued-message').filter({ hasText: 'scratch this one' }).getByTestId('remove-queued').click()
     await expect.poll(() => page.getByTestId('queued-message').allTextContents()).toEqual(['queuedAre you still there?×'])
-    mkdirSync(RESULTS_DIR, { recursive: true })
-    await page.screenshot({ path: join(RESULTS_DIR, 'web-queued.png') })
+    await saveScreenshot(page, 'web-queued.png')
 
     expect(await allowOnce(page)).toBe('echo ticked')
     await page.getByTestId('turn-end').waitFor({ timeout: 60_000 })
     expect(await page.getByTestId('queued-message').count()).toBe(0)
     expect(await page.getByTestId('user-message').allTextContents()).toEqual(['Run the slow ticker', 'Are you still there?'])
-    const sent = (app.model.requests[1]?.body as { messages: Array<{ role: string; content: unknown }> }).messages.filter((m) => m.role !== 'system')
+    const sent = (web.app.model.requests[1]?.body as { messages: Array<{ role: string; content: unknown }> }).messages.filter((m) => m.role !== 'system')
     expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user'])
     expect(sent[3]?.content).toBe('Are you still there?')
-    expect(app.model.requests).toHaveLength(2)
+    expect(web.app.model.requests).toHaveLength(2)
     expect(pageErrors).toEqual([])
     await page.close()
   }, 180_000)

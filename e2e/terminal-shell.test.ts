@@ -5,15 +5,12 @@
  * pane is a real shell in the guest — typing `pwd` prints the repository path. Screenshots:
  * test-results/terminal-after-reload.png, test-results/terminal-shell.png.
  */
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DockerGuestProvider } from '../src/main/guest/docker-guest'
-import { ensureAgentBundle, makeTestRepo } from '../test/support/guest'
+import { describe, expect, it } from 'vitest'
 import { skipWithoutChromium, skipWithoutDocker } from '../test/support/requirements'
-import { ensureRendererBuild, launchChromium, RESULTS_DIR, type TestBrowser } from './support/browser'
-import { allowOnce, gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
+import { saveScreenshot } from './support/browser'
+import { openPage, useWebApp } from './support/fixtures'
+import { allowOnce, sendMessage, waitConnected } from './support/web-app'
 
 /** The text xterm shows in `testId`'s terminal (its DOM rows), one string per row, right-trimmed. */
 async function terminalRows(page: Page, testId: string): Promise<string[]> {
@@ -24,36 +21,17 @@ async function terminalRows(page: Page, testId: string): Promise<string[]> {
 }
 
 describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: terminal output kept across a reload, and a shell in the guest', () => {
-  let app: WebApp
-  let browser: TestBrowser
-  let repo: string
-
-  beforeAll(async () => {
-    ensureRendererBuild()
-    repo = await makeTestRepo({ 'README.md': 'hello\n' })
-    app = await startWebApp({
-      script: [
-        { text: 'Running it.', toolCalls: [{ name: 'bash', args: { command: "printf '\\033[32mgreen-MARK\\033[0m\\n'; echo line-$((6*7)); echo err-MARK >&2" } }] },
-        { text: 'Done.' }
-      ],
-      guests: new DockerGuestProvider({ agentPath: ensureAgentBundle(), labels: { 'dev.cortex.test': '1' } })
-    })
-    browser = await launchChromium()
-  }, 300_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await app?.close()
+  const web = useWebApp({
+    files: { 'README.md': 'hello\n' },
+    script: [
+      { text: 'Running it.', toolCalls: [{ name: 'bash', args: { command: "printf '\\033[32mgreen-MARK\\033[0m\\n'; echo line-$((6*7)); echo err-MARK >&2" } }] },
+      { text: 'Done.' }
+    ]
   })
 
   it('shows a bash call\'s output in its row and the terminal, again after a reload', async () => {
-    const page = await browser.context.newPage()
-    const pageErrors: string[] = []
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    await gotoApp(page, app.host.url)
-    await openRepo(page, repo)
-    await page.getByTestId('composer-input').fill('Run it.')
-    await page.getByTestId('send-button').click()
+    const { page, pageErrors } = await openPage(web.browser, web.app, web.repo)
+    await sendMessage(page, 'Run it.')
     await allowOnce(page)
     await page.getByTestId('turn-end').waitFor({ timeout: 60_000 })
     const row = page.locator('[data-testid="tool-row"][data-tool-name="bash"]')
@@ -64,7 +42,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: termina
     await expect.poll(async () => (await terminalRows(page, 'terminal')).join('\n'), { timeout: 10_000 }).toContain('line-42')
 
     await page.reload()
-    await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor({ timeout: 15_000 })
+    await waitConnected(page)
     await page.locator('[data-testid="tool-row"][data-tool-name="bash"]').waitFor({ timeout: 15_000 })
     await page.getByTestId('tab-terminal').click()
     await expect.poll(async () => (await terminalRows(page, 'terminal')).join('\n'), { timeout: 10_000 }).toContain('line-42')
@@ -72,17 +50,13 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: termina
     expect(rows).toContain('green-MARK')
     expect(rows).toContain('err-MARK')
     expect(rows).toContain('$ printf')
-    mkdirSync(RESULTS_DIR, { recursive: true })
-    await page.screenshot({ path: join(RESULTS_DIR, 'terminal-after-reload.png') })
+    await saveScreenshot(page, 'terminal-after-reload.png')
     expect(pageErrors).toEqual([])
     await page.close()
   }, 120_000)
 
   it('the Shell pane is a shell in the guest: pwd prints the repository path', async () => {
-    const page = await browser.context.newPage()
-    const pageErrors: string[] = []
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    await gotoApp(page, app.host.url)
+    const { page, pageErrors } = await openPage(web.browser, web.app)
     await page.locator('[data-testid="tool-row"][data-tool-name="bash"]').waitFor({ timeout: 15_000 })
     await page.getByTestId('tab-terminal').click()
     await page.getByTestId('terminal-tab-shell').click()
@@ -92,10 +66,9 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: termina
     await page.getByTestId('shell-terminal').click()
     await page.keyboard.type('pwd')
     await page.keyboard.press('Enter')
-    await expect.poll(async () => await terminalRows(page, 'shell-terminal'), { timeout: 15_000 }).toContain(repo)
+    await expect.poll(async () => await terminalRows(page, 'shell-terminal'), { timeout: 15_000 }).toContain(web.repo)
     expect((await terminalRows(page, 'shell-terminal')).some((r) => r.endsWith('$ pwd'))).toBe(true)
-    mkdirSync(RESULTS_DIR, { recursive: true })
-    await page.screenshot({ path: join(RESULTS_DIR, 'terminal-shell.png') })
+    await saveScreenshot(page, 'terminal-shell.png')
     expect(pageErrors).toEqual([])
     await page.close()
   }, 120_000)

@@ -5,64 +5,42 @@
  * bottom; the timeline is a feed of article rows navigated with Home / ↓ / End, focus visible.
  * Screenshot: test-results/timeline-new-messages.png.
  */
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { makeTestRepo } from '../test/support/guest'
+import { describe, expect, it } from 'vitest'
 import { skipWithoutChromium } from '../test/support/requirements'
-import { ensureRendererBuild, launchChromium, RESULTS_DIR, type TestBrowser } from './support/browser'
-import { gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
+import { saveScreenshot } from './support/browser'
+import { openPage, refusingGuests, useWebApp } from './support/fixtures'
+import { sendMessage } from './support/web-app'
 
 const LONG = Array.from({ length: 60 }, (_, i) => `Line ${i + 1} of a long first answer.`).join('\n\n')
 const STREAMED = Array.from({ length: 120 }, (_, i) => `word${i}`).join(' ')
 
 describe.skipIf(skipWithoutChromium())('web host: timeline follows the stream, new-messages cue, keyboard', () => {
-  let app: WebApp
-  let browser: TestBrowser
-  let repo: string
-
-  beforeAll(async () => {
-    ensureRendererBuild()
-    repo = await makeTestRepo({ 'README.md': 'hi\n' })
-    app = await startWebApp({
-      script: [{ text: LONG }, { text: STREAMED, chunkDelayMs: 40 }],
-      // no tool is called: a guest is never asked for
-      guests: { start: () => Promise.reject(new Error('no guest in this test')) },
-      eagerGuest: false
-    })
-    browser = await launchChromium()
-  }, 300_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await app?.close()
+  const web = useWebApp({
+    files: { 'README.md': 'hi\n' },
+    script: [{ text: LONG }, { text: STREAMED, chunkDelayMs: 40 }],
+    // no tool is called: a guest is never asked for
+    guests: refusingGuests,
+    eagerGuest: false
   })
 
   it('stays put when scrolled up, shows the cue, and returns to the bottom from it', async () => {
-    const page = await browser.context.newPage()
-    const pageErrors: string[] = []
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    await gotoApp(page, app.host.url)
-    await openRepo(page, repo)
+    const { page, pageErrors } = await openPage(web.browser, web.app, web.repo)
     const timeline = page.getByTestId('timeline')
     expect(await timeline.getAttribute('role')).toBe('feed')
-    await page.getByTestId('composer-input').fill('Tell me a lot.')
-    await page.getByTestId('send-button').click()
+    await sendMessage(page, 'Tell me a lot.')
     await page.getByTestId('turn-end').first().waitFor({ timeout: 30_000 })
     // followed the first answer to its end
     const gap = (): Promise<number> => timeline.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)
     await expect.poll(gap).toBeLessThan(40)
 
-    await page.getByTestId('composer-input').fill('Now stream slowly.')
-    await page.getByTestId('send-button').click()
+    await sendMessage(page, 'Now stream slowly.')
     await page.getByText('word3', { exact: false }).waitFor({ timeout: 15_000 })
     await timeline.evaluate((el) => el.scrollTo({ top: 0 }))
     await timeline.dispatchEvent('scroll')
     const cue = page.getByTestId('new-messages')
     await cue.waitFor({ timeout: 10_000 })
     expect(await timeline.evaluate((el) => el.scrollTop)).toBeLessThan(50)
-    mkdirSync(RESULTS_DIR, { recursive: true })
-    await page.screenshot({ path: join(RESULTS_DIR, 'timeline-new-messages.png') })
+    await saveScreenshot(page, 'timeline-new-messages.png')
     await cue.click()
     await expect.poll(gap).toBeLessThan(40)
     expect(await cue.count()).toBe(0)

@@ -10,18 +10,14 @@
  * Screenshots: test-results/web-turn.png, web-turn-reloaded.png, web-plan.png, web-markdown.png,
  * web-narrow.png (900×700).
  */
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
-import { DockerGuestProvider } from '../src/main/guest/docker-guest'
-import { ensureGuestImage } from '../src/main/guest/image'
+import { describe, expect, it } from 'vitest'
 import type { WebHost } from '../src/web'
-import { ensureAgentBundle, makeTestRepo } from '../test/support/guest'
+import { makeTestRepo } from '../test/support/guest'
 import { skipWithoutChromium, skipWithoutDocker } from '../test/support/requirements'
 import type { ScriptStep } from '../test/support/scripted-model-server'
-import { ensureRendererBuild, launchChromium, RESULTS_DIR, type TestBrowser } from './support/browser'
-import { allowOnce, gotoApp, openRepo, startWebApp, type WebApp } from './support/web-app'
+import { saveScreenshot } from './support/browser'
+import { openPage, useBrowser, type OpenedPage } from './support/fixtures'
+import { allowOnce, openRepo, sendMessage, type WebApp } from './support/web-app'
 
 const README = '# Demo\n\nHello from the Cortex e2e repository.\n'
 const MARKDOWN_TEXT = [
@@ -86,50 +82,20 @@ const MARKDOWN_TURN: ScriptStep[] = [
 type Stack = WebApp & { repo: string }
 
 describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code turn in the browser', () => {
-  let agentPath: string
-  let browser: TestBrowser
-  let stack: Stack | undefined
+  const chromium = useBrowser({ guestImage: true })
 
-  beforeAll(async () => {
-    ensureRendererBuild()
-    agentPath = ensureAgentBundle()
-    await ensureGuestImage()
-    browser = await launchChromium()
-  })
-
-  afterEach(async () => {
-    const s = stack
-    stack = undefined
-    await s?.close()
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-  })
-
-  /** Start this test's stack: a fresh repository, a model that answers `script`, a service and a host. */
+  /** Start this test's stack (closed after it): a fresh repository, a model that answers `script`, a service and a host. */
   async function startStack(script: ScriptStep[]): Promise<Stack> {
     const repo = await makeTestRepo({ 'README.md': README, 'docs/guide.md': '# Guide\n', 'src/index.ts': 'export {}\n' })
-    const app = await startWebApp({ script, guests: new DockerGuestProvider({ agentPath, labels: { 'dev.cortex.test': '1' } }) })
-    stack = { ...app, repo }
-    return stack
+    return { ...(await chromium.startApp({ script })), repo }
   }
 
-  /** Open the app in a new page; `errors` collects that page's script errors and console errors. */
-  async function openApp(host: WebHost): Promise<{ page: Page; errors: string[] }> {
-    const errors: string[] = []
-    const page = await browser.context.newPage()
-    page.on('pageerror', (e) => errors.push(e.message))
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text())
-    })
-    await gotoApp(page, host.url)
-    return { page, errors }
-  }
+  /** Open the app in a new page; `pageErrors` collects that page's script errors and console errors. */
+  const openApp = (host: WebHost): Promise<OpenedPage> => openPage(chromium.browser, { host }, undefined, { consoleErrors: true })
 
   it('streams text and shows glob, read_file and bash rows with results', async () => {
     const { repo, model, host } = await startStack(AGENT_TURN)
-    const { page, errors: pageErrors } = await openApp(host)
+    const { page, pageErrors } = await openApp(host)
     // No session yet: the composer and Send are disabled, the terminal pane says why it is empty.
     expect(await page.getByTestId('composer-input').isDisabled()).toBe(true)
     expect(await page.getByTestId('send-button').isDisabled()).toBe(true)
@@ -138,8 +104,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
     // The path shows once: the field is cleared for the next repository.
     expect(await page.getByTestId('repo-input').inputValue()).toBe('')
     await page.getByTestId('mode-select').selectOption('agent')
-    await page.getByTestId('composer-input').fill('What does the README say?')
-    await page.getByTestId('send-button').click()
+    await sendMessage(page, 'What does the README say?')
     // the app asks before each command by default: the card shows the exact command
     expect(await allowOnce(page)).toBe('echo guest-says-$((6*7))')
 
@@ -175,8 +140,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
     expect(model.requests.filter((r) => r.stepIndex !== undefined)).toHaveLength(2)
     expect(JSON.stringify(model.requests[1]?.body)).toContain('Hello from the Cortex e2e repository.')
 
-    mkdirSync(RESULTS_DIR, { recursive: true })
-    await page.screenshot({ path: join(RESULTS_DIR, 'web-turn.png') })
+    await saveScreenshot(page, 'web-turn.png')
 
     // A reload shows the session again with its history (rows keep their height; nothing is squashed).
     await page.reload()
@@ -188,14 +152,14 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
       const box = await row.evaluate((el) => ({ client: el.clientHeight, scroll: el.scrollHeight }))
       expect(box.client).toBeGreaterThanOrEqual(box.scroll)
     }
-    await page.screenshot({ path: join(RESULTS_DIR, 'web-turn-reloaded.png') })
+    await saveScreenshot(page, 'web-turn-reloaded.png')
     expect(pageErrors).toEqual([])
     await page.close()
   })
 
   it('renders the plan from a Plan-mode turn with its mermaid diagram', async () => {
     const { repo, model, host } = await startStack(PLAN_TURN)
-    const { page, errors: pageErrors } = await openApp(host)
+    const { page, pageErrors } = await openApp(host)
     await openRepo(page, repo)
     await page.getByTestId('mode-select').selectOption('plan')
     await page.getByTestId('mode-row').waitFor()
@@ -214,17 +178,16 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
     const diagram = page.getByTestId('plan-diagram').locator('svg')
     await diagram.waitFor({ timeout: 15_000 })
     expect(await page.getByTestId('plan-diagram').innerText()).toContain('Translate')
-    await page.screenshot({ path: join(RESULTS_DIR, 'web-plan.png') })
+    await saveScreenshot(page, 'web-plan.png')
     expect(pageErrors).toEqual([])
     await page.close()
   })
 
   it('stops a running turn with Esc', async () => {
     const { repo, model, host } = await startStack(HANGING_TURN)
-    const { page, errors: pageErrors } = await openApp(host)
+    const { page, pageErrors } = await openApp(host)
     await openRepo(page, repo)
-    await page.getByTestId('composer-input').fill('Run the long job.')
-    await page.getByTestId('send-button').click()
+    await sendMessage(page, 'Run the long job.')
     await expect.poll(() => page.getByTestId('assistant-text').allTextContents(), { timeout: 60_000 }).toEqual(['Starting a long job'])
     await page.getByTestId('stop-button').waitFor()
     await page.keyboard.press('Escape')
@@ -238,10 +201,9 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
 
   it('renders Markdown safely, an edit_file diff, a foldable long result, and fits 900 px', async () => {
     const { repo, host } = await startStack(MARKDOWN_TURN)
-    const { page, errors: pageErrors } = await openApp(host)
+    const { page, pageErrors } = await openApp(host)
     await openRepo(page, repo)
-    await page.getByTestId('composer-input').fill('Show me some Markdown and edit a file.')
-    await page.getByTestId('send-button').click()
+    await sendMessage(page, 'Show me some Markdown and edit a file.')
     expect(await allowOnce(page)).toBe('seq 1 40')
     await page.getByTestId('turn-end').waitFor({ timeout: 120_000 })
     expect(await page.getByTestId('turn-end').getAttribute('data-reason')).toBe('completed')
@@ -290,8 +252,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
     expect(await bash.getByTestId('tool-result').count()).toBe(0)
     await head.click()
     await more.click()
-    mkdirSync(RESULTS_DIR, { recursive: true })
-    await page.screenshot({ path: join(RESULTS_DIR, 'web-markdown.png') })
+    await saveScreenshot(page, 'web-markdown.png')
 
     // 900×700: the header fits, the badges are whole and inside the window.
     await page.setViewportSize({ width: 900, height: 700 })
@@ -305,7 +266,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
     }
     expect(await page.getByTestId('connection').textContent()).toBe('connected')
     expect(await page.locator('.header').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
-    await page.screenshot({ path: join(RESULTS_DIR, 'web-narrow.png') })
+    await saveScreenshot(page, 'web-narrow.png')
     expect(pageErrors).toEqual([])
     await page.close()
   })
@@ -332,7 +293,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
     await page.close()
 
     // about:blank has an opaque origin: the browser sends `Origin: null`, refused even with the token.
-    const blank = await browser.context.newPage()
+    const blank = await chromium.browser.context.newPage()
     const result = await blank.evaluate(
       (u) =>
         new Promise<string>((resolve) => {

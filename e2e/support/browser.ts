@@ -1,12 +1,13 @@
 /**
  * Shared helpers of the browser e2e specs: launch Debian's Chromium with the flags this workplace
  * needs (see docs/architecture.md) and a fresh user-data-dir, and make sure the renderer build in
- * out/renderer is present and not older than its sources (building it with electron-vite if not).
+ * out/renderer is present and not older than its sources (building it with electron-vite if not);
+ * save screenshots into test-results/.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type BrowserContext } from 'playwright-core'
+import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { CHROMIUM_PATH } from '../../test/support/requirements'
 import { ensureBuilt, ROOT } from './build'
 
@@ -55,4 +56,10 @@ export async function launchChromium(): Promise<TestBrowser> {
       rmSync(userDataDir, { recursive: true, force: true })
     }
   }
+}
+
+/** Save a screenshot of `page` as RESULTS_DIR/`name` (e.g. `web-goal.png`), creating the folder. */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(RESULTS_DIR, { recursive: true })
+  await page.screenshot({ path: join(RESULTS_DIR, name) })
 }

@@ -1,7 +1,7 @@
 /**
  * The app stack the browser specs drive: a scripted model server over HTTP, a real session service
- * in a fresh data folder, and the web host serving the built renderer; plus the page steps every
- * spec starts with (load the app and wait for its socket, open a repository).
+ * in a fresh data folder, and the web host serving the built renderer; plus the page steps the
+ * specs share (load the app and wait for its socket, open a repository, send a message, allow a call).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -64,7 +64,23 @@ export async function startWebApp(opts: { script: ScriptStep[]; guests: GuestPro
 /** Load the app at `url` in `page` and wait until its socket to the host is open (15 s guard). */
 export async function gotoApp(page: Page, url: string): Promise<void> {
   await page.goto(url)
+  await waitConnected(page)
+}
+
+/** Wait until the app's socket to the host is open (after a load or a reload; 15 s guard). */
+export async function waitConnected(page: Page): Promise<void> {
   await page.getByTestId('connection').and(page.locator('[data-state="open"]')).waitFor({ timeout: 15_000 })
+}
+
+/** Type `text` into the composer and press Send. */
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  await page.getByTestId('composer-input').fill(text)
+  await page.getByTestId('send-button').click()
+}
+
+/** Wait until the timeline shows `n` turn ends (60 s guard). */
+export async function expectTurnEnds(page: Page, n: number): Promise<void> {
+  await expect.poll(() => page.getByTestId('turn-end').count(), { timeout: 60_000 }).toBe(n)
 }
 
 /** Open `repo` through the repository picker and wait until the session shows it. */
