@@ -1,22 +1,13 @@
 // Terminal rendering of approval events for `cortex run`: the exact call, the escalation named,
 // how it was resolved; model-supplied text is made terminal-safe. When the terminal prompt asks
 // (approvalsAsked), the request is left to it.
-import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
+import { renderEvents } from '../../test/support/cli-render'
 import type { SessionEvent } from '../shared/events'
-import { createRenderer } from './render'
-
-function render(events: SessionEvent[], approvalsAsked = false): { out: string; err: string } {
-  const out = new PassThrough()
-  const err = new PassThrough()
-  const r = createRenderer({ out, err, color: false, approvalsAsked })
-  events.forEach((event, i) => r({ sessionId: 's', seq: i + 1, time: 0, event }))
-  return { out: String(out.read() ?? ''), err: String(err.read() ?? '') }
-}
 
 describe('approval rendering', () => {
   it('shows the waiting call, the escalation and the resolution', () => {
-    const { err } = render([
+    const { err } = renderEvents([
       { type: 'approval_requested', turnId: 't', requestId: 'r1', callId: 'c1', tool: 'bash', args: { command: 'npm test\u001b]52;c;eA==\u0007' }, reason: 'approval policy commands', suggestedRule: 'npm test *' },
       { type: 'approval_resolved', turnId: 't', requestId: 'r1', callId: 'c1', outcome: 'denied', decision: 'deny', reason: 'not now' },
       { type: 'approval_requested', turnId: 't', requestId: 'r2', callId: 'c2', tool: 'bash', args: { command: 'curl x', escalate: 'network' }, escalation: 'network' },
@@ -32,10 +23,10 @@ describe('approval rendering', () => {
 
   it('prints no request when the terminal prompt asks it (approvalsAsked), still the resolution', () => {
     const req: SessionEvent = { type: 'approval_requested', turnId: 't', requestId: 'r1', callId: 'c1', tool: 'bash', args: { command: 'npm test' }, reason: 'approval policy commands' }
-    const { err } = render([req, { type: 'approval_resolved', turnId: 't', requestId: 'r1', callId: 'c1', outcome: 'allowed', decision: 'allow_once' }], true)
+    const { err } = renderEvents([req, { type: 'approval_resolved', turnId: 't', requestId: 'r1', callId: 'c1', outcome: 'allowed', decision: 'allow_once' }], { approvalsAsked: true })
     expect(err).not.toContain('npm test')
     expect(err).not.toContain('approval policy commands')
     expect(err).toContain('allowed (allow once)')
-    expect(render([req]).err).toContain('npm test')
+    expect(renderEvents([req]).err).toContain('npm test')
   })
 })

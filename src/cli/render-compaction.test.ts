@@ -1,23 +1,13 @@
 // The CLI's compaction lines: "compacted 143k → 21k tokens" when a compaction finishes, why it
 // stopped when it fails, and "context 62% of 200k" beside the turn's usage.
-import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import type { SessionEvent } from '../shared/events'
-import { createRenderer } from './render'
-
-function render(events: SessionEvent[]): string {
-  const out = new PassThrough()
-  const err = new PassThrough()
-  const r = createRenderer({ out, err, color: false })
-  events.forEach((event, i) => r({ sessionId: 's', seq: i + 1, time: 0, event }))
-  return String(err.read() ?? '')
-}
+import { renderEvents } from '../../test/support/cli-render'
 
 const keep = { userMessages: ['go'], todos: [], files: [] }
 
 describe('CLI compaction lines', () => {
   it('prints the compaction and the context use with the turn usage', () => {
-    const err = render([
+    const { err } = renderEvents([
       { type: 'compaction_started', turnId: 't', trigger: 'auto', tokensBefore: 143_210 },
       { type: 'compaction_finished', turnId: 't', trigger: 'auto', method: 'summary', tokensBefore: 143_210, tokensAfter: 21_040, summary: 's', keep, tailEvents: 2 },
       { type: 'context_usage', turnId: 't', tokens: 124_000, window: 200_000, threshold: 0.8 },
@@ -27,6 +17,6 @@ describe('CLI compaction lines', () => {
   })
 
   it('says why a compaction stopped', () => {
-    expect(render([{ type: 'compaction_failed', trigger: 'manual', reason: 'the summariser failed (HTTP 500)' }])).toBe('compaction stopped: the summariser failed (HTTP 500)\n')
+    expect(renderEvents([{ type: 'compaction_failed', trigger: 'manual', reason: 'the summariser failed (HTTP 500)' }]).err).toBe('compaction stopped: the summariser failed (HTTP 500)\n')
   })
 })

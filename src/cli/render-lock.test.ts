@@ -1,21 +1,11 @@
 // Terminal rendering of the plan/spec lock for `cortex run`: the lock and the operations that answer
 // it, a spec document with its Markdown made terminal-safe, the decision, and what a mode switch ended.
-import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import type { SessionEvent } from '../shared/events'
-import { createRenderer } from './render'
-
-function render(events: SessionEvent[]): { out: string; err: string } {
-  const out = new PassThrough()
-  const err = new PassThrough()
-  const r = createRenderer({ out, err, color: false })
-  events.forEach((event, i) => r({ sessionId: 's', seq: i + 1, time: 0, event }))
-  return { out: String(out.read() ?? ''), err: String(err.read() ?? '') }
-}
+import { renderEvents } from '../../test/support/cli-render'
 
 describe('lock rendering', () => {
   it('shows the lock with its operations, the spec document and the decision', () => {
-    const { out, err } = render([
+    const { out, err } = renderEvents([
       { type: 'lock_changed', lock: { kind: 'plan' } },
       { type: 'proposal_decided', kind: 'plan', decision: 'rejected', feedback: 'no' },
       { type: 'lock_changed', lock: null },
@@ -30,7 +20,7 @@ describe('lock rendering', () => {
   })
 
   it('says what a switch to a mode without bash ended, and nothing for a switch that ended nothing (ADR 0019)', () => {
-    const { err } = render([
+    const { err } = renderEvents([
       { type: 'mode_changed', mode: 'plan', endedProcesses: 2 },
       { type: 'mode_changed', mode: 'agent' },
       { type: 'mode_changed', mode: 'ask', endError: 'background processes could not be ended: gone' }

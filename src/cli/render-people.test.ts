@@ -3,19 +3,12 @@
 // goal's progress line, and the spinner with elapsed time (only when enabled, cleared before output).
 import { PassThrough } from 'node:stream'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { renderEvents } from '../../test/support/cli-render'
 import type { SessionEvent } from '../shared/events'
-import { createRenderer, type RenderTarget } from './render'
+import { createRenderer } from './render'
 import { blockEnd, loadMarkdownRenderer } from './render-markdown'
 import { createSpinner, elapsedText } from './render-spinner'
 import { bashStatus, rowArgs } from './render-tools'
-
-function render(events: SessionEvent[], opts: Partial<RenderTarget> = {}): { out: string; err: string } {
-  const out = new PassThrough()
-  const err = new PassThrough()
-  const r = createRenderer({ out, err, color: false, ...opts })
-  events.forEach((event, i) => r({ sessionId: 's', seq: i + 1, time: 0, event }))
-  return { out: String(out.read() ?? ''), err: String(err.read() ?? '') }
-}
 
 const count = (s: string, sub: string): number => s.split(sub).length - 1
 
@@ -24,7 +17,7 @@ beforeAll(() => loadMarkdownRenderer())
 describe('cortex run output', () => {
   it('renders Markdown by complete blocks; a code fence with blank lines stays one block, its spacing kept', () => {
     const pieces = ['Some **bo', 'ld** and `code`.\n\n```js\nconst a  =  1\n\nlet b', ' = 2\n```\n\n- one\n- two']
-    const { out } = render([
+    const { out } = renderEvents([
       { type: 'turn_started', turnId: 't', mode: 'agent' },
       ...pieces.map((text): SessionEvent => ({ type: 'text_delta', turnId: 't', text })),
       { type: 'turn_ended', turnId: 't', reason: 'completed' }
@@ -35,7 +28,7 @@ describe('cortex run output', () => {
     expect(out).toMatch(/\* one\n\s*\* two/)
     expect(out).not.toContain('```')
     // without markdown (piped output) the text is printed as the model wrote it
-    const raw = render(pieces.map((text): SessionEvent => ({ type: 'text_delta', turnId: 't', text }))).out
+    const raw = renderEvents(pieces.map((text): SessionEvent => ({ type: 'text_delta', turnId: 't', text }))).out
     expect(raw).toBe(pieces.join(''))
   })
 
@@ -51,13 +44,13 @@ describe('cortex run output', () => {
       { type: 'tool_call_started', turnId: 't', callId: 'c', name: 'edit_file', args: { path: 'a.ts', old_string: 'const x = 1\n', new_string: 'const x = 2\n' } },
       { type: 'tool_call_finished', turnId: 't', callId: 'c', name: 'edit_file', isError: false, result: 'Edited a.ts (1 replacement)' }
     ]
-    const { out } = render(edit)
+    const { out } = renderEvents(edit)
     expect(out).toContain('⏺ edit_file(path: "a.ts")')
     expect(out).toMatch(/ {4}-const x = 1\n {4}\+const x = 2\n/)
-    const failed = render([edit[0]!, { ...edit[1]!, isError: true, result: 'Error: old_string not found' } as SessionEvent]).out
+    const failed = renderEvents([edit[0]!, { ...edit[1]!, isError: true, result: 'Error: old_string not found' } as SessionEvent]).out
     expect(failed).not.toContain('+const x = 2')
     expect(failed).toContain('Error: old_string not found')
-    const write = render([
+    const write = renderEvents([
       { type: 'tool_call_started', turnId: 't', callId: 'w', name: 'write_file', args: { path: 'n.txt', content: 'one\ntwo\n' } },
       { type: 'tool_call_finished', turnId: 't', callId: 'w', name: 'write_file', isError: false, result: 'Wrote n.txt' }
     ]).out
@@ -69,12 +62,12 @@ describe('cortex run output', () => {
     expect(rowArgs('bash', { command: 'echo "a   b"\tc' })).toBe('echo "a   b"\tc')
     expect(rowArgs('bash', { command: 'one\ntwo' })).toBe('one …')
     expect(rowArgs('grep', { pattern: 'a  b', path: 'src' })).toBe('pattern: "a  b", path: "src"')
-    const { out } = render([{ type: 'tool_call_started', turnId: 't', callId: 'b', name: 'bash', args: { command: 'printf "%s  %s" x y' } }])
+    const { out } = renderEvents([{ type: 'tool_call_started', turnId: 't', callId: 'b', name: 'bash', args: { command: 'printf "%s  %s" x y' } }])
     expect(out).toContain('⏺ bash(printf "%s  %s" x y)')
   })
 
   it('prints bash output, todos and plans once', () => {
-    const { out } = render([
+    const { out } = renderEvents([
       { type: 'tool_call_started', turnId: 't', callId: 'b', name: 'bash', args: { command: 'echo hello-once' } },
       { type: 'tool_output', turnId: 't', callId: 'b', stream: 'stdout', chunk: 'hello-once\n' },
       { type: 'tool_call_finished', turnId: 't', callId: 'b', name: 'bash', isError: false, result: 'exit_code: 0\nduration_ms: 12\nstdout:\nhello-once\nstderr: (empty)' },
@@ -94,9 +87,9 @@ describe('cortex run output', () => {
   })
 
   it("prints the goal's progress on stderr", () => {
-    const { err } = render([{ type: 'goal_updated', goal: { text: 'g' }, state: 'active', turnsUsed: 2, turnBudget: 8, tokensUsed: 10, tokenBudget: null, reason: 'turn 2 ended without the goal met' }])
+    const { err } = renderEvents([{ type: 'goal_updated', goal: { text: 'g' }, state: 'active', turnsUsed: 2, turnBudget: 8, tokensUsed: 10, tokenBudget: null, reason: 'turn 2 ended without the goal met' }])
     expect(err).toBe('Goal · 2/8 — turn 2 ended without the goal met\n')
-    expect(render([{ type: 'goal_updated', goal: { text: 'g' }, state: 'budget_spent', turnsUsed: 3, turnBudget: 3, tokensUsed: 10, tokenBudget: null }]).err).toBe('Goal · 3/3 · budget spent\n')
+    expect(renderEvents([{ type: 'goal_updated', goal: { text: 'g' }, state: 'budget_spent', turnsUsed: 3, turnBudget: 3, tokensUsed: 10, tokenBudget: null }]).err).toBe('Goal · 3/3 · budget spent\n')
   })
 })
 
@@ -127,7 +120,7 @@ describe('spinner', () => {
     s.wait('x')
     vi.advanceTimersByTime(5000)
     expect(err.read()).toBeNull()
-    const piped = render([{ type: 'turn_started', turnId: 't', mode: 'agent' }])
+    const piped = renderEvents([{ type: 'turn_started', turnId: 't', mode: 'agent' }])
     vi.advanceTimersByTime(5000)
     expect(piped.err).toBe('')
     expect(elapsedText(65_000)).toBe('1 m 05 s')

@@ -1,21 +1,11 @@
 // The CLI's lines for queued messages and model waits, on stderr, through createRenderer: a queued
 // message, its delivery, a wait printed once and again only after 10 s more, a retry.
-import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import type { SessionEvent } from '../shared/events'
-import { createRenderer } from './render'
-
-function render(events: SessionEvent[]): { out: string; err: string } {
-  const out = new PassThrough()
-  const err = new PassThrough()
-  const r = createRenderer({ out, err, color: false })
-  events.forEach((event, i) => r({ sessionId: 's', seq: i + 1, time: 0, event }))
-  return { out: String(out.read() ?? ''), err: String(err.read() ?? '') }
-}
+import { renderEvents } from '../../test/support/cli-render'
 
 describe('queued messages and model waits in the CLI', () => {
   it('prints queued, delivered and removed messages', () => {
-    const { err } = render([
+    const { err } = renderEvents([
       { type: 'user_message', turnId: 't', text: 'Run the slow ticker' },
       { type: 'message_queued', queueId: 'q-1', text: 'Are you\nstill there?' },
       { type: 'message_queued', queueId: 'q-2', text: 'x' },
@@ -29,7 +19,7 @@ describe('queued messages and model waits in the CLI', () => {
   })
 
   it('prints a wait once, again after 10 s more, ends the half-written text line first, and prints a retry', () => {
-    const { out, err } = render([
+    const { out, err } = renderEvents([
       { type: 'text_delta', turnId: 't', text: 'Thinking' },
       { type: 'model_waiting', turnId: 't', waitedMs: 3000 },
       { type: 'model_waiting', turnId: 't', waitedMs: 4000 },

@@ -1,20 +1,12 @@
 // The CLI renderer never forwards terminal control sequences from model text, tool results,
 // arguments, todos, plans or errors to the user's terminal.
-import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
+import { renderEvents } from '../../test/support/cli-render'
 import type { SessionEvent } from '../shared/events'
-import { createRenderer, summarizeArgs, terminalSafe } from './render'
+import { summarizeArgs, terminalSafe } from './render'
 
 const OSC52 = '\u001b]52;c;cHduZWQ=\u0007'
 const HOSTILE = `a${OSC52}b\u001b[2J\u001b]0;title\u001b\\c\rd\u009b31me\u0008f`
-
-function render(events: SessionEvent[], color = false): { out: string; err: string } {
-  const out = new PassThrough()
-  const err = new PassThrough()
-  const r = createRenderer({ out, err, color })
-  events.forEach((event, i) => r({ sessionId: 's', seq: i + 1, time: 0, event }))
-  return { out: String(out.read() ?? ''), err: String(err.read() ?? '') }
-}
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
@@ -41,7 +33,7 @@ describe('CLI renderer', () => {
       { type: 'error', code: 'internal', message: HOSTILE }
     ]
     for (const color of [false, true]) {
-      const { out, err } = render(events, color)
+      const { out, err } = renderEvents(events, { color })
       // colour adds SGR sequences of our own: remove exactly those before checking
       // eslint-disable-next-line no-control-regex
       const own = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, '')
