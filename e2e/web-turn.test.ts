@@ -90,8 +90,8 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
     return { ...(await chromium.startApp({ script })), repo }
   }
 
-  /** Open the app in a new page; `pageErrors` collects that page's script errors and console errors. */
-  const openApp = (host: WebHost): Promise<OpenedPage> => openPage(chromium.browser, { host }, undefined, { consoleErrors: true })
+  /** Open the app (and `repo`, when given) in a new page; `pageErrors` collects that page's script errors and console errors. */
+  const openApp = (host: WebHost, repo?: string): Promise<OpenedPage> => openPage(chromium.browser, { host }, repo, { consoleErrors: true })
 
   it('streams text and shows glob, read_file and bash rows with results', async () => {
     const { repo, model, host } = await startStack(AGENT_TURN)
@@ -159,8 +159,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
 
   it('renders the plan from a Plan-mode turn with its mermaid diagram', async () => {
     const { repo, model, host } = await startStack(PLAN_TURN)
-    const { page, pageErrors } = await openApp(host)
-    await openRepo(page, repo)
+    const { page, pageErrors } = await openApp(host, repo)
     await page.getByTestId('mode-select').selectOption('plan')
     await page.getByTestId('mode-row').waitFor()
     await page.getByTestId('composer-input').fill('Plan a French greeting.')
@@ -185,8 +184,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
 
   it('stops a running turn with Esc', async () => {
     const { repo, model, host } = await startStack(HANGING_TURN)
-    const { page, pageErrors } = await openApp(host)
-    await openRepo(page, repo)
+    const { page, pageErrors } = await openApp(host, repo)
     await sendMessage(page, 'Run the long job.')
     await expect.poll(() => page.getByTestId('assistant-text').allTextContents(), { timeout: 60_000 }).toEqual(['Starting a long job'])
     await page.getByTestId('stop-button').waitFor()
@@ -201,8 +199,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
 
   it('renders Markdown safely, an edit_file diff, a foldable long result, and fits 900 px', async () => {
     const { repo, host } = await startStack(MARKDOWN_TURN)
-    const { page, pageErrors } = await openApp(host)
-    await openRepo(page, repo)
+    const { page, pageErrors } = await openApp(host, repo)
     await sendMessage(page, 'Show me some Markdown and edit a file.')
     expect(await allowOnce(page)).toBe('seq 1 40')
     await page.getByTestId('turn-end').waitFor({ timeout: 120_000 })
