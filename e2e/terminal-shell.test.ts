@@ -56,8 +56,8 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: termina
   }, 120_000)
 
   it('the Shell pane is a shell in the guest: pwd prints the repository path', async () => {
-    const { page, pageErrors } = await openPage(web.browser, web.app)
-    await page.locator('[data-testid="tool-row"][data-tool-name="bash"]').waitFor({ timeout: 15_000 })
+    // its own session on the repository, so the test stands alone
+    const { page, pageErrors } = await openPage(web.browser, web.app, web.repo)
     await page.getByTestId('tab-terminal').click()
     await page.getByTestId('terminal-tab-shell').click()
     await page.locator('[data-testid="shell-terminal"][data-shell-state="open"]').waitFor({ timeout: 30_000 })
