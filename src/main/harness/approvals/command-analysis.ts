@@ -14,7 +14,8 @@
  * nested more than {@link MAX_SHELL_DEPTH} deep.
  */
 import { forEachChild, parse, type Command, type CommandArgument, type SyntaxNode, type Word, type WordPart } from 'unbash'
-import { baseName, unwrap, WRAPPERS, type ShellWord } from './command-wrappers'
+import { isCodeVariable, variableProblem } from './command-variables'
+import { baseName, LOOSE_WRAPPERS, unwrap, WRAPPERS, type ShellWord } from './command-wrappers'
 
 export type { ShellWord } from './command-wrappers'
 
@@ -37,8 +38,14 @@ export const MAX_SHELL_DEPTH = 4
 const SHELLS = /^(?:ba|rba|da|z|k|mk|a)?sh$/
 /** Programs that run code from a string or a file that is not analysed here. */
 const RUNS_CODE = new Set(['eval', 'source', '.', 'trap', 'alias', 'watch', 'su', 'runuser', 'parallel', 'script', 'fc'])
-/** Variables whose value bash runs as code. */
-const CODE_VARIABLES = /^(?:PS[0-4]|PROMPT_COMMAND|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_.*)$/
+/** Of {@link RUNS_CODE}, the programs (not builtins) a wrapper can run. */
+const PROGRAMS_RUNNING_CODE = new Set(['watch', 'su', 'runuser', 'parallel', 'script'])
+/** Longest command analysed, in characters (UTF-16 units); longer is a problem. Bounds the parser's time (ADR 0009: ~1.5 s worst case measured at this size). */
+export const MAX_COMMAND_CHARS = 32 * 1024
+/** Most words of a loose wrapper (chroot, flock, strace, …) tried as the start of its command. */
+const MAX_LOOSE_WORDS = 32
+/** A script operand that is the shell's standard input under another name. */
+const STDIN_PATH = /^(?:\/dev\/(?:stdin|fd\/\d+)|\/proc\/[^/]+\/fd\/\d+)$/
 /** Bash's single-letter options (`set` flags) that take no value; `c`, `s`, `i`, `o`, `O` are handled apart. */
 const SHELL_FLAGS = new Set([...'abefhklmnprtuvxBCEHPT'])
 const SHELL_LONG_FLAGS = new Set(['--norc', '--noprofile', '--login', '--posix', '--restricted', '--verbose', '--noediting', '--debugger', '--dump-strings', '--dump-po-strings', '--protected'])
@@ -60,6 +67,7 @@ interface Ctx {
  */
 export function analyzeCommand(command: string): CommandAnalysis {
   const out: CommandAnalysis = { commands: [] }
+  if (command.length > MAX_COMMAND_CHARS) return { commands: [], problem: `it is longer than ${MAX_COMMAND_CHARS} characters (write long content with write_file)` }
   analyzeScript(command, { depth: 0, out })
   return out
 }
@@ -99,7 +107,18 @@ function visit(node: SyntaxNode, ctx: Ctx): void {
       if (node.operand.value.includes('P')) fail(ctx, '${var@P} runs the command substitutions in a variable\'s value')
       break
     case 'Assignment':
-      if (CODE_VARIABLES.test(node.name)) fail(ctx, `it sets ${node.name}, whose value bash runs as code`)
+      if (isCodeVariable(node.name)) fail(ctx, `it sets ${node.name}, whose value bash runs as code`)
+      break
+    case 'For':
+    case 'Select': {
+      const v = staticWord(node.name)
+      if (v === null || isCodeVariable(v)) fail(ctx, `a loop sets ${v ?? 'a variable computed at run time'}, which bash may run as code`)
+      break
+    }
+    case 'ParameterExpansion':
+      if (node.operation?.type === 'Default' && node.operation.operator.includes('=') && isCodeVariable(node.parameter)) {
+        fail(ctx, `\${${node.parameter}=…} sets ${node.parameter}, whose value bash runs as code`)
+      }
       break
     case 'Command':
       simpleCommand(node, ctx)
@@ -138,11 +157,17 @@ function argWord(arg: CommandArgument): ShellWord {
 
 function simpleCommand(cmd: Command, ctx: Ctx): void {
   if (!cmd.name) return // assignments or redirections only; their substitutions are visited
-  words([staticWord(cmd.name), ...cmd.args.map(argWord)], ctx)
+  const ws = [staticWord(cmd.name), ...cmd.args.map(argWord)]
+  // an assignment argument's name is static even when its value is computed (`export PATH=$PATH:x`)
+  words(ws, ctx, [ws[0] as ShellWord, ...cmd.args.map((a) => (a.type === 'Word' ? staticWord(a) : `${a.name}=`))])
 }
 
-/** Record one simple command's words, then follow what it runs (wrappers, shells). */
-function words(ws: ShellWord[], ctx: Ctx): void {
+/**
+ * Record one simple command's words, then follow what it runs (wrappers, shells). `names` are the
+ * same words as the variable check reads them (an assignment argument with a computed value is
+ * `NAME=`).
+ */
+function words(ws: ShellWord[], ctx: Ctx, names: ShellWord[] = ws): void {
   const first = ws[0]
   if (first === undefined) return
   if (first === null) return fail(ctx, 'a command name is computed at run time (an expansion, substitution or glob)')
@@ -151,7 +176,10 @@ function words(ws: ShellWord[], ctx: Ctx): void {
   ctx.out.commands.push(ws)
   const name = baseName(first)
   if (RUNS_CODE.has(name)) return fail(ctx, `\`${name}\` runs code from a string or a file, which is not analysed`)
+  const variable = variableProblem(name, names)
+  if (variable) return fail(ctx, variable)
   if (SHELLS.test(name)) return shell(ws, ctx)
+  if (LOOSE_WRAPPERS.has(name)) return loose(ws, ctx)
   if (!WRAPPERS.has(name)) return
   if (ctx.appended && (name === 'find' || name === 'busybox')) return fail(ctx, `xargs appends words read from input to \`${name}\`, which may make them a command`)
   const u = unwrap(ws)
@@ -205,8 +233,28 @@ function shell(ws: ShellWord[], ctx: Ctx): void {
     if (ctx.replace !== undefined && script.includes(ctx.replace)) return fail(ctx, `the script of \`${name} -c\` contains input (${ctx.replace})`)
     return analyzeScript(script, { depth: ctx.depth + 1, out: ctx.out })
   }
-  if (fromInput || operands.length === 0 || ctx.appended) {
+  const first = operands[0]
+  if (fromInput || first === undefined || STDIN_PATH.test(first ?? '') || ctx.appended) {
     return fail(ctx, `\`${name}\` reads its commands from standard input (a pipe, here-doc or here-string) or from words read from input, which is not analysed`)
   }
   // `bash script.sh`: runs a file, like `./script.sh`; what a program does is not analysed
+}
+
+/**
+ * A wrapper whose options are not modelled (`chroot DIR CMD`, `flock LOCK CMD`, `strace -o F CMD`,
+ * …): every word after it that is not an option may be where its command starts, so each such
+ * suffix counts as a command (leaning wide: a false match only refuses). A suffix starting with a
+ * shell or known wrapper is followed like any command.
+ */
+function loose(ws: ShellWord[], ctx: Ctx): void {
+  if (ws.length > MAX_LOOSE_WORDS) return fail(ctx, `\`${baseName(ws[0] as string)}\` has too many arguments to tell where its command starts`)
+  for (let k = 1; k < ws.length; k++) {
+    const w = ws[k]
+    if (w === null) return fail(ctx, `an argument of \`${baseName(ws[0] as string)}\` is computed at run time, so the command it runs is unknown`)
+    if (w === undefined || w.startsWith('-')) continue
+    const suffix = ws.slice(k)
+    const name = baseName(w)
+    if (SHELLS.test(name) || WRAPPERS.has(name) || LOOSE_WRAPPERS.has(name) || PROGRAMS_RUNNING_CODE.has(name)) words(suffix, ctx)
+    else ctx.out.commands.push(suffix)
+  }
 }

@@ -124,6 +124,7 @@ export function denyRuleMatch(pattern: string, command: string, analysis: Comman
 }
 
 function wordsMatch(rule: string[], words: ShellWord[], prefix: boolean): DenyMatch {
+  if (prefix) return prefixMatch(rule, words)
   for (let i = 0; i < rule.length; i++) {
     const r = rule[i] as string
     const w = words[i]
@@ -134,6 +135,51 @@ function wordsMatch(rule: string[], words: ShellWord[], prefix: boolean): DenyMa
   }
   if (prefix || words.length === rule.length) return 'yes'
   return words.slice(rule.length).every((w) => w === null) ? 'maybe' : 'no' // computed words may expand to nothing
+}
+
+/**
+ * A prefix rule against one command, leaning wide: the program word as in {@link wordsMatch}, then
+ * each further rule word may come after options (`git -C dir push`, `git -c k=v --no-pager push`,
+ * `npm --prefix x publish`): a word starting with `-` is skipped, and so is the word after it when
+ * it has no `=` (it may be the option's value). A computed word met where a rule word could stand is
+ * `maybe`. Positions are tracked as a set, so the cost is words × rule words.
+ */
+function prefixMatch(rule: string[], words: ShellWord[]): DenyMatch {
+  const program = words[0]
+  const r0 = rule[0] as string
+  if (program === undefined) return 'no'
+  if (program === null) return 'maybe'
+  if (!(program === r0 || (!r0.includes('/') && baseName(program) === r0))) return 'no'
+  let at = new Set([1])
+  let maybe = false
+  for (let i = 1; i < rule.length; i++) {
+    const r = rule[i] as string
+    const next = new Set<number>()
+    // every position reachable by skipping options (and their possible values) from a current one
+    const queue = [...at]
+    const seen = new Set(queue)
+    while (queue.length > 0) {
+      const j = queue.pop() as number
+      const w = words[j]
+      if (w === undefined) continue
+      if (w === null) {
+        maybe = true
+        continue
+      }
+      if (w === r) next.add(j + 1)
+      if (w.startsWith('-') && w !== '--' && w !== r) {
+        for (const k of w.includes('=') ? [j + 1] : [j + 1, j + 2]) {
+          if (!seen.has(k)) {
+            seen.add(k)
+            queue.push(k)
+          }
+        }
+      }
+    }
+    if (next.size === 0) return maybe ? 'maybe' : 'no'
+    at = next
+  }
+  return 'yes'
 }
 
 /**

@@ -6,6 +6,8 @@
  * command as unanalysable rather than guessing.
  */
 
+import { assignedName, isCodeVariable } from './command-variables'
+
 /** A shell word: its text after quote removal, or null when bash computes it at run time (an expansion, glob or brace). */
 export type ShellWord = string | null
 
@@ -45,6 +47,17 @@ const SPECS: Readonly<Record<string, OptionSpec>> = {
   }
 }
 
+/**
+ * Programs that run a command named by their arguments but whose options are not modelled here
+ * (util-linux, coreutils and debugging tools): any non-option word may start the command.
+ */
+export const LOOSE_WRAPPERS: ReadonlySet<string> = new Set([
+  'chroot', 'flock', 'taskset', 'chrt', 'prlimit', 'numactl', 'nsenter', 'unshare', 'setpriv', 'setarch', 'linux32', 'linux64',
+  'runcon', 'sg', 'pkexec', 'unbuffer', 'rlwrap', 'strace', 'ltrace', 'valgrind', 'gdb', 'catchsegv', 'faketime', 'fakeroot',
+  'firejail', 'proxychains', 'proxychains4', 'torsocks', 'tini', 'dumb-init', 'catatonit', 'xvfb-run', 'dbus-run-session',
+  'systemd-run', 'cgexec', 'chpst', 'sem', 'entr', 'ssh-agent', 'caffeinate', 'nocache', 'eatmydata', 'trickle', 'tsp'
+])
+
 /** Wrapper programs (by base name) whose arguments name the command they run. */
 export const WRAPPERS: ReadonlySet<string> = new Set([...Object.keys(SPECS), 'busybox', 'find'])
 
@@ -74,8 +87,12 @@ export function unwrap(words: ShellWord[]): Unwrapped {
       i++
       break
     }
-    if (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) continue // env VAR=value … cmd
-    if (name === 'sudo' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) continue // sudo VAR=value cmd
+    // env NAME=value … cmd (env takes any text before `=` as a name: BASH_FUNC_f%%=…), sudo VAR=value cmd
+    if ((name === 'env' && !w.startsWith('-') && w.includes('=')) || (name === 'sudo' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w))) {
+      const v = assignedName(w) ?? ''
+      if (isCodeVariable(v)) return { problem: `${name} sets ${v}, whose value bash runs as code` }
+      continue
+    }
     if (!w.startsWith('-') || w === '-' && name !== 'env') break
     if (name === 'command' && /^-[pvV]+$/.test(w)) {
       if (/[vV]/.test(w)) return { inner: [] } // command -v NAME: only prints what NAME is
