@@ -61,20 +61,42 @@ export function instructionsFromBytes(file: string, raw: Buffer, size: number, t
 /** The tag that frames the instructions in the system prompt. */
 const FRAME_TAG = 'repository-instructions'
 
-/**
- * Any opening or closing tag of the frame's name in the repository's text: `<`, then slashes and
- * white space, then the name in any case with `-` (or another dash), `_`, white space or invisible format characters
- * between its two words. Only the `<` is matched (and replaced), the rest stays readable.
- */
-const FRAME_TAG_IN_TEXT = /<(?=[\s/\u200B-\u200D\u2060\uFEFF]*repository[\s_\-\u2010-\u2015\u200B-\u200D\u2060\uFEFF]*instructions)/giu
+/** Characters a model may read as `<`: ASCII and its look-alikes (full-width, small form, angle brackets, modifier, Canadian syllabics). */
+const OPENERS = /[<\uFF1C\uFE64\u2039\u2329\u3008\u27E8\u02C2\u1438\u276E\u29FC]/gu
+/** What may stand between `<` and the name, or inside it, unseen or as a separator: white space, slashes, dashes, `_`, format and combining characters, variation selectors, tag characters. */
+const FILLER = /[\s/\uFF0F\u2044\u2215_\-\u2010-\u2015\uFF0D\uFF3F\u00AD\p{Cf}\p{Mn}\p{Me}\uFE00-\uFE0F\u{E0000}-\u{E007F}]/gu
+/** Letters of other scripts that look like the Latin ones of the name (Cyrillic, Greek; Unicode confusables). */
+const LOOK_ALIKES: Readonly<Record<string, string>> = {
+  '\u0430': 'a', '\u0441': 'c', '\u0435': 'e', '\u0456': 'i', '\u0458': 'j', '\u043E': 'o', '\u0440': 'p', '\u0455': 's', '\u0443': 'y', '\u0445': 'x',
+  '\u04BB': 'h', '\u0501': 'd', '\u051B': 'q', '\u0475': 'v', '\u03BF': 'o', '\u03B9': 'i', '\u03BD': 'v', '\u03C1': 'p', '\u03C5': 'u', '\u0131': 'i',
+  '\u0442': 't', '\u043F': 'n', '\u0433': 'r', '\u1D26': 'r', '\u0280': 'r', '\u1D1B': 't', '\u0274': 'n', '\u0262': 'g'
+}
+/** The frame's name as {@link skeleton} reads it. */
+const NAME_SKELETON = 'repositoryinstructions'
+/** Most characters after a `<` read to find the name (fillers included). */
+const LOOK_AHEAD = 256
 
 /**
- * `text` with every `<` that starts a tag of the frame's name written as `&lt;`, so no line of a
- * repository's file can end (or re-open) the frame and have the rest read as top-level system
- * instructions. Nothing else of the text changes.
+ * `text` as a reader would see it, for comparing with the frame's name: NFKC (full-width and
+ * compatibility forms to ASCII), lower case, look-alike letters of other scripts to Latin, and
+ * every {@link FILLER} character dropped.
+ */
+function skeleton(text: string): string {
+  return [...text.normalize('NFKC').toLowerCase().replace(FILLER, '')].map((c) => LOOK_ALIKES[c] ?? c).join('')
+}
+
+/**
+ * `text` with every `<` (or a look-alike of it) that starts a tag of the frame's name written as
+ * `&lt;`, so no line of a repository's file can end (or re-open) the frame and have the rest read as
+ * top-level system instructions. The name counts in any case, with white space, slashes, dashes,
+ * `_`, invisible format or combining characters in it, in full-width or compatibility forms, and
+ * with Cyrillic/Greek look-alike letters. Only the `<` is replaced; nothing else of the text changes.
  */
 export function neutraliseFrameTags(text: string): string {
-  return text.replace(FRAME_TAG_IN_TEXT, '&lt;')
+  return text.replace(OPENERS, (lt: string, at: number) => {
+    const after = skeleton(text.slice(at + lt.length, at + lt.length + LOOK_AHEAD))
+    return after.startsWith(NAME_SKELETON) ? '&lt;' : lt
+  })
 }
 
 /** `value` safe inside a double-quoted attribute on one line: `& " < >` escaped, control characters dropped. */
