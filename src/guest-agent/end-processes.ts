@@ -22,8 +22,12 @@
  * (a script, ~/.bashrc), which then runs as the user's.
  *
  * Ending: TERM to every such process (and to new ones as they appear) for `graceMs`; then freeze and
- * kill: STOP every one until a scan finds all of them stopped (a stopped process cannot fork, so a
- * fork loop cannot outrun it), then KILL them all.
+ * kill: STOP every process of the guest at once (`kill(-1)`: the kernel signals them all under the
+ * task-list lock, and a fork that races it is restarted after the stop), read the now-still table,
+ * KILL the model's, CONT the rest (except what was stopped before). Scanning alone cannot be trusted
+ * to converge: a process that forks its successor and exits at once (a pid hopper) is gone before a
+ * scan's signal reaches it, and a parent blocked in vfork (state D) on a stopped child never shows
+ * as stopped; both survived the earlier scan-STOP-KILL loop (hostile review, ADR 0019).
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import type { EndModelProcessesRequest, EndModelProcessesResult } from '../shared/guest-protocol'
@@ -158,25 +162,50 @@ export async function endModelProcessesOp(req: EndModelProcessesRequest): Promis
     for (const [k, top] of seen) if (top && !left.has(k)) n += 1
     return n
   }
-  // TERM: a dev server or watcher may shut down cleanly; new children get it too as they appear
+  // TERM: a dev server or watcher may shut down cleanly; new children get it too as they appear.
+  // An empty scan ends this phase only: a pid hopper can be missed by every scan.
   const termUntil = Date.now() + grace
   for (;;) {
     const live = current()
     for (const p of live) if (!seen.has(key(p))) signal(p.pid, 'SIGTERM')
     note(live)
-    if (live.length === 0) return { ended: ended(live), remaining: 0 }
-    if (Date.now() >= termUntil) break
+    if (live.length === 0 || Date.now() >= termUntil) break
     await sleep(POLL_MS)
   }
-  // freeze, then KILL: once every one is stopped none can fork, so the set is complete
+  // freeze everything, KILL the model's, thaw the rest; again while some are left (a KILLed process
+  // in uninterruptible sleep dies when it wakes)
   const killUntil = Date.now() + END_KILL_PHASE_MS
-  let live = current()
+  let live = freezeAndKill(note)
   while (live.length > 0 && Date.now() < killUntil) {
-    note(live)
-    if (live.every((p) => p.state === 'T' || p.state === 't')) for (const p of live) signal(p.pid, 'SIGKILL')
-    else for (const p of live) signal(p.pid, 'SIGSTOP')
     await sleep(POLL_MS / 5)
     live = current()
+    if (live.some((p) => p.state !== 'D')) live = freezeAndKill(note)
   }
   return { ended: ended(live), remaining: live.length }
+}
+
+/**
+ * STOP every process of the guest this agent may signal (not PID 1, not itself) in one `kill(-1)`,
+ * KILL the model's processes in the frozen table, CONT every other one that was not already
+ * stopped before. Synchronous, so nothing of this agent runs in between.
+ * @param note records the processes found (for the count)
+ * @returns the model's processes killed (they may take a moment to vanish)
+ */
+function freezeAndKill(note: (live: ProcEntry[]) => void): ProcEntry[] {
+  const stoppedBefore = new Set([...scanProcs().values()].filter((p) => p.state === 'T' || p.state === 't').map(key))
+  let frozen = new Map<number, ProcEntry>()
+  let model: ProcEntry[] = []
+  signal(-1, 'SIGSTOP')
+  try {
+    frozen = scanProcs()
+    model = modelProcesses(frozen, process.pid, modelCommandPids())
+    for (const p of model) signal(p.pid, 'SIGKILL')
+    note(model)
+  } finally {
+    const killed = new Set(model.map((p) => p.pid))
+    for (const p of frozen.values()) {
+      if (p.pid !== 1 && p.pid !== process.pid && !killed.has(p.pid) && !stoppedBefore.has(key(p))) signal(p.pid, 'SIGCONT')
+    }
+  }
+  return model
 }

@@ -1,0 +1,134 @@
+// Hostile processes against the Agent → Plan switch (ADR 0019), through the real session service,
+// turn loop, Docker guest and scripted model server: a pid hopper (each generation forks the next
+// and exits, so every scan saw a pid already gone and the switch reported success while it kept
+// writing) and a parent blocked in vfork (state D) on a stopped child (never 'all stopped', so both
+// were left). Both are ended now (the guest is frozen at once, then the model's are killed); the
+// user's shell jobs are thawed, and one the user had stopped stays stopped.
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
+import { createDefaultGuestProvider, createSessionService, type SessionService } from '../../src/main/session'
+import { ensureAgentBundle, makeTestRepo } from '../support/guest'
+import { skipWithoutDocker } from '../support/requirements'
+import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+const size = (path: string): number => {
+  try {
+    return statSync(path).size
+  } catch {
+    return 0
+  }
+}
+
+/** Wait (hang guard `ms`) until `check` holds. */
+async function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await sleep(50)
+  }
+}
+
+const cleanup: Array<() => Promise<void>> = []
+afterEach(async () => {
+  for (const c of cleanup.splice(0)) await c()
+})
+
+describe.skipIf(skipWithoutDocker())('a switch to Plan ends processes that outran the scans', () => {
+  let service: SessionService
+  let server: ScriptedModelServer
+  const events: EventEnvelope[] = []
+
+  async function open(script: ScriptStep[]): Promise<{ id: string; repo: string }> {
+    ensureAgentBundle()
+    server = await startScriptedModelServer(script)
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' })
+    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-modeproc-'))
+    service = await createSessionService({
+      dataDir,
+      modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl },
+      guests: createDefaultGuestProvider({ warmPool: 0 })
+    })
+    const svc = service
+    const srv = server
+    cleanup.push(async () => {
+      await svc.shutdown()
+      await srv.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    })
+    service.onEvent((e) => events.push(e))
+    const { id } = await service.openSession({ repo, mode: 'agent', approvalPolicy: 'never' })
+    return { id, repo }
+  }
+
+  /** A shell in the session's guest, like the Terminal tab's Shell pane. */
+  async function shell(sessionId: string) {
+    const { shellId } = await service.openShell({ sessionId, cols: 200, rows: 40 })
+    const output = (): string => events.map((e) => (e.event.type === 'shell_output' && e.event.shellId === shellId ? e.event.data : '')).join('')
+    let n = 0
+    /** Type `line` and return what `expr` (a shell expansion) printed; the typed text never matches the marker. */
+    const ask = async (expr: string, line = ''): Promise<string> => {
+      n += 1
+      const re = new RegExp(`A${n}Z<([^>]*)>`)
+      await service.shellInput({ shellId, data: `${line}echo "A${n}""Z<${expr}>"\r` })
+      await until(() => re.test(output()), `the shell's answer to ${expr}:\n${output()}`)
+      return re.exec(output())![1]!
+    }
+    return { ask }
+  }
+
+
+  /** Each generation forks the next and exits at once; ignores TERM; writes hop.txt; bounded to 25 s. */
+  const HOP = `setsid python3 -c 'import os,time,signal
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+end = time.time() + 25
+n = 0
+while time.time() < end:
+    if os.fork() != 0:
+        os._exit(0)
+    n += 1
+    if n % 200 == 0:
+        open("hop.txt", "a").write("x")
+' </dev/null >/dev/null 2>&1 &`
+  /** A parent blocked in vfork (state D) on a child that ignores TERM and pauses; bounded by an alarm (25 s). */
+  const VFORK = `setsid python3 -c 'import ctypes,signal
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+libc = ctypes.CDLL(None)
+libc.alarm(25)
+if libc.vfork() == 0:
+    libc.pause()
+    libc._exit(0)
+' </dev/null >/dev/null 2>&1 &`
+
+  it('a pid hopper and a vfork-blocked parent end; the user shell’s running job runs on, its stopped job stays stopped', async () => {
+    const script: ScriptStep[] = [{ toolCalls: [{ name: 'bash', args: { command: `${HOP}\n${VFORK}\nsleep 1; echo started` } }] }, { text: 'running' }]
+    const { id, repo } = await open(script)
+    const user = await shell(id)
+    const running = await user.ask('$!', 'sleep 4747 & ')
+    const stopped = await user.ask('$!', 'sleep 4848 & kill -STOP $! ; ')
+    await service.submit({ sessionId: id, op: { type: 'user_message', text: 'start them' } })
+    await service.idle(id)
+    const hop = join(repo, 'hop.txt')
+    await until(() => size(hop) > 0, 'the hopper to write')
+    expect(await user.ask(`$(ps -eo stat,args | grep -c '^D.*[p]ython3')`)).toBe('1') // the vfork parent
+
+    const from = events.length
+    await service.submit({ sessionId: id, op: { type: 'set_mode', mode: 'plan' } })
+    const changed = events.slice(from).map((e) => e.event).find((e): e is Extract<SessionEvent, { type: 'mode_changed' }> => e.type === 'mode_changed')
+    const seen = JSON.stringify(changed)
+    expect(changed, seen).toMatchObject({ mode: 'plan' })
+    expect(changed?.endError, seen).toBeUndefined()
+    expect(changed?.endedProcesses, seen).toBeGreaterThanOrEqual(1)
+
+    const after = size(hop)
+    await sleep(1500)
+    expect(size(hop)).toBe(after)
+    expect(await user.ask(`$(ps -eo args | grep -c '^[p]ython3')`)).toBe('0')
+    // the user's jobs: thawed after the freeze, and the one the user stopped is still stopped
+    expect(await user.ask(`$(ps -o stat= -p ${running} | cut -c1)`)).toBe('S')
+    expect(await user.ask(`$(ps -o stat= -p ${stopped} | cut -c1)`)).toBe('T')
+  }, 120_000)
+})
