@@ -21,13 +21,17 @@
  * a model process cannot escape this, but it can leave something for the user's shell to run later
  * (a script, ~/.bashrc), which then runs as the user's.
  *
- * Ending: TERM to every such process (and to new ones as they appear) for `graceMs`; then freeze and
- * kill: STOP every process of the guest at once (`kill(-1)`: the kernel signals them all under the
- * task-list lock, and a fork that races it is restarted after the stop), read the now-still table,
- * KILL the model's, CONT the rest (except what was stopped before). Scanning alone cannot be trusted
- * to converge: a process that forks its successor and exits at once (a pid hopper) is gone before a
- * scan's signal reaches it, and a parent blocked in vfork (state D) on a stopped child never shows
- * as stopped; both survived the earlier scan-STOP-KILL loop (hostile review, ADR 0019).
+ * Ending: TERM to every such process (and to new ones as they appear) for `graceMs`; then STOP
+ * every one until a scan finds all stopped (a stopped process cannot fork), then KILL them. Scanning
+ * alone does not always converge: a process that forks its successor and exits at once (a pid
+ * hopper) is gone before a scan's signal reaches it, so scans come back empty while it lives, and
+ * a parent blocked in vfork (state D) on a stopped child never shows as stopped (both survived,
+ * hostile review, ADR 0019). So when some are left after half the kill phase, or pids were
+ * allocated over {@link SETTLE_MS} to processes no scan saw: freeze the whole guest at
+ * once (`kill(-1, SIGSTOP)`: the kernel signals every process under the task-list lock, and a fork
+ * racing it is restarted after the stop), KILL the model's in the still table, CONT the rest
+ * (children first; not what was stopped before). The freeze is a last resort because a shell whose
+ * foreground job is stopped takes it for a Ctrl-Z.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import type { EndModelProcessesRequest, EndModelProcessesResult } from '../shared/guest-protocol'
@@ -172,16 +176,72 @@ export async function endModelProcessesOp(req: EndModelProcessesRequest): Promis
     if (live.length === 0 || Date.now() >= termUntil) break
     await sleep(POLL_MS)
   }
-  // freeze everything, KILL the model's, thaw the rest; again while some are left (a KILLed process
-  // in uninterruptible sleep dies when it wakes)
+  // STOP each until all are stopped (a stopped process cannot fork), then KILL them: enough for
+  // everything but a pid hopper or a process stuck in uninterruptible sleep
   const killUntil = Date.now() + END_KILL_PHASE_MS
-  let live = freezeAndKill(note)
+  const scanUntil = Date.now() + END_KILL_PHASE_MS / 2
+  let live = current()
+  while (live.length > 0 && Date.now() < scanUntil) {
+    note(live)
+    if (live.every((p) => p.state === 'T' || p.state === 't')) for (const p of live) signal(p.pid, 'SIGKILL')
+    else for (const p of live) signal(p.pid, 'SIGSTOP')
+    await sleep(POLL_MS / 5)
+    live = current()
+  }
+  // still some left, or pids allocated to processes no scan saw (a hopper outrunning the scans, or
+  // a short-lived command of the user's): freeze the whole guest, KILL the model's, thaw the rest;
+  // again while some are left (a KILLed process in uninterruptible sleep dies when it wakes)
+  if (live.length === 0 && !(await unexplainedPids())) return { ended: ended(live), remaining: 0 }
+  live = freezeAndKill(note)
   while (live.length > 0 && Date.now() < killUntil) {
     await sleep(POLL_MS / 5)
     live = current()
     if (live.some((p) => p.state !== 'D')) live = freezeAndKill(note)
   }
   return { ended: ended(live), remaining: live.length }
+}
+
+/** Time to watch the last allocated pid for movement (ms). */
+const SETTLE_MS = 100
+
+/** The pid namespace's last allocated pid (/proc/loadavg, 5th field); NaN when unreadable. */
+function lastPid(): number {
+  try {
+    return Number(readFileSync('/proc/loadavg', 'utf8').trim().split(/\s+/)[4])
+  } catch {
+    return Number.NaN
+  }
+}
+
+/**
+ * Whether something may be forking where no scan sees it (a pid hopper): over {@link SETTLE_MS},
+ * scans every few ms; true when one finds a model process, or a pid allocated in the window never
+ * showed in any scan (a process that lived less than a scan period: a hopper's generation, or a
+ * short-lived command of the user's; or a thread), or the pids cannot be read or wrapped.
+ */
+async function unexplainedPids(): Promise<boolean> {
+  const first = lastPid()
+  const seen = new Set<number>()
+  const until = Date.now() + SETTLE_MS
+  let last: number
+  for (;;) {
+    last = lastPid() // pids allocated after this read are the next scan's, not counted
+    const procs = scanProcs()
+    if (modelProcesses(procs, process.pid, modelCommandPids()).length > 0) return true
+    for (const pid of procs.keys()) seen.add(pid)
+    if (Date.now() >= until) break
+    await sleep(SETTLE_MS / 10)
+  }
+  if (!Number.isFinite(first) || !Number.isFinite(last) || last < first) return true
+  for (let pid = first + 1; pid <= last; pid++) if (!seen.has(pid)) return true
+  return false
+}
+
+/** Number of ancestors of `p` in `procs` (bounded by the table's size, in case of a torn read). */
+function depth(procs: ReadonlyMap<number, ProcEntry>, p: ProcEntry): number {
+  let n = 0
+  for (let q = procs.get(p.ppid); q && n <= procs.size; q = procs.get(q.ppid)) n += 1
+  return n
 }
 
 /**
@@ -202,10 +262,11 @@ function freezeAndKill(note: (live: ProcEntry[]) => void): ProcEntry[] {
     for (const p of model) signal(p.pid, 'SIGKILL')
     note(model)
   } finally {
+    // children before parents: a shell that wakes first would see its foreground job stopped and
+    // take it for a suspension (Ctrl-Z); a child already running again is not reported as stopped
     const killed = new Set(model.map((p) => p.pid))
-    for (const p of frozen.values()) {
-      if (p.pid !== 1 && p.pid !== process.pid && !killed.has(p.pid) && !stoppedBefore.has(key(p))) signal(p.pid, 'SIGCONT')
-    }
+    const thaw = [...frozen.values()].filter((p) => p.pid !== 1 && p.pid !== process.pid && !killed.has(p.pid) && !stoppedBefore.has(key(p)))
+    for (const p of thaw.sort((a, b) => depth(frozen, b) - depth(frozen, a))) signal(p.pid, 'SIGCONT')
   }
   return model
 }

@@ -77,10 +77,12 @@ describe.skipIf(skipWithoutDocker())('a switch to Plan ends processes that outra
       await until(() => re.test(output()), `the shell's answer to ${expr}:\n${output()}`)
       return re.exec(output())![1]!
     }
-    return { ask }
+    return { ask, output, shellId }
   }
 
 
+  /** A job in the user's shell that notes every SIGCONT it gets: a freeze of the guest shows as a line. */
+  const WATCH = `bash -c 'trap "echo cont >> /tmp/conts" CONT; while :; do sleep 0.1; done' & `
   /** Each generation forks the next and exits at once; ignores TERM; writes hop.txt; bounded to 25 s. */
   const HOP = `setsid python3 -c 'import os,time,signal
 signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -109,6 +111,7 @@ if libc.vfork() == 0:
     const user = await shell(id)
     const running = await user.ask('$!', 'sleep 4747 & ')
     const stopped = await user.ask('$!', 'sleep 4848 & kill -STOP $! ; ')
+    await user.ask('$!', WATCH)
     await service.submit({ sessionId: id, op: { type: 'user_message', text: 'start them' } })
     await service.idle(id)
     const hop = join(repo, 'hop.txt')
@@ -130,5 +133,28 @@ if libc.vfork() == 0:
     // the user's jobs: thawed after the freeze, and the one the user stopped is still stopped
     expect(await user.ask(`$(ps -o stat= -p ${running} | cut -c1)`)).toBe('S')
     expect(await user.ask(`$(ps -o stat= -p ${stopped} | cut -c1)`)).toBe('T')
+    expect(await user.ask(`$(wc -l < /tmp/conts)`)).toBe('1') // the freeze, seen by the user's job
+  }, 120_000)
+
+
+  it('a plain switch does not freeze the guest: the user’s jobs get no SIGCONT, a foreground job is not taken for a Ctrl-Z', async () => {
+    const loop = `setsid sh -c 'while :; do date >> tick.txt; sleep 0.2; done' </dev/null >/dev/null 2>&1 &`
+    const script: ScriptStep[] = [{ toolCalls: [{ name: 'bash', args: { command: `${loop}\necho started` } }] }, { text: 'running' }]
+    const { id, repo } = await open(script)
+    const user = await shell(id)
+    await user.ask('$!', WATCH)
+    const busy = await shell(id)
+    await busy.ask('$$')
+    await service.shellInput({ shellId: busy.shellId, data: 'sleep 4949\r' })
+    await service.submit({ sessionId: id, op: { type: 'user_message', text: 'start it' } })
+    await service.idle(id)
+    await until(() => size(join(repo, 'tick.txt')) > 0, 'the loop to write')
+    const from = events.length
+    await service.submit({ sessionId: id, op: { type: 'set_mode', mode: 'plan' } })
+    const changed = events.slice(from).map((e) => e.event).find((e): e is Extract<SessionEvent, { type: 'mode_changed' }> => e.type === 'mode_changed')
+    expect(changed, JSON.stringify(changed)).toMatchObject({ mode: 'plan', endedProcesses: 1 })
+    expect(await user.ask(`$(cat /tmp/conts 2>/dev/null | wc -l)`)).toBe('0')
+    expect(await user.ask(`$(ps -eo stat,args | grep '^[^ ]* *sleep 494[9]' | cut -c1)`)).toBe('S')
+    expect(busy.output()).not.toMatch(/Stopped/)
   }, 120_000)
 })
