@@ -3,7 +3,8 @@
  * "Compound commands"): `PS4='$(rm x)'` is visible as an assignment, but `printf -v PS4 …`,
  * `read PS4`, `export 'PS4=…'`, `declare -n r=PS4`, `env PS4=… bash -xc :` or
  * `BASH_ALIASES[ls]=rm` set the same variables through words. Where a word may name such a
- * variable (or cannot be read), the command is reported as unanalysable.
+ * variable (or cannot be read), the command is reported as unanalysable; so are `hash -p` (a name
+ * runs another program) and `mapfile -C` (a callback string run as code).
  */
 import type { ShellWord } from './command-wrappers'
 
@@ -35,11 +36,13 @@ const OPTION_TARGET: Readonly<Record<string, string>> = { printf: 'v', wait: 'p'
 
 /**
  * Why simple command `ws` (program first) may set a variable bash runs as code, or change which
- * program a name runs (`hash -p PATH NAME`); undefined when it cannot.
+ * program a name runs (`hash -p PATH NAME`), or runs a string as code (`mapfile -C CODE`);
+ * undefined when it cannot.
  */
 export function variableProblem(name: string, ws: ShellWord[]): string | undefined {
   const args = ws.slice(1)
   if (name === 'hash' && args.some((w) => w === null || /^-[a-z]*p/.test(w))) return '`hash -p` makes a command name run another program'
+  if ((name === 'mapfile' || name === 'readarray') && args.some((w) => w === null || /^-[a-zA-Z]*C/.test(w))) return `\`${name} -C\` runs its callback string as code, which is not analysed`
   if (DECLARERS.has(name)) {
     for (const w of args) {
       if (w === null) return `an argument of \`${name}\` is computed at run time, so the variable it sets is unknown`

@@ -23,6 +23,8 @@ describe('bash that makes another name run a program, or sets a variable bash ru
     ["read PS4 <<< '$(rm x)'; set -x; :", /PS4/],
     ["read -r -a BASH_ALIASES <<< 'rm'", /BASH_ALIASES/],
     ["mapfile -t PS4 <<< '$(rm x)'", /PS4/],
+    ["mapfile -C 'rm x' -c 1 arr < f", /mapfile -C/],
+    ["readarray -tC'rm x' -c1 arr < f", /readarray -C/],
     ['getopts a PS4', /PS4/],
     ['wait -p PS4 -n', /PS4/],
     ["export 'PS4=$(rm x)'; set -x; true", /PS4/],
