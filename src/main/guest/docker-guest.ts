@@ -19,7 +19,7 @@ import { AgentClient, abortError } from './agent-client'
 import { AGENT_EXIT_MARKER, AGENT_IN_GUEST, GUEST_NETWORK, LABEL_MANAGED, LABEL_REPO, LABEL_ROLE, guestContainerSpec, passwdFiles } from './container-spec'
 import type { GuestLimits } from './container-spec'
 import type { Guest, GuestProgress, GuestProvider, GuestShell, GuestStartOptions, ShellOpenOptions, StoreLease } from './guest'
-import { gitGuardMounts, guardHeld, holdGuard, removeGuardPlaceholders } from './git-protect'
+import { gitGuardMounts, guardGeneration, guardHeld, holdGuard, removeGuardPlaceholders } from './git-protect'
 import { CHECKPOINT_STORE_IN_GUEST, checkpointStoreName, ensureCheckpointStore } from './checkpoint-mount'
 import { CheckpointGuests } from './checkpoint-guests'
 import { guestImageTag, probeGuestImage } from './image'
@@ -236,8 +236,11 @@ class DockerBackend implements GuestBackend {
         // `<repo>/.git`, or `<repo>/.git/modules` and `<repo>/.git/worktrees`
         const repo = p.slice(0, p.lastIndexOf('/.git'))
         if (guardHeld(repo)) continue // a guest of it is starting here: its container binds the placeholder
+        const generation = guardGeneration(repo)
         const others = await withTimeout(this.docker.listContainers({ all: true, filters: { label: [`${LABEL_REPO}=${repo}`] } }), 1000, 'no answer')
         if (others.some((c) => c.Id !== this.container.id)) continue
+        // a start that began while Docker answered binds it too (the answer may predate its container)
+        if (guardHeld(repo) || guardGeneration(repo) !== generation) continue
         removeGuardPlaceholders({ createdEmptyDirs: [p] })
         this.placeholders.delete(p)
       } catch (err) {

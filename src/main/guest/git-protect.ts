@@ -281,6 +281,7 @@ function listDirs(dir: string): string[] {
 }
 
 const starting = new Map<string, number>()
+const holds = new Map<string, number>()
 
 /**
  * Mark a guest of `repo` as starting in this process until the returned release is called (once the
@@ -289,6 +290,7 @@ const starting = new Map<string, number>()
  */
 export function holdGuard(repo: string): () => void {
   starting.set(repo, (starting.get(repo) ?? 0) + 1)
+  holds.set(repo, (holds.get(repo) ?? 0) + 1)
   let released = false
   return () => {
     if (released) return
@@ -302,6 +304,15 @@ export function holdGuard(repo: string): () => void {
 /** Whether a guest of `repo` is starting in this process ({@link holdGuard}). */
 export function guardHeld(repo: string): boolean {
   return (starting.get(repo) ?? 0) > 0
+}
+
+/**
+ * How many guests of `repo` have begun starting in this process so far ({@link holdGuard} calls):
+ * a remover that awaited Docker compares it before and after, since a start can begin and finish
+ * while it waited (its container then binds the placeholder, and Docker's answer may predate it).
+ */
+export function guardGeneration(repo: string): number {
+  return holds.get(repo) ?? 0
 }
 
 /** Remove the placeholder folders {@link gitGuardMounts} created, when they are still empty. */
