@@ -2,6 +2,7 @@
 // - main: CJS, dependencies external except the ESM-only AI SDK, which is bundled in.
 // - preload: sandboxed, so it may require only `electron`: every dependency (zod, the contract) is bundled.
 // - renderer: React; Monaco and its worker come from the bundle (ES-format workers), never a CDN.
+//   Minified (electron-vite leaves it off by default): the entry chunk's parse is on the first paint's path (ADR 0018).
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
@@ -43,6 +44,7 @@ export default defineConfig({
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       chunkSizeWarningLimit: 8000,
+      minify: true,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } }
     }
   }

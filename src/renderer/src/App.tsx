@@ -6,7 +6,7 @@
  * else the todos, else the terminal). A folder dropped anywhere opens a session on it. Request
  * errors show in a dismissible banner. A browser page without a valid token shows what to do.
  */
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { ChangesPanel } from './features/changes/ChangesPanel'
 import { useChangesFocus } from './features/changes/changes-focus'
 import { Composer } from './features/composer/Composer'
@@ -22,11 +22,13 @@ import { windowDrop } from './features/sessions/drop-zone'
 import { RepoPicker } from './features/sessions/RepoPicker'
 import { SessionsSidebar } from './features/sessions/SessionsSidebar'
 import { ModelBadge } from './features/sessions/ModelBadge'
-import { SettingsDialog } from './features/settings/SettingsDialog'
 import { TerminalPane } from './features/terminal/TerminalPane'
 import { Timeline } from './features/timeline/Timeline'
 import { TodoList } from './features/todos/TodoList'
 import { useAppStore, useCurrentView } from './store/app-store'
+
+// The settings dialog loads on demand (its own chunk): the first screen does not show it.
+const SettingsDialog = lazy(() => import('./features/settings/SettingsDialog').then((m) => ({ default: m.SettingsDialog })))
 
 type Tab = 'plan' | 'todos' | 'terminal' | 'files' | 'approvals' | 'changes'
 const CONNECTION_LABELS: Record<string, string> = { open: 'connected', connecting: 'connecting…', closed: 'disconnected', unauthorized: 'token refused' }
@@ -118,7 +120,17 @@ export function App(): React.JSX.Element {
           </button>
         </div>
       )}
-      {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
+      {settingsOpen && (
+        <Suspense
+          fallback={
+            <div className="dialog-backdrop" data-testid="settings-loading">
+              <div className="dialog settings">Loading settings…</div>
+            </div>
+          }
+        >
+          <SettingsDialog onClose={() => setSettingsOpen(false)} />
+        </Suspense>
+      )}
       <SplitLayout
         left={<SessionsSidebar />}
         center={

@@ -12,6 +12,7 @@ import { FitAddon } from '@xterm/addon-fit'
 import '@xterm/xterm/css/xterm.css'
 import { useAppStore } from '../../store/app-store'
 import type { TerminalLog } from './terminal-log'
+import { TerminalEmptyNote } from './TerminalNote'
 import { FRAME_WRITE_CAP } from './xterm-writer'
 
 /** Lines xterm keeps above the viewport. */
@@ -87,11 +88,7 @@ export function AgentTerminal(): React.JSX.Element {
   return (
     <>
       <div className="terminal" data-testid="terminal" ref={box} />
-      {empty && (
-        <div className="terminal-empty" data-testid="terminal-empty">
-          No commands yet. Shell commands the agent runs, and their output, show here.
-        </div>
-      )}
+      {empty && <TerminalEmptyNote />}
     </>
   )
 }

@@ -1,13 +1,16 @@
 /**
  * The Terminal tab: two panes behind a small tab bar — "Agent", the session's bash transcript
  * (AgentTerminal), and "Shell", an interactive shell into the session's guest (ShellPane), opened
- * the first time it is shown and kept while the session stays on screen.
+ * the first time it is shown and kept while the session stays on screen. Both panes, and xterm.js
+ * with them, load on demand (their own chunk, off the entry chunk); a note stands in meanwhile.
  */
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useAppStore } from '../../store/app-store'
-import { AgentTerminal } from './AgentTerminal'
-import { ShellPane } from './ShellPane'
+import { AgentTerminalLoading, TerminalLoading } from './TerminalNote'
 import './terminal.css'
+
+const AgentTerminal = lazy(() => import('./AgentTerminal').then((m) => ({ default: m.AgentTerminal })))
+const ShellPane = lazy(() => import('./ShellPane').then((m) => ({ default: m.ShellPane })))
 
 type Pane = 'agent' | 'shell'
 
@@ -30,10 +33,16 @@ export function TerminalPane(): React.JSX.Element {
         ))}
       </div>
       <div className="terminal-panel" role="tabpanel" id="terminal-panel-agent" aria-labelledby="terminal-tab-agent" hidden={pane !== 'agent'}>
-        <AgentTerminal />
+        <Suspense fallback={<AgentTerminalLoading />}>
+          <AgentTerminal />
+        </Suspense>
       </div>
       <div className="terminal-panel" role="tabpanel" id="terminal-panel-shell" aria-labelledby="terminal-tab-shell" hidden={pane !== 'shell'}>
-        {shellShown && <ShellPane sessionId={sessionId} />}
+        {shellShown && (
+          <Suspense fallback={<TerminalLoading />}>
+            <ShellPane sessionId={sessionId} />
+          </Suspense>
+        )}
       </div>
     </div>
   )
