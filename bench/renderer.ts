@@ -223,6 +223,8 @@ async function main(): Promise<void> {
       await loadSession(page, host.url, true)
       // BENCH_FLOOD_TAB=files keeps the terminal hidden (to tell xterm's share from the rest's)
       await page.getByTestId(`tab-${process.env.BENCH_FLOOD_TAB ?? 'terminal'}`).click()
+      // xterm loads on demand: flood a terminal that is there (its one-time load is not the flood's)
+      await page.locator('[data-testid="terminal"] .xterm').waitFor({ state: 'attached', timeout: 30_000 })
       const turnId = 'flood'
       bench.emit(id, { type: 'turn_started', turnId, mode: 'agent' })
       bench.emit(id, { type: 'tool_call_started', turnId, callId: 'f', name: 'bash', args: { command: 'yes | head -c 200M' } })
