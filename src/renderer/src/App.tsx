@@ -6,7 +6,8 @@
  * else the todos, else the terminal). A folder dropped anywhere opens a session on it. Request
  * errors show in a dismissible banner. A browser page without a valid token shows what to do.
  */
-import { lazy, Suspense, useEffect, useState } from 'react'
+import { lazy, useEffect, useState } from 'react'
+import { LazyPart } from './features/layout/LazyPart'
 import { ChangesPanel } from './features/changes/ChangesPanel'
 import { useChangesFocus } from './features/changes/changes-focus'
 import { Composer } from './features/composer/Composer'
@@ -121,7 +122,8 @@ export function App(): React.JSX.Element {
         </div>
       )}
       {settingsOpen && (
-        <Suspense
+        <LazyPart
+          what="settings"
           fallback={
             <div className="dialog-backdrop" data-testid="settings-loading">
               <div className="dialog settings">Loading settings…</div>
@@ -129,7 +131,7 @@ export function App(): React.JSX.Element {
           }
         >
           <SettingsDialog onClose={() => setSettingsOpen(false)} />
-        </Suspense>
+        </LazyPart>
       )}
       <SplitLayout
         left={<SessionsSidebar />}

@@ -6,7 +6,8 @@
  * session API (listChanges, fileDiff, revertChanges, redoRevert) and refreshes on `turn_changes` and
  * `changes_reverted` events.
  */
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
+import { lazy, useCallback, useEffect, useRef, useState } from 'react'
+import { LazyPart } from '../layout/LazyPart'
 import type { RequestOutput } from '../../../../shared/contract'
 import type { FileChange } from '../../../../shared/checkpoints'
 import { useAppStore } from '../../store/app-store'
@@ -227,9 +228,9 @@ export function ChangesPanel(): React.JSX.Element {
             </button>
           </div>
           {diff ? (
-            <Suspense fallback={<div className="panel-empty">Loading editor…</div>}>
+            <LazyPart what="diff editor" fallback={<div className="panel-empty">Loading editor…</div>}>
               <ChangeDiff diff={diff} width={width} />
-            </Suspense>
+            </LazyPart>
           ) : (
             <div className="panel-empty">Loading diff…</div>
           )}

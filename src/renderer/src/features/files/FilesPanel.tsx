@@ -3,7 +3,8 @@
  * collapsible, a toggle to include .gitignored files) above the read-only viewer of the file
  * picked there or from a tool row. The tree loads when the tab first shows for a session.
  */
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
+import { lazy, useEffect, useMemo, useState } from 'react'
+import { LazyPart } from '../layout/LazyPart'
 import { useAppStore } from '../../store/app-store'
 import { useFilesStore } from './files-store'
 
@@ -106,9 +107,9 @@ export function FilesPanel(): React.JSX.Element {
       )}
       <div className="files-viewer">
         {hasFile ? (
-          <Suspense fallback={<div className="panel-empty">Loading editor…</div>}>
+          <LazyPart what="file viewer" fallback={<div className="panel-empty">Loading editor…</div>}>
             <FileView />
-          </Suspense>
+          </LazyPart>
         ) : (
           <div className="panel-empty" data-testid="file-view">
             Pick a file in the tree, or click “view” on a tool row.

@@ -4,7 +4,8 @@
  * the first time it is shown and kept while the session stays on screen. Both panes, and xterm.js
  * with them, load on demand (their own chunk, off the entry chunk); a note stands in meanwhile.
  */
-import { lazy, Suspense, useState } from 'react'
+import { lazy, useState } from 'react'
+import { LazyPart } from '../layout/LazyPart'
 import { useAppStore } from '../../store/app-store'
 import { AgentTerminalLoading, TerminalLoading } from './TerminalNote'
 import './terminal.css'
@@ -33,15 +34,15 @@ export function TerminalPane(): React.JSX.Element {
         ))}
       </div>
       <div className="terminal-panel" role="tabpanel" id="terminal-panel-agent" aria-labelledby="terminal-tab-agent" hidden={pane !== 'agent'}>
-        <Suspense fallback={<AgentTerminalLoading />}>
+        <LazyPart what="terminal" fallback={<AgentTerminalLoading />}>
           <AgentTerminal />
-        </Suspense>
+        </LazyPart>
       </div>
       <div className="terminal-panel" role="tabpanel" id="terminal-panel-shell" aria-labelledby="terminal-tab-shell" hidden={pane !== 'shell'}>
         {shellShown && (
-          <Suspense fallback={<TerminalLoading />}>
+          <LazyPart what="terminal" fallback={<TerminalLoading />}>
             <ShellPane sessionId={sessionId} />
-          </Suspense>
+          </LazyPart>
         )}
       </div>
     </div>
