@@ -8,28 +8,25 @@
 import { rmSync } from 'node:fs'
 import { promises as fsp } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
-import { PassThrough, type Duplex } from 'node:stream'
 import Dockerode from 'dockerode'
 import { CortexError } from '../../shared/errors'
 import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
-import { AGENT_PROTOCOL_VERSION } from '../../shared/guest-protocol'
 import { DEFAULT_SANDBOX_POLICY } from '../../shared/sandbox'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import { AgentClient, abortError } from './agent-client'
-import { AGENT_EXIT_MARKER, AGENT_IN_GUEST, GUEST_NETWORK, LABEL_MANAGED, LABEL_REPO, LABEL_ROLE, guestContainerSpec, passwdFiles } from './container-spec'
+import { GUEST_NETWORK, LABEL_MANAGED, LABEL_ROLE, guestContainerSpec, passwdFiles } from './container-spec'
 import type { GuestLimits } from './container-spec'
-import type { Guest, GuestProgress, GuestProvider, GuestShell, GuestStartOptions, ShellOpenOptions, StoreLease } from './guest'
-import { gitGuardMounts, guardGeneration, guardHeld, holdGuard, removeGuardPlaceholders } from './git-protect'
+import type { Guest, GuestProgress, GuestProvider, GuestStartOptions, StoreLease } from './guest'
+import { gitGuardMounts, guardHeld, holdGuard, removeGuardPlaceholders } from './git-protect'
 import { CHECKPOINT_STORE_IN_GUEST, checkpointStoreName, ensureCheckpointStore } from './checkpoint-mount'
 import { CheckpointGuests } from './checkpoint-guests'
 import { guestImageTag, probeGuestImage } from './image'
 import { ensureStartImage, raceAbort } from './abortable'
 import { ManagedGuest } from './managed-guest'
-import { openDockerShell } from './docker-shell'
-import type { GuestBackend } from './managed-guest'
+import { DockerBackend, REMOVE_DEADLINE_MS } from './docker-backend'
 import { defaultAgentPath } from './paths'
 import { dockerEndpointOf, ensureHostWatchdog } from './host-watchdog'
-import { demuxLogs, dockerWhere, reapOrphans, removeOwned, statusOf, throttleBuildProgress, withTimeout, type ReapOptions } from './docker-util'
+import { dockerWhere, reapOrphans, removeOwned, statusOf, throttleBuildProgress, withTimeout, type ReapOptions } from './docker-util'
 
 export { throttleBuildProgress }
 export { REQUIRED_GUEST_COMMANDS } from './image'
@@ -39,8 +36,7 @@ export type { GuestLimits } from './container-spec'
 
 /** Longest wait for the Docker engine to answer a ping (ms). */
 export const DOCKER_PING_TIMEOUT_MS = 4000
-/** Longest wait for Docker to force-remove a guest container (ms); keeps close and quit within 5 s. */
-export const REMOVE_DEADLINE_MS = 3500
+export { REMOVE_DEADLINE_MS }
 
 /** Options of {@link DockerGuestProvider}. */
 export interface DockerGuestProviderOptions {
@@ -71,197 +67,6 @@ export interface DockerGuestProviderOptions {
   checkpointsDir?: string
   /** A checkpoint guest without a store operation this long (ms) is removed; default CHECKPOINT_GUEST_IDLE_MS (checkpoint-guests.ts). */
   checkpointIdleMs?: number
-}
-
-/** The Docker side of one guest: agent execs, state and removal. */
-class DockerBackend implements GuestBackend {
-  constructor(
-    private readonly docker: Dockerode,
-    readonly container: Dockerode.Container,
-    private readonly etcDir: string,
-    private readonly readyTimeoutMs: number,
-    private readonly logger: Logger = NOOP_LOGGER,
-    /**
-     * Placeholder folders the git guard created for ANY guest of this repository started by this
-     * provider (shared: a session guest and the checkpoint guest go in either order; the last removes them).
-     */
-    private readonly placeholders: Set<string> = new Set()
-  ) {}
-
-  /** Start an agent exec and wait for `ready` (see {@link GuestBackend.attachAgent}); used to restart the agent. */
-  async attachAgent(signal?: AbortSignal): Promise<AgentClient> {
-    // the Docker calls have a deadline too: a restart never hangs a tool call
-    const exec = await withTimeout(
-      this.container.exec({ Cmd: ['node', AGENT_IN_GUEST], AttachStdin: true, AttachStdout: true, AttachStderr: true, Tty: false }),
-      this.readyTimeoutMs,
-      `Docker did not create the agent exec within ${this.readyTimeoutMs} ms`
-    )
-    const duplex = await withTimeout(exec.start({ hijack: true, stdin: true }), this.readyTimeoutMs, `Docker did not start the agent exec within ${this.readyTimeoutMs} ms`)
-    const exitCode = async (): Promise<number | null> => {
-      for (let i = 0; i < 10; i++) {
-        // an exec that cannot be inspected (container gone) has no exit code to report
-        const info = await exec.inspect().catch(() => undefined)
-        if (!info || !info.Running) return info?.ExitCode ?? null
-        await new Promise((r) => setTimeout(r, 50))
-      }
-      return null
-    }
-    return this.connect(duplex, exitCode, signal)
-  }
-
-  /** An interactive shell in the container (docker-shell.ts). */
-  openShell = (workspace: string, opts: ShellOpenOptions): Promise<GuestShell> => openDockerShell(this.container, workspace, opts)
-
-  /**
-   * Attach to the container's main process, which runs the first agent. Call BEFORE start so no
-   * output is missed; then {@link connectMain} once started.
-   */
-  async attachMain(): Promise<NodeJS.ReadWriteStream> {
-    return await this.container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })
-  }
-
-  /** Speak the protocol over the main process's attached stream and wait for `ready`. */
-  async connectMain(duplex: NodeJS.ReadWriteStream, signal?: AbortSignal): Promise<AgentClient> {
-    let errTail = ''
-    const exitCode = async (): Promise<number | null> => {
-      for (let i = 0; i < 10; i++) {
-        const m = new RegExp(`${AGENT_EXIT_MARKER}(\\d+)`).exec(errTail)
-        if (m) return Number(m[1])
-        await new Promise((r) => setTimeout(r, 50))
-      }
-      return null
-    }
-    // tini keeps the container's stdio open after the agent exits, so the stream never ends by
-    // itself: the exit marker the main script prints is what tells us the agent is gone
-    return this.connect(duplex, exitCode, signal, (d) => {
-      errTail = (errTail + d).slice(-2000)
-      return errTail.includes(AGENT_EXIT_MARKER)
-    })
-  }
-
-  /** Wire an agent's stdio stream into an AgentClient and wait for `ready` with a protocol check. */
-  private async connect(
-    duplex: NodeJS.ReadWriteStream,
-    exitCode: () => Promise<number | null>,
-    signal?: AbortSignal,
-    onStderr?: (d: string) => boolean
-  ): Promise<AgentClient> {
-    const stdout = new PassThrough()
-    const stderr = new PassThrough()
-    this.docker.modem.demuxStream(duplex, stdout, stderr)
-    let errTail = ''
-    stderr.setEncoding('utf8')
-    const endOut = (): void => {
-      stdout.end()
-    }
-    stderr.on('data', (d: string) => {
-      errTail = (errTail + d).slice(-2000)
-      if (onStderr?.(d)) endOut()
-    })
-    duplex.on('end', endOut)
-    duplex.on('close', endOut)
-    duplex.on('error', endOut)
-    const cid = this.container.id.slice(0, 12)
-    const client = new AgentClient(duplex as unknown as Duplex, stdout, (msg) => this.logger.debug(msg, { containerId: cid }))
-    client.describeExit = async () => {
-      const code = await exitCode()
-      const lines = errTail.split('\n').filter((l) => l.trim() !== '' && !/^\s+at /.test(l) && !l.startsWith(AGENT_EXIT_MARKER))
-      // A killed container takes a moment to be reported stopped after its execs end; a state that
-      // cannot be read only leaves the container's part out of the description
-      let st = await this.state().catch(() => undefined)
-      for (let i = 0; i < 6 && st?.running && (code === null || code === 137); i++) {
-        await new Promise((r) => setTimeout(r, 100))
-        st = await this.state().catch(() => undefined) // unreadable: described without the container part
-      }
-      return [
-        `code ${code ?? 'unknown'}`,
-        lines.length ? `agent stderr: ${lines.slice(-6).join(' | ')}` : '',
-        st && !st.running ? `the guest container stopped (${st.description})` : ''
-      ]
-        .filter(Boolean)
-        .join('; ')
-    }
-
-    const onAbort = (): void => client.close('guest start aborted')
-    signal?.addEventListener('abort', onAbort, { once: true })
-    try {
-      const version = await withTimeout(client.ready(), this.readyTimeoutMs, `the guest agent did not answer within ${this.readyTimeoutMs} ms`)
-      if (version !== AGENT_PROTOCOL_VERSION) {
-        throw new Error(`the guest agent speaks protocol ${String(version)}, expected ${AGENT_PROTOCOL_VERSION}; rebuild it with: npx vite build -c vite.agent.config.mts`)
-      }
-    } catch (err) {
-      if (signal?.aborted) throw abortError()
-      client.close('guest failed to start')
-      const code = await Promise.race([exitCode(), new Promise<null>((r) => setTimeout(() => r(null), 600))])
-      if (code === 126 || code === 127) throw new CortexError('image_unavailable', `the guest image has no runnable \`node\` (the guest agent needs Node >= 18): it exited ${code}`)
-      throw err
-    } finally {
-      signal?.removeEventListener('abort', onAbort)
-    }
-    return client
-  }
-
-  /** See {@link GuestBackend.state}. */
-  async state(): Promise<{ running: boolean; description: string }> {
-    let info: Dockerode.ContainerInspectInfo
-    try {
-      info = await this.container.inspect()
-    } catch (err) {
-      if (statusOf(err) === 404) return { running: false, description: 'the container was removed' }
-      throw err
-    }
-    if (info.State.Running) return { running: true, description: 'running' }
-    let logs = ''
-    try {
-      logs = demuxLogs(await this.container.logs({ stdout: true, stderr: true, tail: 20, follow: false })).trim()
-    } catch (err) {
-      this.logger.debug('could not read the exited container\'s logs', { containerId: this.container.id.slice(0, 12), ...errorFields(err) })
-    }
-    const oom = info.State.OOMKilled || info.State.ExitCode === 137 ? (info.State.OOMKilled ? ', out of memory' : ', killed') : ''
-    return {
-      running: false,
-      description: `the container exited with code ${info.State.ExitCode}${oom}${logs ? `; last log lines: ${logs.split('\n').slice(-5).join(' | ')}` : ''}`
-    }
-  }
-
-  /**
-   * Remove the empty placeholders this guest mounted (`.git`, `.git/modules`, `.git/worktrees`;
-   * git-protect.ts), unless another guest of the same repository (running, created, or starting in
-   * this process) still binds them: removing one on the host would take it away there too. Waits
-   * at most 1 s for Docker; on no answer the empty folders stay.
-   */
-  private async removePlaceholders(): Promise<void> {
-    for (const p of [...this.placeholders]) {
-      try {
-        // `<repo>/.git`, or `<repo>/.git/modules` and `<repo>/.git/worktrees`
-        const repo = p.slice(0, p.lastIndexOf('/.git'))
-        if (guardHeld(repo)) continue // a guest of it is starting here: its container binds the placeholder
-        const generation = guardGeneration(repo)
-        const others = await withTimeout(this.docker.listContainers({ all: true, filters: { label: [`${LABEL_REPO}=${repo}`] } }), 1000, 'no answer')
-        if (others.some((c) => c.Id !== this.container.id)) continue
-        // a start that began while Docker answered binds it too (the answer may predate its container)
-        if (guardHeld(repo) || guardGeneration(repo) !== generation) continue
-        removeGuardPlaceholders({ createdEmptyDirs: [p] })
-        this.placeholders.delete(p)
-      } catch (err) {
-        this.logger.debug('git guard placeholder kept', { path: p, ...errorFields(err) })
-      }
-    }
-  }
-
-  /** See {@link GuestBackend.remove}. */
-  async remove(): Promise<void> {
-    try {
-      // force = SIGKILL first, which also ends stopped (SIGSTOP) and hung processes
-      await withTimeout(this.container.remove({ force: true }), REMOVE_DEADLINE_MS, `Docker did not remove guest ${this.container.id.slice(0, 12)} within ${REMOVE_DEADLINE_MS} ms`)
-    } catch (err) {
-      if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err
-    } finally {
-      rmSync(this.etcDir, { recursive: true, force: true })
-      await this.removePlaceholders()
-      this.logger.debug('guest removed', { containerId: this.container.id.slice(0, 12) })
-    }
-  }
 }
 
 /** Starts one hardened Docker guest per session, and one checkpoint guest per repository ({@link DockerGuestProvider.checkpointLease}). */
