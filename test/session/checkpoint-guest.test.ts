@@ -80,6 +80,45 @@ describe.skipIf(skipWithoutDocker())('the checkpoint guest', () => {
     expect(await containersOf(repo)).toEqual([]) // the last session took the checkpoint guest with it
   })
 
+  it('starts when a session opens, before any turn (not for a read-only session), and goes when the session closes without a turn', async () => {
+    ensureAgentBundle()
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' })
+    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-cp-early-'))
+    dirs.push(dataDir)
+    service = await createSessionService({
+      dataDir,
+      // no turn runs: the model is never asked
+      modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: 'http://127.0.0.1:9/unused' },
+      guests: createDefaultGuestProvider({ warmPool: 0, checkpointsDir: checkpointsDirOf(dataDir) })
+    })
+    const ready = new Map<string, () => void>()
+    service.onEvent((e) => {
+      if (e.event.type === 'guest_status' && e.event.state === 'ready') ready.get(e.sessionId)?.()
+    })
+    const guestReady = (id: string): Promise<void> => new Promise((r) => ready.set(id, r))
+    const checkpointGuests = async (): Promise<Array<{ id: string; running: boolean }>> =>
+      (await containersOf(repo)).filter((c) => c.role === 'checkpoints').map((c) => ({ id: c.id, running: c.info.State.Running }))
+
+    // read-only: no snapshots, so no checkpoint guest, even once its own guest is up
+    const ro = (await service.openSession({ repo, sandbox: 'read-only', approvalPolicy: 'never' })).id
+    await guestReady(ro)
+    expect(await checkpointGuests()).toEqual([])
+    await service.closeSession({ sessionId: ro })
+
+    // workspace-write: running before any turn (docker ps, by its role label)
+    const id = (await service.openSession({ repo, approvalPolicy: 'never' })).id
+    const deadline = Date.now() + 60_000 // hang guard: a cold start takes about a second
+    while (Date.now() < deadline && !(await checkpointGuests()).some((c) => c.running)) await new Promise((r) => setTimeout(r, 100))
+    expect(await checkpointGuests()).toEqual([expect.objectContaining({ running: true })])
+    await service.closeSession({ sessionId: id })
+    expect(await containersOf(repo)).toEqual([]) // no turn ran: the lease went with the session, and its guest
+
+    // closed while both guests are still starting: the checkpoint guest's start is cut short, nothing is left
+    const quick = (await service.openSession({ repo, approvalPolicy: 'never' })).id
+    await service.closeSession({ sessionId: quick })
+    expect(await containersOf(repo)).toEqual([])
+  }, 180_000)
+
   it('one that cannot start leaves the turn unrecorded but its tools run in the session guest', async () => {
     const agentPath = ensureAgentBundle()
     server = await startScriptedModelServer([{ toolCalls: [{ name: 'bash', args: { command: 'echo ran > ran.txt && echo RAN' } }] }, { text: 'done' }])

@@ -86,6 +86,20 @@ export class SessionCheckpoints {
     return guest.checkpointStore ? new ShadowStore(guest) : null
   }
 
+  /**
+   * Start the repository's checkpoint guest in the background, so that the first turn's `before`
+   * snapshot finds it running (the session calls it when its own guest starts attaching, with the
+   * policy of that guest). Nothing for a `read-only` policy (no snapshots), a closed session or a
+   * provider without checkpoints. Never throws: a start that fails is logged, and the first store
+   * operation starts it again (its failure then leaves that turn unrecorded). The start is released
+   * (and aborted, when still starting) by {@link close}.
+   */
+  warm(sandbox: SandboxPolicy): void {
+    if (this.closed || sandbox === 'read-only') return
+    if (this.lease === undefined) this.lease = this.host.checkpointLease() ?? null
+    this.lease?.guest().catch((err: unknown) => this.log.debug('early start of the checkpoint guest failed; the first snapshot retries', errorFields(err)))
+  }
+
   /** Session close: give the checkpoint guest lease back (the repository's last session removes the guest). Never rejects. */
   async close(): Promise<void> {
     this.closed = true

@@ -9,6 +9,8 @@
  * released, and is removed earlier after {@link CHECKPOINT_GUEST_IDLE_MS} without an operation (the
  * next operation starts a new one). A start is shared by every waiter and never cancelled by one
  * waiter's Stop (each waiter stops waiting instead); the start itself has the provider's deadlines.
+ * A session may start it early (SessionCheckpoints.warm, at its guest's attach); releasing the
+ * repository's last lease, or closing, while it starts aborts that start (nothing is left behind).
  */
 import { CortexError } from '../../shared/errors'
 import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
@@ -24,6 +26,8 @@ interface Entry {
   holders: number
   guest: Promise<Guest> | null
   idle: NodeJS.Timeout | undefined
+  /** Aborts the start in progress (null once it settled). */
+  starting: AbortController | null
 }
 
 /** The per-repository registry of checkpoint guests; see the module comment. */
@@ -34,11 +38,12 @@ export class CheckpointGuests {
   private readonly log: Logger
 
   /**
-   * @param startGuest starts the checkpoint guest of `repo` (absolute real path); rejects with a CortexError
+   * @param startGuest starts the checkpoint guest of `repo` (absolute real path); rejects with a CortexError,
+   *   or an AbortError once `signal` aborted (having removed what it created)
    * @param opts `idleMs` (default {@link CHECKPOINT_GUEST_IDLE_MS}), `logger`
    */
   constructor(
-    private readonly startGuest: (repo: string) => Promise<Guest>,
+    private readonly startGuest: (repo: string, signal: AbortSignal) => Promise<Guest>,
     private readonly opts: { idleMs?: number; logger?: Logger } = {}
   ) {
     this.log = opts.logger ?? NOOP_LOGGER
@@ -48,7 +53,7 @@ export class CheckpointGuests {
   lease(repo: string): StoreLease {
     let entry = this.entries.get(repo)
     if (!entry) {
-      entry = { holders: 0, guest: null, idle: undefined }
+      entry = { holders: 0, guest: null, idle: undefined, starting: null }
       this.entries.set(repo, entry)
     }
     entry.holders += 1
@@ -96,15 +101,23 @@ export class CheckpointGuests {
   }
 
   private begin(repo: string, e: Entry): Promise<Guest> {
-    const p = this.startGuest(repo)
+    const ac = new AbortController()
+    e.starting = ac
+    const p = this.startGuest(repo, ac.signal)
+    const settled = (): void => {
+      if (e.starting === ac) e.starting = null
+    }
     p.then(
       (g) => {
+        settled()
         // released or closed while starting: nobody will use it
         if (this.entries.get(repo) !== e || this.closed || e.guest !== p) void this.closeGuest(g, 'it started after its last session closed')
       },
       (err: unknown) => {
+        settled()
         if (e.guest === p) e.guest = null
-        this.log.warn('checkpoint guest start failed', { repo, ...errorFields(err) })
+        if (ac.signal.aborted) this.log.debug('checkpoint guest start aborted: its last session closed', { repo })
+        else this.log.warn('checkpoint guest start failed', { repo, ...errorFields(err) })
       }
     )
     return p
@@ -126,6 +139,9 @@ export class CheckpointGuests {
     clearTimeout(e.idle)
     const p = e.guest
     e.guest = null
+    // a start in progress (an early one, before any operation) is cut short: it removes what it made
+    e.starting?.abort()
+    e.starting = null
     const g = p ? await p.catch(() => null) : null
     if (g) await this.closeGuest(g, why)
   }

@@ -111,10 +111,10 @@ export class DockerGuestProvider implements GuestProvider {
     const root = this.opts.checkpointsDir
     if (!root) return undefined
     this.checkpointGuests ??= new CheckpointGuests(
-      async (r) => {
+      async (r, signal) => {
         const log = this.opts.logger ?? NOOP_LOGGER
         const started = Date.now()
-        const guest = await this.startGuest({ sessionId: `checkpoints-${checkpointStoreName(r)}`, repo: r, sandbox: 'workspace-write' }, log, root)
+        const guest = await this.startGuest({ sessionId: `checkpoints-${checkpointStoreName(r)}`, repo: r, sandbox: 'workspace-write', signal }, log, root)
         log.info('checkpoint guest started', { repo: r, containerId: guest.id.slice(0, 12), ms: Date.now() - started })
         return guest
       },

@@ -28,6 +28,8 @@ export interface SessionGuestDeps {
   emit(e: SessionEvent): void
   /** True once the session is closed: a guest dying then is not reported. */
   isClosed(): boolean
+  /** Called as each attach begins, with its policy (the session starts its checkpoint guest then, ADR 0010). */
+  onAttaching?(sandbox: SandboxPolicy): void
   logger: Logger
 }
 
@@ -104,6 +106,7 @@ export class SessionGuest {
 
   private attach(): Promise<Guest> {
     const sandbox = this.deps.getSandbox()
+    this.deps.onAttaching?.(sandbox)
     // begins once a start cancelled before it has removed what it made (they share the git guard's placeholders)
     const { promise, signal } = this.control.begin((signal) =>
       this.deps.guests.start({

@@ -100,7 +100,9 @@ export class Session {
     this.logger = deps.logger ?? NOOP_LOGGER
     this.instructions = new SessionInstructions(deps.repo, (e) => this.emit(e), this.logger)
     this.guest = new SessionGuest({
-      sessionId: deps.id, repo: deps.repo, guests: deps.guests, getSandbox: () => this.sandbox, emit: (e) => this.emit(e), isClosed: () => this.closed, logger: this.logger
+      sessionId: deps.id, repo: deps.repo, guests: deps.guests, getSandbox: () => this.sandbox, emit: (e) => this.emit(e), isClosed: () => this.closed, logger: this.logger,
+      // the checkpoint guest starts alongside the session's (not for read-only): the first `before` snapshot finds it up
+      onAttaching: (sandbox) => this.checkpoints.warm(sandbox)
     })
     this.checkpoints = new SessionCheckpoints({
       sessionId: deps.id, events: () => this.history, emit: (e) => this.emit(e), getGuest: () => this.ensureGuest(), hasGuest: () => this.guest.current !== null,
