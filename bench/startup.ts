@@ -11,7 +11,8 @@
  * - the first tool call's wait for a cold guest: tool_call_started → tool_call_finished of a
  *   read_file of 1 KiB, when the model answers at once and when its first answer takes 1.5 s
  *   (the wait should then be gone: the guest starts with the first request, not after it), beside
- *   the same read_file once the guest is up
+ *   the same read_file once the guest is up, and when the first message comes 2 s after the session
+ *   opened (`--input stream-json`, as in the app: the guests, the checkpoint guest too, are up by then)
  * - bash `true` per call through the guest agent vs `docker exec true`
  */
 import { spawn } from 'node:child_process'
@@ -46,24 +47,30 @@ function runTimed(
   cmd: string,
   args: string[],
   env: NodeJS.ProcessEnv = {},
-  onSpawn?: (pid: number | undefined) => void
+  onSpawn?: (pid: number | undefined) => void,
+  stdin?: { afterMs: number; text: string }
 ): Promise<{ ms: number; stdout: string; code: number | null; t0: number }> {
   return new Promise((done, fail) => {
     const t0 = Date.now()
     const p0 = performance.now()
     // npx resolves `cortex` from the package in its working folder: BENCH_ROOT's, when given
-    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] })
     onSpawn?.(child.pid)
+    if (stdin) setTimeout(() => child.stdin?.end(stdin.text), stdin.afterMs)
     let stdout = ''
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c))
-    child.stderr.resume()
+    child.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c))
+    child.stderr!.resume()
     child.on('error', fail)
     child.on('close', (code) => done({ ms: performance.now() - p0, stdout, code, t0 }))
   })
 }
 
-/** One `cortex run` through `launcher`: ms from spawn to the first model request, and the first and a later read_file's durations (ms). */
-async function oneRun(launcher: string[], repo: string, home: string, firstAnswerMs: number): Promise<{ firstRequest: number; firstRequestCpu: number; firstTool: number; warmTool: number }> {
+/**
+ * One `cortex run` through `launcher`: ms from spawn to the first model request, and the first and a
+ * later read_file's durations (ms). With `messageAfterMs` the task comes on stdin (`--input
+ * stream-json`) that long after spawn, as a user's first message comes after the session opened.
+ */
+async function oneRun(launcher: string[], repo: string, home: string, firstAnswerMs: number, messageAfterMs = 0): Promise<{ firstRequest: number; firstRequestCpu: number; firstTool: number; warmTool: number }> {
   const read = { name: 'read_file', args: { path: 'one-kib.txt' } }
   // chunkDelayMs delays each SSE frame: a single tool call streams in about 6 frames
   const script: ScriptStep[] = [{ toolCalls: [read], ...(firstAnswerMs ? { chunkDelayMs: firstAnswerMs / 6 } : {}) }, { toolCalls: [read] }, { text: 'done' }]
@@ -73,7 +80,9 @@ async function oneRun(launcher: string[], repo: string, home: string, firstAnswe
     // the CPU the process (the node process, not npx's parent) has used when the first request arrives
     let firstRequestCpu = NaN
     let watch: NodeJS.Timeout | undefined
-    const r = await runTimed(cmd!, [...pre, 'run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', 'read it twice'], {
+    const task = messageAfterMs ? ['--input', 'stream-json'] : ['read it twice']
+    const stdin = messageAfterMs ? { afterMs: messageAfterMs, text: JSON.stringify({ type: 'user_message', text: 'read it twice' }) + '\n' } : undefined
+    const r = await runTimed(cmd!, [...pre, 'run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', ...task], {
       CORTEX_HOME: home
     }, (pid) => {
       let last = 0
@@ -83,7 +92,7 @@ async function oneRun(launcher: string[], repo: string, home: string, firstAnswe
           clearInterval(watch)
         } else last = cpuOf(pid)
       }, 2)
-    }).finally(() => clearInterval(watch))
+    }, stdin).finally(() => clearInterval(watch))
     if (r.code !== 0) throw new Error(`cortex run exited ${r.code}: ${r.stdout.slice(-500)}`)
     const events = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as EventEnvelope)
     const started = events.filter((e) => e.event.type === 'tool_call_started')
@@ -160,6 +169,9 @@ async function main(): Promise<void> {
     const slow: number[] = []
     for (let i = 0; i < Math.min(N, 5); i++) slow.push((await oneRun([process.execPath, CLI], repo, home, 1500)).firstTool)
     row('  first read_file, first answer takes 1.5 s', slow, '(target: no wait)')
+    const later: number[] = []
+    for (let i = 0; i < Math.min(N, 5); i++) later.push((await oneRun([process.execPath, CLI], repo, home, 0, 2000)).firstTool)
+    row('  first read_file, first message 2 s after start, model answers at once', later, '(target: no wait: the guests are up)')
 
     // bash `true` per call through the guest agent
     const provider = new DockerGuestProvider({ image: tag })
