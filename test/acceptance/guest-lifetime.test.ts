@@ -86,6 +86,11 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     server = undefined
     // whatever a failed test left behind (the product removes its guests itself)
     for (const pid of pids.splice(0)) {
+      try {
+        process.kill(pid, 'SIGKILL') // a test that failed before its kill leaves its cortex running
+      } catch {
+        // exited already
+      }
       for (const id of guestsOf(pid, true, true)) {
         try {
           execFileSync('docker', ['rm', '-f', id], { stdio: 'ignore' })
