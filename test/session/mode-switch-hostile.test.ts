@@ -4,82 +4,16 @@
 // writing) and a parent blocked in vfork (state D) on a stopped child (never 'all stopped', so both
 // were left). Both are ended now (the guest is frozen at once, then the model's are killed); the
 // user's shell jobs are thawed, and one the user had stopped stays stopped.
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
-import { createDefaultGuestProvider, createSessionService, type SessionService } from '../../src/main/session'
-import { ensureAgentBundle, makeTestRepo } from '../support/guest'
+import { describe, expect, it } from 'vitest'
+import type { SessionEvent } from '../../src/shared/events'
 import { skipWithoutDocker } from '../support/requirements'
-import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
-const size = (path: string): number => {
-  try {
-    return statSync(path).size
-  } catch {
-    return 0
-  }
-}
-
-/** Wait (hang guard `ms`) until `check` holds. */
-async function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(50)
-  }
-}
-
-const cleanup: Array<() => Promise<void>> = []
-afterEach(async () => {
-  for (const c of cleanup.splice(0)) await c()
-})
+import type { ScriptStep } from '../support/scripted-model-server'
+import { size, sleep, until, useModeSwitchSession } from '../support/mode-switch-session'
 
 describe.skipIf(skipWithoutDocker())('a switch to Plan ends processes that outran the scans', () => {
-  let service: SessionService
-  let server: ScriptedModelServer
-  const events: EventEnvelope[] = []
-
-  async function open(script: ScriptStep[]): Promise<{ id: string; repo: string }> {
-    ensureAgentBundle()
-    server = await startScriptedModelServer(script)
-    const repo = await makeTestRepo({ 'a.txt': 'a\n' })
-    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-modeproc-'))
-    service = await createSessionService({
-      dataDir,
-      modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl },
-      guests: createDefaultGuestProvider({ warmPool: 0 })
-    })
-    const svc = service
-    const srv = server
-    cleanup.push(async () => {
-      await svc.shutdown()
-      await srv.close()
-      rmSync(dataDir, { recursive: true, force: true })
-    })
-    service.onEvent((e) => events.push(e))
-    const { id } = await service.openSession({ repo, mode: 'agent', approvalPolicy: 'never' })
-    return { id, repo }
-  }
-
-  /** A shell in the session's guest, like the Terminal tab's Shell pane. */
-  async function shell(sessionId: string) {
-    const { shellId } = await service.openShell({ sessionId, cols: 200, rows: 40 })
-    const output = (): string => events.map((e) => (e.event.type === 'shell_output' && e.event.shellId === shellId ? e.event.data : '')).join('')
-    let n = 0
-    /** Type `line` and return what `expr` (a shell expansion) printed; the typed text never matches the marker. */
-    const ask = async (expr: string, line = ''): Promise<string> => {
-      n += 1
-      const re = new RegExp(`A${n}Z<([^>]*)>`)
-      await service.shellInput({ shellId, data: `${line}echo "A${n}""Z<${expr}>"\r` })
-      await until(() => re.test(output()), `the shell's answer to ${expr}:\n${output()}`)
-      return re.exec(output())![1]!
-    }
-    return { ask, output, shellId }
-  }
-
+  const session = useModeSwitchSession()
+  const { open, shell, events } = session
 
   /** A job in the user's shell that notes every SIGCONT it gets: a freeze of the guest shows as a line. */
   const WATCH = `bash -c 'trap "echo cont >> /tmp/conts" CONT; while :; do sleep 0.1; done' & `
@@ -112,14 +46,14 @@ if libc.vfork() == 0:
     const running = await user.ask('$!', 'sleep 4747 & ')
     const stopped = await user.ask('$!', 'sleep 4848 & kill -STOP $! ; ')
     await user.ask('$!', WATCH)
-    await service.submit({ sessionId: id, op: { type: 'user_message', text: 'start them' } })
-    await service.idle(id)
+    await session.service.submit({ sessionId: id, op: { type: 'user_message', text: 'start them' } })
+    await session.service.idle(id)
     const hop = join(repo, 'hop.txt')
     await until(() => size(hop) > 0, 'the hopper to write')
     expect(await user.ask(`$(ps -eo stat,args | grep -c '^D.*[p]ython3')`)).toBe('1') // the vfork parent
 
     const from = events.length
-    await service.submit({ sessionId: id, op: { type: 'set_mode', mode: 'plan' } })
+    await session.service.submit({ sessionId: id, op: { type: 'set_mode', mode: 'plan' } })
     const changed = events.slice(from).map((e) => e.event).find((e): e is Extract<SessionEvent, { type: 'mode_changed' }> => e.type === 'mode_changed')
     const seen = JSON.stringify(changed)
     expect(changed, seen).toMatchObject({ mode: 'plan' })
@@ -145,12 +79,12 @@ if libc.vfork() == 0:
     await user.ask('$!', WATCH)
     const busy = await shell(id)
     await busy.ask('$$')
-    await service.shellInput({ shellId: busy.shellId, data: 'sleep 4949\r' })
-    await service.submit({ sessionId: id, op: { type: 'user_message', text: 'start it' } })
-    await service.idle(id)
+    await session.service.shellInput({ shellId: busy.shellId, data: 'sleep 4949\r' })
+    await session.service.submit({ sessionId: id, op: { type: 'user_message', text: 'start it' } })
+    await session.service.idle(id)
     await until(() => size(join(repo, 'tick.txt')) > 0, 'the loop to write')
     const from = events.length
-    await service.submit({ sessionId: id, op: { type: 'set_mode', mode: 'plan' } })
+    await session.service.submit({ sessionId: id, op: { type: 'set_mode', mode: 'plan' } })
     const changed = events.slice(from).map((e) => e.event).find((e): e is Extract<SessionEvent, { type: 'mode_changed' }> => e.type === 'mode_changed')
     expect(changed, JSON.stringify(changed)).toMatchObject({ mode: 'plan', endedProcesses: 1 })
     expect(await user.ask(`$(cat /tmp/conts 2>/dev/null | wc -l)`)).toBe('0')
