@@ -11,9 +11,10 @@ import type { Mode } from '../shared/modes'
 import { errorFields, type Logger } from '../shared/logger-types'
 import type { SandboxPolicy } from '../shared/sandbox'
 import {
-  cliLogLevels, createCortexService, createFileLogger, listStoredSessions, removeOwnGuests, resumeModelFlags, type ModelFlags, type SessionService
+  cliLogLevels, createFileLogger, listStoredSessions, removeOwnGuests, type ModelFlags, type SessionService
 } from '../main/session'
 import { dataDir } from './paths'
+import { createCliService } from './cli-service'
 import { createRenderer, terminalSafe } from './render'
 import { loadMarkdownRenderer } from './render-markdown'
 import { createClosedInputDenier, driveStreamInput } from './stream-input'
@@ -92,13 +93,8 @@ export async function runCommand(
   process.on('SIGINT', onSigint)
   process.on('SIGTERM', onSigint) // e.g. `timeout`: stop the turn and remove the guest, as for Ctrl-C
   try {
-    service = await createCortexService({
-      dataDir: dataDir(),
-      // a resumed session reuses the provider, model and base URL it was last run with (never a key)
-      modelFlags: opts.resume ? resumeModelFlags(dataDir(), opts.resume, modelFlagsOf(opts)) : modelFlagsOf(opts),
-      warmPool: 0,
-      logger
-    })
+    // a resumed session reuses the provider, model and base URL it was last run with (never a key)
+    service = await createCliService(opts, logger)
     // the Markdown renderer loads only when it is used (a terminal, not --json): ADR 0015
     if (!opts.json && (io.out as NodeJS.WriteStream).isTTY) await loadMarkdownRenderer()
     // stream-json: approval_decision comes on stdin; a terminal is asked; otherwise no one can answer
@@ -200,14 +196,6 @@ export async function runCommand(
 
 type GoalWatchDone = ReturnType<typeof watchGoal>['done']
 
-/** The model flags given on the command line (absent ones left out). */
-function modelFlagsOf(opts: ModelFlags): ModelFlags {
-  return {
-    ...(opts.provider ? { provider: opts.provider } : {}),
-    ...(opts.model ? { model: opts.model } : {}),
-    ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {})
-  }
-}
 
 /** The line `cortex run` ends with (on stderr): the session id and the command that continues it. */
 export function resumeHint(sessionId: string): string {

@@ -13,9 +13,10 @@ import type { ApprovalPolicy } from '../../shared/approvals'
 import type { Mode } from '../../shared/modes'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import {
-  boundedShutdown, cliLogLevels, createCortexService, createFileLogger, listStoredSessions, resumeModelFlags, type ModelFlags, type SessionService
+  boundedShutdown, cliLogLevels, createFileLogger, listStoredSessions, type ModelFlags, type SessionService
 } from '../../main/session'
 import { dataDir } from '../paths'
+import { createCliService } from '../cli-service'
 import { CLI_LOG_FILE } from '../run-command'
 import { App, type TuiHost } from './app'
 import { listRepoFiles } from './repo-files'
@@ -54,12 +55,7 @@ export async function startTui(opts: TuiOptions): Promise<number> {
   let sessionId = ''
   let repo = resolve(opts.repo ?? '.')
   try {
-    service = await createCortexService({
-      dataDir: dataDir(),
-      modelFlags: opts.resume ? resumeModelFlags(dataDir(), opts.resume, modelFlagsOf(opts)) : modelFlagsOf(opts),
-      warmPool: 0,
-      logger
-    })
+    service = await createCliService(opts, logger)
     const svc = service
     const open = async (resumeId?: string): Promise<string> => {
       const info = resumeId
@@ -119,10 +115,3 @@ export async function startTui(opts: TuiOptions): Promise<number> {
   }
 }
 
-function modelFlagsOf(opts: ModelFlags): ModelFlags {
-  return {
-    ...(opts.provider ? { provider: opts.provider } : {}),
-    ...(opts.model ? { model: opts.model } : {}),
-    ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {})
-  }
-}
