@@ -1,7 +1,7 @@
 // The static server over a real socket on 127.0.0.1, against a temp copy of a renderer folder that
 // holds symlinks: links that stay inside are served, links out of it (to /etc/passwd, a secret file
 // next to the folder, a directory outside) answer 404 without a byte of the target.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -38,6 +38,22 @@ describe('serveStatic and symlinks', () => {
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve))
     rmSync(base, { recursive: true, force: true })
+  })
+
+  it('closes the file of every response, also of downloads the client gave up on (no handle left for the garbage collector)', async () => {
+    writeFileSync(join(base, 'renderer', 'assets', 'big.js'), Buffer.alloc(8 * 1024 * 1024, 0x20))
+    const fds = (): number => readdirSync('/proc/self/fd').length
+    const before = fds()
+    for (let i = 0; i < 20; i++) {
+      expect(await (await fetch(`${url}/assets/app.js`)).text()).toBe('export const one = 1')
+      // a client that goes away mid-download (a page closed or navigated while its chunks load)
+      const aborting = new AbortController()
+      const res = await fetch(`${url}/assets/big.js`, { signal: aborting.signal })
+      await res.body!.getReader().read()
+      aborting.abort()
+    }
+    await new Promise((r) => setTimeout(r, 300))
+    expect(fds() - before).toBeLessThan(10)
   })
 
   it('serves files inside, also through a link that stays inside and a linked root', async () => {

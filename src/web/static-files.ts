@@ -4,7 +4,8 @@
  * folder's real path — `index.html` for `/`, a content type per extension, and the renderer's
  * Content-Security-Policy plus no-sniff/no-frame headers on every response.
  */
-import { constants, createReadStream } from 'node:fs'
+import { constants } from 'node:fs'
+import { pipeline } from 'node:stream'
 import { open, realpath } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { extname, join, resolve, sep } from 'node:path'
@@ -74,12 +75,12 @@ export async function serveStatic(
       'Content-Length': String(info.size)
     })
     if (req.method === 'HEAD') return void res.end()
-    const stream = createReadStream('', { fd: handle.fd, autoClose: false })
-    const fh = handle
-    handle = undefined // closed when the stream ends or fails
-    const done = (): void => void fh.close().catch(() => undefined) // the response is finished; a failed close of a read-only handle loses nothing
-    stream.on('error', () => res.destroy()).on('close', done)
-    stream.pipe(res)
+    // the handle's own stream closes the handle when it ends, fails or is destroyed; pipeline destroys
+    // it when the response fails or the client goes away (a raw-fd stream with autoClose off never
+    // emitted 'close' after 'end', so the handle was left for the garbage collector)
+    const stream = handle.createReadStream()
+    handle = undefined
+    pipeline(stream, res, () => undefined) // an aborted download: nothing to report to anyone
   } catch {
     send(404, 'not found') // missing, unreadable or outside the folder: the client is told, nothing more to say
   } finally {
