@@ -36,6 +36,18 @@ describe('gitGuardMounts', () => {
     expect(g.createdEmptyDirs).toEqual([join(repo, '.git', 'modules'), join(repo, '.git', 'worktrees')])
   })
 
+  it('adopts empty modules/ and worktrees/ a killed host left behind, so the next last guest removes them', () => {
+    const repo = gitRepo()
+    // what a kill -9 of the host leaves: the placeholders, never removed
+    mkdirSync(join(repo, '.git', 'modules'))
+    mkdirSync(join(repo, '.git', 'worktrees'))
+    const g = gitGuardMounts(repo, owner, 'workspace-write')
+    expect(g.createdEmptyDirs).toEqual([join(repo, '.git', 'modules'), join(repo, '.git', 'worktrees')])
+    removeGuardPlaceholders(g)
+    expect(existsSync(join(repo, '.git', 'modules'))).toBe(false)
+    expect(existsSync(join(repo, '.git', 'worktrees'))).toBe(false)
+  })
+
   it('covers submodule gitdirs and worktree configs; no new ones can be planted, the existing ones stay writable', () => {
     const repo = gitRepo()
     for (const m of ['modules/lib', 'modules/nested/deep']) {

@@ -145,8 +145,10 @@ export function gitGuardMounts(repo: string, owner: { uid: number; gid: number }
       const gst = lstatOrNull(dir)
       if (gst?.isSymbolicLink()) refuseLink(dir)
       if (!gst && !(create && make(dir, 'dir'))) continue
-      // made now only to be a bind target: removed again by the last guest (the user's .git stays as it was)
-      if (!gst) guard.createdEmptyDirs.push(dir)
+      // made now only to be a bind target: removed again by the last guest (the user's .git stays as it was);
+      // an empty one found is adopted too — most likely a placeholder a killed host never removed, and
+      // an empty modules/ or worktrees/ means nothing to git
+      if (!gst || (gst.isDirectory() && readdirSync(dir).length === 0)) guard.createdEmptyDirs.push(dir)
       if (gst && !gst.isDirectory()) continue
       guard.mounts.push({ path: dir, readOnly: true })
       walkGitdirs(dir, depth, group === 'modules')
