@@ -36,6 +36,20 @@ describe('reduceEnvelope', () => {
     expect(v.items[3]).toMatchObject({ text: 'Done' })
   })
 
+  it('a guest state arriving mid-text goes above the streaming row, and the text stays one row', () => {
+    const v = run([
+      { type: 'session_opened', repo: '/r', mode: 'agent' },
+      { type: 'user_message', turnId: 't', text: 'hi' },
+      { type: 'turn_started', turnId: 't', mode: 'agent' },
+      { type: 'text_delta', turnId: 't', text: 'Let me look at ' },
+      { type: 'guest_status', state: 'ready' },
+      { type: 'text_delta', turnId: 't', text: 'the repository.' },
+      { type: 'turn_ended', turnId: 't', reason: 'completed' }
+    ])
+    expect(v.items.map((i) => i.kind)).toEqual(['user', 'guest', 'assistant', 'turn_end'])
+    expect(v.items[2]).toMatchObject({ text: 'Let me look at the repository.' })
+  })
+
   it('adds a row for an assistant_message that was not streamed', () => {
     const v = run([{ type: 'assistant_message', turnId: 't', text: 'Replayed', toolCalls: [] }])
     expect(v.items).toEqual([{ kind: 'assistant', id: 'e1', turnId: 't', text: 'Replayed' }])

@@ -184,6 +184,15 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     view.items.push(item)
     return { ...view, streaming }
   }
+  // a row that does not end the model's text (a guest state, a goal notice) goes above the assistant
+  // row still streaming, so the text's next deltas extend that row instead of starting a second one
+  const pushBesideStream = (item: TimelineItem): SessionView => {
+    const last = view.items[view.items.length - 1]
+    if (!view.streaming || last?.kind !== 'assistant') return push(item, view.streaming)
+    if (!inPlace) return { ...view, items: [...view.items.slice(0, -1), item, last] }
+    view.items.splice(view.items.length - 1, 0, item)
+    return { ...view }
+  }
   switch (event.type) {
     case 'session_opened':
       return { ...view, repo: event.repo, mode: event.mode, sandbox: event.sandbox ?? view.sandbox, approvalPolicy: event.approvalPolicy ?? view.approvalPolicy }
@@ -279,7 +288,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       const guest = event.detail === undefined ? { state: event.state } : { state: event.state, detail: event.detail }
       // A repeated state only refreshes the badge; the timeline shows each state change once.
       if (view.guest?.state === event.state) return { ...view, guest }
-      return { ...push({ kind: 'guest', id, ...guest }, view.streaming), guest }
+      return { ...pushBesideStream({ kind: 'guest', id, ...guest }), guest }
     }
     case 'approval_requested':
     case 'approval_resolved':
@@ -295,7 +304,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'goal_updated': {
       // the chip follows every update; the timeline notes a new goal and each time it stops running
       const moved = event.state !== 'active' || event.turnsUsed === 0 ? goalNotice(event) : null
-      return moved ? { ...push({ kind: 'notice', id, text: moved, warn: event.state !== 'met' && event.state !== 'active' }, view.streaming), goal: event } : { ...view, goal: event }
+      return moved ? { ...pushBesideStream({ kind: 'notice', id, text: moved, warn: event.state !== 'met' && event.state !== 'active' }), goal: event } : { ...view, goal: event }
     }
     case 'usage':
       return view // per-request usage; the turn's totals arrive with turn_ended
