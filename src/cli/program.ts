@@ -15,6 +15,7 @@ import type { ApprovalPolicy } from '../shared/approvals'
 import { APPROVAL_POLICIES, MODES, PROVIDER_NAMES, SANDBOX_POLICIES } from '../shared/enum-values'
 import { CORTEX_VERSION } from '../shared/version'
 import { addChangesCommands } from './changes-program'
+import { exitOnClosedOutput } from './closed-output'
 
 /** A commander argument parser accepting exactly one of `values`. */
 const oneOf =
@@ -112,6 +113,7 @@ export function buildProgram(): Command {
     .description('list the rules of a repository')
     .option('--repo <dir>', 'repository folder (default: the current folder)')
     .action(async (opts: { repo?: string }) => {
+      exitOnClosedOutput()
       const { rulesListCommand } = await import('./rules-command')
       process.exitCode = rulesListCommand(opts)
     })
@@ -121,6 +123,7 @@ export function buildProgram(): Command {
     .argument('<id>', 'rule id')
     .option('--repo <dir>', 'repository folder (default: the current folder)')
     .action(async (id: string, opts: { repo?: string }) => {
+      exitOnClosedOutput()
       const { rulesRemoveCommand } = await import('./rules-command')
       process.exitCode = rulesRemoveCommand(id, opts)
     })
@@ -128,6 +131,7 @@ export function buildProgram(): Command {
     .command('sessions')
     .description('list stored sessions (newest last) with their repository and mode')
     .action(async () => {
+      exitOnClosedOutput()
       const { sessionsCommand } = await import('./run-command')
       process.exitCode = sessionsCommand()
     })

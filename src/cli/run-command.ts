@@ -21,6 +21,7 @@ import { createClosedInputDenier, driveStreamInput } from './stream-input'
 import { createApprovalResponder } from './approval-prompt'
 import type { ApprovalPolicy } from '../shared/approvals'
 import { goalExit, goalOperation, watchGoal, type GoalFlags } from './run-goal'
+import { CLOSED_OUTPUT_EXIT, watchClosedOutput } from './closed-output'
 
 /** Options of `cortex run` after parsing. `repo` may be relative (resolved against the cwd). */
 export interface RunOptions extends ModelFlags, GoalFlags {
@@ -51,8 +52,11 @@ export function createCliLogger(verbose = false, env: NodeJS.ProcessEnv = proces
   return createFileLogger({ file: join(dataDir(env), CLI_LOG_FILE), ...cliLogLevels(env, verbose) })
 }
 
-/** Exit status of `cortex run`: 0 completed (a goal: met), 3 a goal's budget spent or blocked, 130 stopped by Ctrl-C, 1 error. */
-export type RunExit = 0 | 1 | 3 | 130
+/**
+ * Exit status of `cortex run`: 0 completed (a goal: met), 3 a goal's budget spent or blocked, 130
+ * stopped by Ctrl-C, 141 stopped because the reader closed stdout/stderr (`| head -1`), 1 error.
+ */
+export type RunExit = 0 | 1 | 3 | 130 | 141
 
 /**
  * Run one turn and resolve with the exit status. Never throws: configuration and infrastructure
@@ -92,6 +96,18 @@ export async function runCommand(
   }
   process.on('SIGINT', onSigint)
   process.on('SIGTERM', onSigint) // e.g. `timeout`: stop the turn and remove the guest, as for Ctrl-C
+  // a reader that closed our output (`cortex run --json … | head -1`): stop the turn and close the
+  // session (its lock released, its guest removed) as for Ctrl-C, quietly; the listener stays for
+  // the process's life, so later writes to the closed pipe are ignored rather than crash
+  let outputClosed = false
+  watchClosedOutput(() => {
+    outputClosed = true
+    logger.info('output closed by the reader (EPIPE): stopping the turn and closing the session')
+    if (interrupts > 0) return
+    interrupts = 1
+    interrupted.abort()
+    if (sessionId) void service?.submit({ sessionId, op: { type: 'stop' } }).catch((err: unknown) => logger.debug('stop request failed (the turn may have ended)', errorFields(err)))
+  }, [io.out, io.err])
   try {
     // a resumed session reuses the provider, model and base URL it was last run with (never a key)
     service = await createCliService(opts, logger)
@@ -171,6 +187,7 @@ export async function runCommand(
       await endPromise
     }
     await service.closeSession({ sessionId })
+    if (outputClosed) return CLOSED_OUTPUT_EXIT
     io.err.write(resumeHint(sessionId))
     if (interrupts > 0) return 130
     // headless: stopped or failed turns were reported as events; the run itself succeeded
@@ -184,6 +201,7 @@ export async function runCommand(
   } catch (err) {
     const e = toCortexError(err)
     logger.error('cortex run failed', { ...errorFields(err), code: e.code })
+    if (outputClosed) return CLOSED_OUTPUT_EXIT
     printError(e)
     return 1
   } finally {
