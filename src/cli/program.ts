@@ -118,6 +118,18 @@ export function buildProgram(): Command {
       process.exitCode = rulesListCommand(opts)
     })
   rules
+    .command('add')
+    .description('add a bash rule: --deny "rm *" refuses matching commands; --allow "npm test *" runs them without asking')
+    .option('--deny <pattern>', 'a command prefix ending in " *" or an exact command to refuse (deny rules win over allow rules)')
+    .option('--allow <pattern>', 'a command prefix ending in " *" or an exact command to run without asking')
+    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .action(async (opts: { deny?: string; allow?: string; repo?: string }, cmd: Command) => {
+      if ((opts.deny === undefined) === (opts.allow === undefined)) cmd.error('error: give exactly one of --deny <pattern> or --allow <pattern>')
+      exitOnClosedOutput()
+      const { rulesAddCommand } = await import('./rules-command')
+      process.exitCode = opts.deny !== undefined ? rulesAddCommand('deny', opts.deny, opts) : rulesAddCommand('allow', opts.allow!, opts)
+    })
+  rules
     .command('remove')
     .description('remove one rule by its id (see `cortex rules list`)')
     .argument('<id>', 'rule id')

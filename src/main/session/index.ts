@@ -24,6 +24,7 @@ export { guestBuildMain } from '../guest/image'
 export { removeOwnGuests } from '../guest/docker-guest'
 export { boundedShutdown, SHUTDOWN_CLOSE_MS, SHUTDOWN_REMOVE_MS } from './bounded-shutdown'
 export { ApprovalRulesStore } from '../harness/approvals/rules-store'
+export { addBashRule } from '../harness/approvals/add-bash-rule'
 export { cliLogLevels, createFileLogger, LOG_LEVEL_ENV, type FileLoggerOptions } from '../log/file-logger'
 
 /** Env var: guests kept warm for the repository opened last (0 disables the pool). */
