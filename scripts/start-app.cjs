@@ -18,8 +18,8 @@ if (!binary) {
   process.stderr.write(
     'cortex: the Electron binary is not installed (node_modules/electron/dist is missing: it is downloaded\n' +
       'from the internet at install time, which this machine cannot reach).\n' +
-      'Use the same app in a browser instead:  npx cortex serve --provider … --model …  (then open the printed URL)\n' +
-      'or the terminal:                        npx cortex run --repo DIR "what to do"\n'
+      'Use the same app in a browser instead:  ./bin/cortex.cjs serve --provider … --model …  (then open the printed URL)\n' +
+      'or the terminal:                        ./bin/cortex.cjs run --repo DIR "what to do"\n'
   )
   process.exit(1)
 }
