@@ -32,6 +32,26 @@ describe('the terminal approval prompt', () => {
     r.close()
   })
 
+  it('an unrecognised answer prints a hint and asks again; "n <reason>" denies with that reason on one line', async () => {
+    const input = new PassThrough()
+    const output = new PassThrough()
+    let screen = ''
+    output.setEncoding('utf8').on('data', (c: string) => (screen += c))
+    const ops: Operation[] = []
+    const r = createApprovalResponder({ answerer: 'tty', input, output, submit: async (op) => void ops.push(op) })
+    r.onEvent({ type: 'approval_requested', turnId: 't', requestId: 'r2', callId: 'c2', tool: 'bash', args: { command: 'rm -rf build' } })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    input.write('maybe\r')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(screen).toContain('answer y (allow once), a (always) or n (deny; "n <reason>" tells the model why)\n')
+    expect(screen.match(/allow\? \[y\]es once/g)).toHaveLength(2)
+    expect(ops).toEqual([])
+    input.write('n Keep Build, it is cached\r')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(ops).toEqual([{ type: 'approval_decision', requestId: 'r2', decision: 'deny', reason: 'Keep Build, it is cached' }])
+    r.close()
+  })
+
   it('approvalArgs keeps every argument, one line', () => {
     expect(approvalArgs({ command: 'echo a\necho b', timeout_ms: 5000 })).toBe('command: "echo a\\necho b", timeout_ms: 5000')
     expect(approvalArgs({ command: 'x'.repeat(500) })).toHaveLength('command: ""'.length + 500)

@@ -10,7 +10,7 @@ import { ESCALATION_LABELS } from '../shared/approvals'
 import { terminalSafe } from './render'
 
 /** The reason given to the model when no one can answer. */
-export const NO_ONE_TO_ASK = 'no one to ask (run with --ask never or answer on stdin)'
+export const NO_ONE_TO_ASK = 'no one to ask (run with --ask never, or answer with --input stream-json)'
 
 /** Bidirectional overrides and zero-width characters: they can reorder or hide text on a terminal. */
 const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
@@ -83,7 +83,8 @@ export function createApprovalResponder(opts: ApprovalResponderOptions): { onEve
     output.write(`\napproval needed${what}: ${shown(req.tool)}(${approvalArgs(req.args)})\n${req.reason ? `  ${shown(req.reason)}\n` : ''}`)
     for (;;) {
       const always = req.escalation ? '' : req.tool === 'bash' ? ', [a]lways' : `, [a]lways (every ${req.tool} call in this repository)`
-      const answer = (await rl.question(`allow? [y]es once${always}, [n]o: `, { signal })).trim().toLowerCase()
+      const raw = await rl.question(`allow? [y]es once${always}, [n]o: `, { signal })
+      const answer = raw.trim().toLowerCase()
       let op: Operation | undefined
       if (answer === 'y' || answer === 'yes') op = { type: 'approval_decision', requestId: req.requestId, decision: 'allow_once' }
       else if ((answer === 'a' || answer === 'always') && !req.escalation) {
@@ -96,8 +97,15 @@ export function createApprovalResponder(opts: ApprovalResponderOptions): { onEve
       } else if (answer === 'n' || answer === 'no') {
         const reason = (await rl.question('reason for the model (optional): ', { signal })).trim()
         op = { type: 'approval_decision', requestId: req.requestId, decision: 'deny', ...(reason ? { reason } : {}) }
+      } else if (/^no? \S/.test(answer)) {
+        // `n <reason>` on one line (the reason as typed, not lower-cased)
+        const reason = raw.trim().replace(/^\S+\s+/, '')
+        op = { type: 'approval_decision', requestId: req.requestId, decision: 'deny', reason }
       }
-      if (!op) continue
+      if (!op) {
+        output.write(`answer y (allow once)${always ? ', a (always)' : ''} or n (deny; "n <reason>" tells the model why)\n`)
+        continue
+      }
       try {
         await opts.submit(op)
         return

@@ -35,7 +35,7 @@ describe.skipIf(skipWithoutDocker())('cortex run --ask', () => {
     const types = run.events.map((e) => e.event.type)
     expect(types).toContain('approval_requested')
     const resolved = run.events.map((e) => e.event).find((e) => e.type === 'approval_resolved')
-    expect(resolved).toMatchObject({ outcome: 'denied', reason: 'no one to ask (run with --ask never or answer on stdin)' })
+    expect(resolved).toMatchObject({ outcome: 'denied', reason: 'no one to ask (run with --ask never, or answer with --input stream-json)' })
     const result = run.events.map((e) => e.event).find((e) => e.type === 'tool_call_finished')
     expect(result).toMatchObject({ isError: true, result: expect.stringContaining('no one to ask') })
     expect(sentToolResults(servers.at(-1)!.requests[1]!)[0]?.output).toContain('no one to ask')
