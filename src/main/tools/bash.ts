@@ -22,7 +22,7 @@ import type { SpawnResult } from '../../shared/guest-protocol'
 import { EscalationSchema } from '../../shared/approvals'
 import { defineTool } from './tool'
 import { displayPath, isInside, workspaceRoot } from './paths'
-import { gitGuardNote, rethrowGuestError } from './guest-errors'
+import { gitGuardNote, READ_ONLY_SANDBOX_NOTE, rethrowGuestError } from './guest-errors'
 import { formatBashResult } from './bash-format'
 import { getBashCwd, setBashCwd } from './guest-state'
 
@@ -148,6 +148,8 @@ export const bashTool = defineTool({
     }
     const guardNote = gitGuardNote(`${res.stdout}\n${res.stderr}`)
     if (guardNote) notes.push(`note: ${guardNote}`)
+    // a write refused by the read-only sandbox: say so, and how to ask for write access
+    else if (ctx.guest.sandbox === 'read-only' && /Read-only file system/i.test(`${res.stdout}\n${res.stderr}`)) notes.push(`note: ${READ_ONLY_SANDBOX_NOTE}`)
     return { output: formatBashResult(res, timeoutMs, { lines: notes }), isError: res.timedOut || undefined }
   }
 })

@@ -1,6 +1,6 @@
 // The model-facing text for the git guard: which paths it names and when a bash result gets the note.
 import { describe, expect, it } from 'vitest'
-import { GIT_GUARD_NOTE, gitGuardNote, guestErrorMessage, isGitGuardPath } from './guest-errors'
+import { GIT_GUARD_NOTE, gitGuardNote, guestErrorMessage, isGitGuardPath, READ_ONLY_SANDBOX_NOTE } from './guest-errors'
 
 describe('git guard messages', () => {
   it('knows the guarded git paths', () => {
@@ -16,6 +16,10 @@ describe('git guard messages', () => {
     expect(guestErrorMessage('EROFS', '.git/hooks/pre-commit', 'read-only')).toBe(`.git/hooks/pre-commit cannot be changed: ${GIT_GUARD_NOTE}.`)
     expect(guestErrorMessage('EBUSY', '.git/config', 'busy')).toContain('ask the user to run that git configuration on the host')
     expect(guestErrorMessage('EROFS', 'src/a.ts', 'read-only')).toBe('src/a.ts is on a read-only filesystem.')
+    expect(guestErrorMessage('EROFS', 'src/a.ts', 'read-only', 'workspace-write')).toBe('src/a.ts is on a read-only filesystem.')
+    // under the read-only sandbox the model learns why, and that escalate: "write" asks the user
+    expect(guestErrorMessage('EROFS', 'src/a.ts', 'read-only', 'read-only')).toBe(`src/a.ts is on a read-only filesystem. ${READ_ONLY_SANDBOX_NOTE}`)
+    expect(READ_ONLY_SANDBOX_NOTE).toMatch(/sandbox is read-only.*escalate: "write".*user is asked/)
   })
 
   it('adds the note to command output that ran into the guard', () => {

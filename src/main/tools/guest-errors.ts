@@ -4,7 +4,12 @@
  * abort) is rethrown unchanged so the harness treats it as infrastructure, not as a tool result.
  */
 import { GuestCallError } from '../guest/guest'
+import type { SandboxPolicy } from '../../shared/sandbox'
 import { ToolError } from './tool'
+
+/** What the model is told when a write fails on a read-only filesystem under the read-only sandbox (bash.ts describes escalation). */
+export const READ_ONLY_SANDBOX_NOTE =
+  'This session\'s sandbox is read-only (--sandbox read-only), so write_file, edit_file and bash cannot change the workspace. If the change is needed, run it as a bash command with escalate: "write" and a justification: the user is asked, and if allowed that one command runs with write access.'
 
 /** What the model is told when it runs into the git guard (docs/adr/0006-guest-cannot-arm-the-host.md). */
 export const GIT_GUARD_NOTE =
@@ -30,8 +35,9 @@ export function gitGuardNote(text: string): string | undefined {
  * @param code agent error code (`ENOENT`, `EISDIR`, …)
  * @param path the path as the model gave it (or its workspace-relative display form)
  * @param agentMessage the agent's own message, appended for unknown codes
+ * @param sandbox the guest's sandbox: under `read-only`, EROFS adds {@link READ_ONLY_SANDBOX_NOTE}
  */
-export function guestErrorMessage(code: string, path: string, agentMessage: string): string {
+export function guestErrorMessage(code: string, path: string, agentMessage: string, sandbox?: SandboxPolicy): string {
   switch (code) {
     case 'ENOENT':
       return `No such file or directory: ${path}`
@@ -50,7 +56,8 @@ export function guestErrorMessage(code: string, path: string, agentMessage: stri
     case 'EROFS':
     case 'EBUSY':
       if (isGitGuardPath(path)) return `${path} cannot be changed: ${GIT_GUARD_NOTE}.`
-      return code === 'EROFS' ? `${path} is on a read-only filesystem.` : `${path} is busy (a mount point or in use): ${agentMessage}`
+      if (code === 'EROFS') return `${path} is on a read-only filesystem.${sandbox === 'read-only' ? ` ${READ_ONLY_SANDBOX_NOTE}` : ''}`
+      return `${path} is busy (a mount point or in use): ${agentMessage}`
     default:
       return `${path}: ${agentMessage} (${code})`
   }
@@ -61,10 +68,11 @@ export function guestErrorMessage(code: string, path: string, agentMessage: stri
  * (including abort errors) is rethrown as is.
  * @param err what a guest call rejected with
  * @param path path for the message
+ * @param sandbox the guest's sandbox (see {@link guestErrorMessage})
  * @throws always
  */
-export function rethrowGuestError(err: unknown, path: string): never {
-  if (isGuestCallError(err)) throw new ToolError(guestErrorMessage(err.code, path, err.message))
+export function rethrowGuestError(err: unknown, path: string, sandbox?: SandboxPolicy): never {
+  if (isGuestCallError(err)) throw new ToolError(guestErrorMessage(err.code, path, err.message, sandbox))
   throw err
 }
 

@@ -39,7 +39,7 @@ export const writeFileTool = defineTool({
     const target = await resolveWorkspacePath(ctx.guest, input.path)
     if (target.display === '.') throw new ToolError('The path names the workspace root directory, not a file.')
     if (target.exists) {
-      const stat = await ctx.guest.stat(target.real).catch((err: unknown) => rethrowGuestError(err, target.display))
+      const stat = await ctx.guest.stat(target.real).catch((err: unknown) => rethrowGuestError(err, target.display, ctx.guest.sandbox))
       if (stat.type === 'dir') throw new ToolError(`${target.display} is a directory; give a file path.`)
       if (stat.type !== 'file') throw new ToolError(`${target.display} is not a regular file; it cannot be written.`)
     }
@@ -47,7 +47,7 @@ export const writeFileTool = defineTool({
     const bytes = encodeUtf8(input.content)
     const sha = sha256Hex(bytes)
     return withPathLock(ctx.guest, target.real, async () => {
-      const res = await ctx.guest.write(target.real, bytes).catch((err: unknown) => rethrowGuestError(err, target.display))
+      const res = await ctx.guest.write(target.real, bytes).catch((err: unknown) => rethrowGuestError(err, target.display, ctx.guest.sandbox))
       if (res.size !== bytes.length || res.sha256 !== sha) {
         throw new ToolError(
           `Writing ${target.display} went wrong: ${bytes.length} bytes (sha256 ${sha.slice(0, 12)}…) sent but ${res.size} bytes ` +
