@@ -61,7 +61,8 @@ describe('checkRepoPolicy', () => {
 
   it.skipIf(!isRoot)('refuses a root-owned folder unless opted in, then warns what it means', () => {
     const rootOwned = mkdtempSync(join(tmpdir(), 'cortex-policy-root-'))
-    expect(refusal(rootOwned, { allowRootRepo: false })).toMatch(/owned by root.*--allow-root-repo.*CORTEX_ALLOW_ROOT_REPO=1/)
+    expect(refusal(rootOwned, { allowRootRepo: false })).toMatch(/owned by root.*chown -R.*--allow-root-repo.*CORTEX_ALLOW_ROOT_REPO=1\)\.$/)
+    expect(refusal(rootOwned, { allowRootRepo: false })).not.toContain('Open a project folder instead')
     const { warnings } = checkRepoPolicy(rootOwned, { dataDir, allowRootRepo: true })
     expect(warnings[0]).toMatch(/root-owned.*runs as root \(uid 0\)/)
     expect(checkRepoPolicy(userDir(), { dataDir, allowRootRepo: false }).warnings).toEqual([])

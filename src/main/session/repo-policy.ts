@@ -63,8 +63,8 @@ export function allowRootRepoFromEnv(env: NodeJS.ProcessEnv = process.env): bool
 export function checkRepoPolicy(repo: string, opts: RepoPolicyOptions): RepoPolicyResult {
   const home = real(opts.home ?? homedir())
   const data = real(opts.dataDir)
-  const why = (reason: string): never => {
-    throw new CortexError('repo_invalid', `${repo} cannot be opened as a repository: ${reason}. Open a project folder instead.`)
+  const why = (reason: string, advice = 'Open a project folder instead.'): never => {
+    throw new CortexError('repo_invalid', `${repo} cannot be opened as a repository: ${reason}. ${advice}`)
   }
   if ((SYSTEM_ROOTS as readonly string[]).includes(repo)) why('it is a system folder, not a project (the agent could change everything below it)')
   for (const t of SYSTEM_TREES) if (within(t, repo)) why(`it is inside the system folder ${t}`)
@@ -75,7 +75,7 @@ export function checkRepoPolicy(repo: string, opts: RepoPolicyOptions): RepoPoli
   const what =
     'it is owned by root, so the agent runs as root (uid 0) in the guest and everything it writes there is owned by root on this machine'
   if (!(opts.allowRootRepo ?? allowRootRepoFromEnv())) {
-    why(`${what}. If you really mean it, start Cortex with --allow-root-repo (or ${ALLOW_ROOT_REPO_ENV}=1); better, give the folder to your own user (chown -R)`)
+    why(what, `Give the folder to your own user (chown -R) and open it again; if you really mean to run as root, start Cortex with --allow-root-repo (or ${ALLOW_ROOT_REPO_ENV}=1).`)
   }
   return { warnings: [`${repo} is root-owned and was opened because root-owned repositories are allowed: ${what}; setuid/setgid bits stay blocked.`] }
 }
