@@ -164,6 +164,9 @@ describe.skipIf(skipWithoutDocker())('approvals through the real loop and a Dock
     expect(existsSync(join(repo, 'esc.txt'))).toBe(true)
     expect(existsSync(join(repo, 'plain.txt'))).toBe(false)
     expect(results(from)[1]?.result).toMatch(/Read-only file system/)
+    // the model is told why, and how to ask for write access
+    expect(results(from)[1]?.result).toContain('sandbox is read-only (--sandbox read-only)')
+    expect(results(from)[1]?.result).toContain('escalate: "write"')
     expect(started.map((s) => [s.sandbox, !!s.oneOff])).toEqual([['workspace-write', true], ['read-only', false]])
     // a read-only session that may escalate is still watched for files the host runs without asking
     expect(of('host_exec_warning', from).flatMap((w) => w.paths).join(' ')).toContain('.envrc')
