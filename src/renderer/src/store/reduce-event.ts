@@ -20,7 +20,8 @@ import { EMPTY_QUEUE_FIELDS, applyQueueEvent, dropQueued, type QueueFields } fro
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
   | { kind: 'user'; id: string; text: string }
-  | { kind: 'assistant'; id: string; turnId: string; text: string }
+  /** `done`: a streamed message whose step ended (its text is final: shown without the render throttle). */
+  | { kind: 'assistant'; id: string; turnId: string; text: string; done?: boolean }
   | {
       kind: 'tool'
       id: string
@@ -221,7 +222,14 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     }
     case 'assistant_message': {
       // Text already arrived as deltas when streaming; only a non-streamed message adds a row.
-      if (view.streaming || event.text.length === 0) return { ...view, streaming: false }
+      if (view.streaming) {
+        const last = view.items[view.items.length - 1]
+        if (last?.kind !== 'assistant' || last.turnId !== event.turnId) return { ...view, streaming: false }
+        const items = view.items.slice()
+        items[items.length - 1] = { ...last, done: true }
+        return { ...view, items, streaming: false }
+      }
+      if (event.text.length === 0) return view
       return push({ kind: 'assistant', id, turnId: event.turnId, text: event.text })
     }
     case 'tool_call_started': {

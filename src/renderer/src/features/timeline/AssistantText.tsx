@@ -28,9 +28,10 @@ function useThrottled(value: string, ms: number): string {
   return shown
 }
 
-/** Model text as Markdown. */
-export const AssistantText = memo(function AssistantText({ text }: { text: string }): React.JSX.Element {
-  const shown = useThrottled(text, STREAM_RENDER_MS)
+/** Model text as Markdown; `done` (the message's step ended) shows the final text at once. */
+export const AssistantText = memo(function AssistantText({ text, done = false }: { text: string; done?: boolean }): React.JSX.Element {
+  const throttled = useThrottled(text, STREAM_RENDER_MS)
+  const shown = done ? text : throttled
   const html = useMemo(() => renderMarkdown(shown), [shown])
   return <div className="row assistant markdown" data-testid="assistant-text" dangerouslySetInnerHTML={{ __html: html }} />
 })

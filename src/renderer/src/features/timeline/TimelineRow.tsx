@@ -21,7 +21,7 @@ export const Row = memo(function Row({ item }: { item: TimelineItem }): React.JS
         </div>
       )
     case 'assistant':
-      return <AssistantText text={item.text} />
+      return <AssistantText text={item.text} done={item.done === true} />
     case 'tool':
       return <ToolRow item={item} />
     case 'approval':
