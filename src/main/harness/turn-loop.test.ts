@@ -72,7 +72,7 @@ const noSession: ToolSessionState = { getTodos: () => [], setTodos: () => undefi
 
 /** A turn's dependencies over an in-memory event log; `events` holds what the loop emitted. */
 function turnDeps(model: LanguageModel, over: Partial<TurnDeps> = {}): TurnDeps & { log: SessionEvent[] } {
-  const log: SessionEvent[] = [{ type: 'user_message', turnId: 't1', text: 'do the task' } as SessionEvent]
+  const log: SessionEvent[] = [{ type: 'user_message', turnId: 't1', text: 'do the task' }]
   return {
     log,
     turnId: 't1',
@@ -233,8 +233,8 @@ describe('runTurn', () => {
       compaction: { settings: { window: 8_000, threshold: 0.8, keepSteps: 1 }, todos: () => [], onSummaryCall: () => summaries.push(1) }
     })
     deps.log.unshift(
-      { type: 'user_message', turnId: 't0', text: big } as SessionEvent,
-      { type: 'assistant_message', turnId: 't0', text: 'earlier answer', toolCalls: [] } as SessionEvent
+      { type: 'user_message', turnId: 't0', text: big },
+      { type: 'assistant_message', turnId: 't0', text: 'earlier answer', toolCalls: [] }
     )
     await expect(runTurn(deps)).resolves.toBe('completed')
     expect(summaries.length).toBeGreaterThanOrEqual(1)
