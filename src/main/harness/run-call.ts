@@ -1,0 +1,76 @@
+/**
+ * Running one call of a step: `tool_call_started`, dispatch against the mode and lock in force now
+ * (tool-dispatch.ts), live output as `tool_output`, and `tool_call_finished` through the loop guard.
+ * Stop records the call as interrupted with its partial output; an infrastructure failure is
+ * recorded and rethrown so the turn ends with a typed error.
+ */
+import type { ToolCall } from '../../shared/events'
+import { errorFields, NOOP_LOGGER } from '../../shared/logger-types'
+import { interruptedResult, KEPT_OUTPUT_EDGE_CHARS, OutputTail } from './interrupted'
+import type { LoopGuard } from './loop-guard'
+import type { StepCall } from './step-calls'
+import { dispatchToolCall, isAbortError } from './tool-dispatch'
+import type { TurnDeps } from './turn-deps'
+
+/**
+ * Run `call` and record its result.
+ * @throws CortexError for infrastructure failures (after recording the call's error result), and
+ *   `loop_detected` from the loop guard
+ */
+export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard): Promise<void> {
+  const { turnId, signal } = deps
+  const started = Date.now()
+  deps.emit({ type: 'tool_call_started', turnId, callId: call.callId, name: call.name, args: call.args })
+  if (call.refusal) {
+    finishCall(deps, call, guard, true, call.refusal)
+    return
+  }
+  let output: string
+  let isError: boolean
+  const partial = new OutputTail()
+  // the bounded output kept with the session (tool_call_finished.output) for reloads and resumes
+  const kept = new OutputTail(KEPT_OUTPUT_EDGE_CHARS)
+  const keptOutput = (): { output?: string } => {
+    const text = kept.text()
+    return text === '' ? {} : { output: text }
+  }
+  try {
+    // checked against the mode and lock in force now, not when the model asked
+    const mode = { mode: deps.getMode(), lock: deps.getLock?.() ?? null, goalActive: deps.getGoalActive?.() ?? false }
+    // the guest is attached (and awaited) by dispatch, only for a valid call of a tool that needs it
+    const ctx = {
+      getGuest: () => deps.getGuest(),
+      signal,
+      session: deps.session,
+      emitOutput: (stream: 'stdout' | 'stderr', chunk: string) => {
+        partial.add(chunk)
+        kept.add(chunk)
+        deps.emit({ type: 'tool_output', turnId, callId: call.callId, stream, chunk })
+      },
+      ...(deps.approvals ? { approve: (c: ToolCall) => deps.approvals!.check(c, turnId, signal) } : {})
+    }
+    ;({ output, isError } = await dispatchToolCall(call, mode, deps.catalog, ctx, call.invalidReason))
+  } catch (err) {
+    if (isAbortError(err, signal)) {
+      deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: interruptedResult(partial), ...keptOutput() })
+      return
+    }
+    const message = err instanceof Error ? err.message : String(err)
+    ;(deps.logger ?? NOOP_LOGGER).error('tool call failed; the turn ends', { turnId, callId: call.callId, tool: call.name, ...errorFields(err) })
+    deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: `Error: ${message}`, ...keptOutput() })
+    throw err
+  }
+  deps.logger?.debug('tool call finished', { turnId, callId: call.callId, tool: call.name, isError, ms: Date.now() - started, chars: output.length })
+  finishCall(deps, call, guard, isError, output, keptOutput().output)
+}
+
+/**
+ * Record a call's result, through the loop guard: the 3rd identical failure carries a note to the
+ * model, the 5th is recorded and then ends the turn.
+ * @throws CortexError('loop_detected') at the 5th identical failure
+ */
+function finishCall(deps: TurnDeps, call: StepCall, guard: LoopGuard, isError: boolean, result: string, output?: string): void {
+  const verdict = guard.record(call.name, call.args, isError, result)
+  deps.emit({ type: 'tool_call_finished', turnId: deps.turnId, callId: call.callId, name: call.name, isError, result: result + (verdict.note ?? ''), ...(output === undefined ? {} : { output }) })
+  if (verdict.stop) throw verdict.stop
+}

@@ -1,0 +1,53 @@
+/**
+ * What a turn needs from its session (TurnDeps): the model, Stop's signal, the catalog, the mode,
+ * lock and goal in force, the event log, the guest, approvals and compaction. One interface, so the
+ * loop's parts (step-stream.ts, run-call.ts) and the session agree on it without importing each other.
+ */
+import type { LanguageModel } from 'ai'
+import type { CortexError } from '../../shared/errors'
+import type { Logger } from '../../shared/logger-types'
+import type { SessionEvent } from '../../shared/events'
+import type { Mode, ModeLock } from '../../shared/modes'
+import type { Guest } from '../guest/guest'
+import type { ToolDefinition, ToolSessionState } from '../tools/tool'
+import type { ApprovalGate } from './approvals/approval-gate'
+import type { TurnCompaction } from './compaction/trigger'
+
+/** Everything a turn needs; supplied by the session. */
+export interface TurnDeps {
+  turnId: string
+  model: LanguageModel
+  /** Aborted by Stop: ends the stream and kills what runs in the guest. */
+  signal: AbortSignal
+  catalog: Readonly<Record<string, ToolDefinition>>
+  /** The mode in force now (it may change between steps). */
+  getMode(): Mode
+  /** The lock in force now (a plan or spec document awaiting the user); none when absent. */
+  getLock?(): ModeLock | null
+  /** Whether a goal is active now (goal_done is offered; harness/goal.ts); absent: no goal. */
+  getGoalActive?(): boolean
+  /** Persisted events so far (the history source). */
+  events(): readonly SessionEvent[]
+  emit(event: SessionEvent): void
+  /** The attached guest; attaches and prepares one first if none is attached. */
+  getGuest(): Promise<Guest>
+  session: ToolSessionState
+  /** Map a provider failure to a typed error (provider_unreachable / provider_error). */
+  classifyError(err: unknown): CortexError
+  /** System prompt for the given mode and lock. */
+  systemPrompt(mode: Mode, lock?: ModeLock | null): string
+  /** Retries per model request for retryable HTTP / connection failures (model-request.ts; default 2). */
+  maxRetries?: number
+  /** A model stream silent this long (ms) is aborted and retried once, then the turn ends with `provider_timeout` (default 120 s). */
+  streamIdleTimeoutMs?: number
+  /** Messages queued during the turn, taken (and so delivered) at each step boundary as their own user messages. */
+  takeQueued?(): Array<{ queueId: string; text: string }>
+  /** Output cap per model step in tokens; unset leaves the provider's default. */
+  maxOutputTokens?: number
+  /** Where the turn logs failed calls and model errors (default nowhere). */
+  logger?: Logger
+  /** The session's approval gate (policy, rules, escalations); absent, every call runs without asking. */
+  approvals?: ApprovalGate
+  /** Compaction settings and sources (harness/compaction); absent: the history is never compacted. */
+  compaction?: TurnCompaction
+}
