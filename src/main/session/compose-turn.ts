@@ -1,0 +1,131 @@
+/**
+ * The one place a turn is composed from its parts: the guest (through the checkpoints, which take
+ * the turn's baseline before its first guest tool), the mode and lock, approvals, compaction, the
+ * goal, the repository's instructions, the host-exec watch and the snapshots around the turn. The
+ * parts come in through {@link TurnParts}; nothing here reaches back into the session.
+ */
+import type { LanguageModel } from 'ai'
+import type { CortexError } from '../../shared/errors'
+import type { Plan, SessionEvent } from '../../shared/events'
+import type { Logger } from '../../shared/logger-types'
+import { offeredTools, type Mode, type ModeLock } from '../../shared/modes'
+import type { SandboxPolicy } from '../../shared/sandbox'
+import type { ApprovalPolicy } from '../../shared/approvals'
+import { raceAbort } from '../guest/abortable'
+import type { SessionCheckpoints } from '../checkpoints/session-checkpoints'
+import { visibleHistory } from '../checkpoints/rewind-history'
+import type { CompactionSettings } from '../harness/compaction/compact'
+import { runCompactionTurn } from '../harness/compaction/trigger'
+import { watchHostExec } from '../harness/host-exec-watch'
+import { withInstructions } from '../harness/repo-instructions'
+import { buildSystemPrompt } from '../harness/system-prompt'
+import { runTurn, type TurnDeps, type TurnOutcome } from '../harness/turn-loop'
+import type { ToolDefinition } from '../tools/tool'
+import type { SessionApprovals } from './session-approvals'
+import type { SessionGoal } from './session-goal'
+import type { SessionGuest } from './session-guest'
+import type { SessionInstructions } from './instructions'
+import type { MessageQueue } from './message-queue'
+import type { SessionRecord } from './session-record'
+
+/** The parts a turn is made of, as the session holds them. */
+export interface TurnParts {
+  repo: string
+  model: LanguageModel
+  catalog: Readonly<Record<string, ToolDefinition>>
+  classifyError(err: unknown): CortexError
+  maxOutputTokens?: number
+  streamIdleTimeoutMs?: number
+  compaction?: CompactionSettings
+  logger: Logger
+  record: SessionRecord
+  guest: SessionGuest
+  checkpoints: SessionCheckpoints
+  instructions: SessionInstructions
+  approvals: SessionApprovals
+  goal: SessionGoal
+  queue: MessageQueue
+  /** The mode and sandbox in force now (they change between steps). */
+  mode(): Mode
+  sandbox(): SandboxPolicy
+  /** Whether the session closed (a late warning is then dropped). */
+  closed(): boolean
+  emit(event: SessionEvent): void
+}
+
+/**
+ * Run turn `turnId` to its end: the Code turn, or with `compactFocus` (op `compact`; '' for no
+ * focus) a turn that only compacts the history (no user message, no checkpoints).
+ * @throws CortexError as runTurn and compaction do
+ */
+export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, compactFocus?: string): Promise<TurnOutcome> {
+  const compaction = p.compaction ? { settings: p.compaction, todos: () => p.record.todos } : undefined
+  const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(p.repo, mode, lock), p.instructions.current)
+  const events = (): readonly SessionEvent[] => visibleHistory(p.record.history)
+  if (compactFocus !== undefined && compaction) {
+    const lock = p.record.proposals.lock
+    const offered = offeredTools(p.mode(), lock).map((n) => p.catalog[n]).filter((t): t is ToolDefinition => !!t)
+    const side = { turnId, model: p.model, signal, events, emit: p.emit, getGuest: () => raceAbort(p.guest.ensure(), signal), classifyError: p.classifyError }
+    return runCompactionTurn(side, compaction, systemPrompt(p.mode(), lock), offered, compactFocus || undefined)
+  }
+  const deps: TurnDeps = {
+    turnId,
+    model: p.model,
+    signal,
+    catalog: p.catalog,
+    getMode: p.mode,
+    getLock: () => p.record.proposals.lock,
+    getGoalActive: () => p.goal.activeFor(turnId),
+    events,
+    emit: p.emit,
+    // Stop ends a wait for the guest at once (the start itself is cancelled by guest.stop)
+    getGuest: () => raceAbort(p.checkpoints.guestForTurn(turnId, signal), signal),
+    session: toolSession(p, turnId),
+    classifyError: p.classifyError,
+    maxOutputTokens: p.maxOutputTokens,
+    systemPrompt,
+    streamIdleTimeoutMs: p.streamIdleTimeoutMs,
+    takeQueued: () => p.queue.take(),
+    logger: p.logger,
+    approvals: p.approvals.gate,
+    ...(compaction ? { compaction } : {})
+  }
+  // the repository's instructions first, through the guest the session has (none is started for them)
+  return watchedForHostExec(p, turnId, () => p.checkpoints.around(turnId, async () => (await p.instructions.refresh(p.guest.current, signal), runTurn(deps)), signal))
+}
+
+/** The session state the tools read and replace: todos, the plan, the spec, the goal. */
+function toolSession(p: TurnParts, turnId: string): TurnDeps['session'] {
+  return {
+    getTodos: () => p.record.todos.map((t) => ({ ...t })),
+    setTodos: (todos) => p.emit({ type: 'todos_updated', todos: p.record.setTodos(todos) }),
+    setPlan: (plan: Plan) => {
+      p.emit({ type: 'plan_updated', plan })
+      for (const e of p.record.proposals.onPlanPublished(p.mode())) p.emit(e)
+    },
+    spec: {
+      nextStage: () => p.record.proposals.nextSpecStage(),
+      propose: (doc) => {
+        for (const e of p.record.proposals.onSpecDrafted(doc)) p.emit(e)
+      }
+    },
+    goal: { ...p.goal.toolState(turnId), commandsAllowed: () => offeredTools(p.mode(), p.record.proposals.lock).includes('bash') }
+  }
+}
+
+/**
+ * Run a turn between two snapshots of the files host tools run without asking; changes are
+ * reported (`host_exec_warning`) before the turn ends. Skipped under `read-only` (ADR 0006) when
+ * the approval policy is `never`: otherwise an allowed escalation may write from a one-off guest (ADR 0009).
+ */
+async function watchedForHostExec<T>(p: TurnParts, turnId: string, run: () => Promise<T>): Promise<T> {
+  const policy: ApprovalPolicy = p.approvals.getPolicy()
+  if (p.sandbox() === 'read-only' && policy === 'never') return run()
+  const watch = await watchHostExec(p.repo)
+  try {
+    return await run()
+  } finally {
+    const warning = await watch.finish()
+    if (warning && !p.closed()) p.emit({ type: 'host_exec_warning', turnId, ...warning })
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * What each operation does to a session: one table, by operation type. The handlers act through
+ * {@link OperationTarget}, the narrow face the session shows them; approvals, proposals and the goal
+ * keep their own state machines (session-approvals.ts, harness/mode-locks.ts, session-goal.ts).
+ */
+import { CortexError } from '../../shared/errors'
+import type { Operation } from '../../shared/events'
+import type { Mode } from '../../shared/modes'
+import type { SandboxPolicy } from '../../shared/sandbox'
+import type { ProposalOperation } from '../harness/mode-locks'
+
+/** What an operation handler may do to the session. */
+export interface OperationTarget {
+  /** Whether a turn is running. */
+  isRunning(): boolean
+  /** A message: starts a turn (with what was queued first), or during one is queued. */
+  message(text: string): void
+  /** Drop a queued message; `invalid_input` once delivered. */
+  removeQueued(queueId: string): void
+  /** Stop: the turn, a mode switch's wait, a guest start; pauses an active goal. */
+  stop(): void
+  /** Switch mode; resolves once `mode_changed` is emitted (mode-switch.ts). */
+  setMode(mode: Mode): void | Promise<void>
+  /** Start a compaction turn ('' for no focus). */
+  compact(focus: string): void
+  /** Whether the session was opened with compaction settings. */
+  canCompact(): boolean
+  /** The sandbox policy in force, and a switch to another (the guest restarts). */
+  getSandbox(): SandboxPolicy
+  switchSandbox(policy: SandboxPolicy): void
+  /** Accept or reject the plan or spec awaiting a decision, and start the next turn. */
+  decide(op: ProposalOperation): void
+  /** The approval gate's operations (approval_decision, set_approval_policy; session-approvals.ts). */
+  approvalOperation(op: Operation): void
+  /** The goal's operations (set_goal, pause_goal, resume_goal, clear_goal, set_goal_budget; session-goal.ts). */
+  goalOperation(op: Operation): void
+}
+
+type Handler<T extends Operation['type']> = (s: OperationTarget, op: Extract<Operation, { type: T }>) => void | Promise<void>
+
+const busy = (what: string): CortexError => new CortexError('busy', `${what}: press Stop (Esc) first or wait`)
+
+/** Every operation type and what it does. */
+export const OPERATIONS: { [T in Operation['type']]: Handler<T> } = {
+  user_message: (s, op) => s.message(op.text),
+  remove_queued: (s, op) => s.removeQueued(op.queueId),
+  stop: (s) => s.stop(),
+  set_mode: (s, op) => s.setMode(op.mode),
+  accept_plan: (s, op) => s.decide(op),
+  reject_plan: (s, op) => s.decide(op),
+  accept_spec: (s, op) => s.decide(op),
+  reject_spec: (s, op) => s.decide(op),
+  set_sandbox: (s, op) => {
+    if (s.isRunning()) throw busy('the sandbox policy cannot change while a turn runs')
+    if (op.policy !== s.getSandbox()) s.switchSandbox(op.policy)
+  },
+  approval_decision: (s, op) => s.approvalOperation(op),
+  set_approval_policy: (s, op) => s.approvalOperation(op),
+  compact: (s, op) => {
+    if (s.isRunning()) throw busy('compact waits for the running turn to end')
+    if (!s.canCompact()) throw new CortexError('invalid_input', 'this session was opened without compaction settings')
+    s.compact(op.focus ?? '')
+  },
+  set_goal: (s, op) => s.goalOperation(op),
+  pause_goal: (s, op) => s.goalOperation(op),
+  resume_goal: (s, op) => s.goalOperation(op),
+  clear_goal: (s, op) => s.goalOperation(op),
+  set_goal_budget: (s, op) => s.goalOperation(op)
+}
+
+/** Apply `op` to `target` through {@link OPERATIONS}. */
+export function applyOperation(target: OperationTarget, op: Operation): void | Promise<void> {
+  return (OPERATIONS[op.type] as Handler<typeof op.type>)(target, op)
+}
