@@ -3,19 +3,18 @@
  * events; the Electron IPC, the CLI and the web host are thin adapters over this one service.
  */
 import { randomUUID } from 'node:crypto'
-import { realpathSync, statSync } from 'node:fs'
-import { isAbsolute } from 'node:path'
 import { parseRequest as parse, type CortexApi, type SessionInfo } from '../../shared/contract'
 import { CortexError } from '../../shared/errors'
 import type { EventEnvelope, SessionEvent } from '../../shared/events'
 import { childLogger, errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
-import type { Mode } from '../../shared/modes'
 import type { GuestProvider } from '../guest/guest'
 import { classifyProviderError, createLanguageModel, type ModelSettings } from '../providers'
-import { SessionStore, type SessionMeta } from '../store/session-store'
+import { SessionStore } from '../store/session-store'
 import { modelRecordOf, resumeEvents } from './resume'
 import { TOOL_CATALOG } from '../tools/catalog'
 import { checkRepoPolicy } from './repo-policy'
+import { loadStoredSession, metaRecorder } from './session-meta'
+import { checkSessionCap, maxSessionsFromEnv, resolveRepo } from './service-inputs'
 import { Session, type SessionDeps } from './session'
 import { checkpointRequests } from './checkpoint-requests'
 import { deskRequests } from './desk-requests'
@@ -85,14 +84,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
   const maxSessions = options.maxSessions ?? maxSessionsFromEnv()
   const idleTimeoutMs = options.streamIdleTimeoutMs ?? streamIdleTimeoutMs(process.env[STREAM_IDLE_TIMEOUT_ENV])
   /** Refuse a new open session past the cap (each session holds at most one guest, so guests follow). */
-  const checkCap = (): void => {
-    if (sessions.size >= maxSessions) {
-      throw new CortexError(
-        'session_limit',
-        `${sessions.size} sessions are open, the most this process allows (${MAX_SESSIONS_ENV}=${maxSessions}); close one first or raise ${MAX_SESSIONS_ENV}`
-      )
-    }
-  }
+  const checkCap = (): void => checkSessionCap(sessions.size, maxSessions)
 
   const publish = (envelope: EventEnvelope): void => {
     if (envelope.event.type === 'mode_changed') persistMode(envelope.sessionId, envelope.event.mode)
@@ -105,28 +97,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       }
     }
   }
-  /** Record a mode switch in meta.json (the stored mode a resume starts from). */
-  const persistMode = (sessionId: string, mode: Mode): void => {
-    try {
-      const meta = store.readMeta(sessionId)
-      if (meta && meta.mode !== mode) store.writeMeta({ ...meta, mode })
-    } catch (err) {
-      // the event log still holds the switch, and a resume replays it
-      logger.warn('could not record the mode in meta.json', { sessionId, mode, ...errorFields(err) })
-    }
-  }
-  /** Record the model connection now in use in meta.json (a later resume reuses it); never fatal. */
-  const recordModel = (meta: SessionMeta): void => {
-    try {
-      const next: SessionMeta = { ...(store.readMeta(meta.id) ?? meta) }
-      delete next.provider
-      delete next.model
-      delete next.baseUrl
-      store.writeMeta({ ...next, ...modelRecordOf(modelSettings) })
-    } catch (err) {
-      logger.warn('could not record the model connection in meta.json', { sessionId: meta.id, ...errorFields(err) })
-    }
-  }
+  const { persistMode, recordModel } = metaRecorder(store, logger, () => modelSettings)
   /** Build a live session with the service's shared parts, register it and start attaching its guest. */
   const admit = (own: Pick<SessionDeps, 'id' | 'repo' | 'mode' | 'sandbox' | 'createdAt' | 'log' | 'resumed' | 'approvalPolicy'>, opened?: SessionEvent): Session => {
     const session = new Session({
@@ -197,25 +168,9 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       if (!meta) throw new CortexError('session_not_found', `no stored session with id ${sessionId} in ${options.dataDir}`)
       const root = resolveRepo(meta.repo)
       const policy = checkRepoPolicy(root, { dataDir: options.dataDir, allowRootRepo: options.allowRootRepo })
-      // the lock first (refused while another process has it open), then the log, streamed
-      const log = store.openLog(sessionId)
-      let envelopes: EventEnvelope[]
-      let skipped: number
-      try {
-        ;({ envelopes, skipped } = store.load(sessionId))
-      } catch (err) {
-        log.close()
-        throw err
-      }
-      let mode = meta.mode
-      let sandbox = wanted
-      for (const { event } of envelopes) {
-        if (event.type === 'mode_changed' || event.type === 'session_opened') mode = event.mode
-        if (!wanted && event.type === 'sandbox_changed') sandbox = event.policy
-        if (!wanted && event.type === 'session_opened' && event.sandbox) sandbox = event.sandbox
-      }
+      const { log, envelopes, skipped, mode, sandbox } = loadStoredSession(store, sessionId, meta.mode, wanted)
       const session = admit({
-        id: sessionId, repo: root, mode, sandbox: sandbox ?? 'workspace-write', createdAt: meta.createdAt,
+        id: sessionId, repo: root, mode, sandbox, createdAt: meta.createdAt,
         log, resumed: envelopes, ...(approvalPolicy ? { approvalPolicy } : {})
       })
       // the user hears what a damaged log lost; a turn a crash left open is closed before anything else
@@ -291,27 +246,4 @@ export async function createSessionService(options: SessionServiceOptions): Prom
   }
 }
 
-/** Env var: the most sessions open at once per process (see SessionServiceOptions.maxSessions). */
-export const MAX_SESSIONS_ENV = 'CORTEX_MAX_SESSIONS'
-
-/** {@link MAX_SESSIONS_ENV} as a whole number from 1 to 256, default 8. @throws CortexError('invalid_input') otherwise */
-function maxSessionsFromEnv(): number {
-  const raw = process.env[MAX_SESSIONS_ENV]
-  if (raw === undefined || raw.trim() === '') return 8
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < 1 || n > 256) throw new CortexError('invalid_input', `${MAX_SESSIONS_ENV}="${raw}" must be a whole number from 1 to 256`)
-  return n
-}
-
-/** Resolve and check a repository path: absolute, existing, a folder. Returns its real path. */
-function resolveRepo(repo: string): string {
-  if (!isAbsolute(repo)) throw new CortexError('repo_invalid', `repository path must be absolute: ${repo}`)
-  let real: string
-  try {
-    real = realpathSync(repo)
-  } catch {
-    throw new CortexError('repo_invalid', `repository folder does not exist: ${repo}`)
-  }
-  if (!statSync(real).isDirectory()) throw new CortexError('repo_invalid', `repository path is not a folder: ${repo}`)
-  return real
-}
+export { MAX_SESSIONS_ENV } from './service-inputs'
