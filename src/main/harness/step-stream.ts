@@ -68,8 +68,8 @@ async function streamAttempt(deps: TurnDeps, mode: ModeState, offered: ToolDefin
   try {
     const result = streamText({
       model: deps.model,
-      // Anthropic: cache breakpoints on the system prompt, the tools and the history prefix (prompt-cache.ts)
-      ...promptParts(deps.model, deps.systemPrompt(mode.mode, mode.lock), buildModelMessages(deps.events(), (note) => deps.logger?.warn('history repaired before the model request', { turnId, note })), declareTools(offered)),
+      // Anthropic: cache breakpoints on the system prompt, the tools and the history prefix; the environment block after them (prompt-cache.ts)
+      ...promptParts(deps.model, { stable: deps.systemPrompt(mode.mode, mode.lock), turn: deps.environment?.() }, buildModelMessages(deps.events(), (note) => deps.logger?.warn('history repaired before the model request', { turnId, note })), declareTools(offered)),
       abortSignal: AbortSignal.any([ctx.signal, cut.signal]),
       maxRetries: 0, // retried by requestModel, which honours Stop and the idle timeout
       ...(deps.maxOutputTokens ? { maxOutputTokens: deps.maxOutputTokens } : {}),

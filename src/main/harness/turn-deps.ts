@@ -36,6 +36,8 @@ export interface TurnDeps {
   classifyError(err: unknown): CortexError
   /** System prompt for the given mode and lock. */
   systemPrompt(mode: Mode, lock?: ModeLock | null): string
+  /** This turn's environment block (prompt/environment.ts), sent after the system prompt; absent: none. */
+  environment?(): string | undefined
   /** Retries per model request for retryable HTTP / connection failures (model-request.ts; default 2). */
   maxRetries?: number
   /** A model stream silent this long (ms) is aborted and retried once, then the turn ends with `provider_timeout` (default 120 s). */

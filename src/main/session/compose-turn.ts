@@ -18,7 +18,9 @@ import type { CompactionSettings } from '../harness/compaction/compact'
 import { runCompactionTurn } from '../harness/compaction/trigger'
 import { watchHostExec } from '../harness/host-exec-watch'
 import { withInstructions } from '../harness/repo-instructions'
-import { buildSystemPrompt } from '../harness/system-prompt'
+import { readGuestFacts } from '../harness/git-facts'
+import { buildSystemPrompt, formatEnvironment, modelFamily } from '../harness/prompt'
+import { modelIdOf } from '../harness/usage'
 import { runTurn, type TurnDeps, type TurnOutcome } from '../harness/turn-loop'
 import type { ToolDefinition } from '../tools/tool'
 import type { SessionApprovals } from './session-approvals'
@@ -60,7 +62,9 @@ export interface TurnParts {
  */
 export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, compactFocus?: string): Promise<TurnOutcome> {
   const compaction = p.compaction ? { settings: p.compaction, todos: () => p.record.todos } : undefined
-  const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(p.repo, mode, lock), p.instructions.current)
+  const family = modelFamily(typeof p.model === 'string' ? '' : p.model.provider, modelIdOf(p.model))
+  const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(p.repo, mode, lock, family), p.instructions.all())
+  let environment: string | undefined
   const events = (): readonly SessionEvent[] => visibleHistory(p.record.history)
   if (compactFocus !== undefined && compaction) {
     const lock = p.record.proposals.lock
@@ -84,14 +88,19 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     classifyError: p.classifyError,
     maxOutputTokens: p.maxOutputTokens,
     systemPrompt,
+    environment: () => environment,
     streamIdleTimeoutMs: p.streamIdleTimeoutMs,
     takeQueued: () => p.queue.take(),
     logger: p.logger,
     approvals: p.approvals.gate,
     ...(compaction ? { compaction } : {})
   }
-  // the repository's instructions first, through the guest the session has (none is started for them)
-  return watchedForHostExec(p, turnId, () => p.checkpoints.around(turnId, async () => (await p.instructions.refresh(p.guest.current, signal), runTurn(deps)), signal))
+  // the repository's instructions and the environment first, through the guest the session has (none is started for them)
+  const prepare = async (): Promise<void> => {
+    const [, facts] = await Promise.all([p.instructions.refresh(p.guest.current, signal), readGuestFacts(p.guest.current, p.repo, signal)])
+    environment = formatEnvironment({ now: new Date(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, cwd: p.repo, modelId: modelIdOf(p.model), ...facts })
+  }
+  return watchedForHostExec(p, turnId, () => p.checkpoints.around(turnId, async () => (await prepare(), runTurn(deps)), signal))
 }
 
 /** The session state the tools read and replace: todos, the plan, the spec, the goal. */

@@ -62,7 +62,7 @@ export class Session implements OperationTarget {
   constructor(private readonly deps: SessionDeps) {
     this.logger = deps.logger ?? NOOP_LOGGER
     const emit = (e: SessionEvent): void => this.emit(e)
-    this.instructions = new SessionInstructions(deps.repo, emit, this.logger)
+    this.instructions = new SessionInstructions(deps.repo, emit, this.logger, deps.home)
     this.guest = new SessionGuest({
       sessionId: deps.id, repo: deps.repo, guests: deps.guests, getSandbox: () => this.sandboxPolicy, emit, isClosed: () => this.closed, logger: this.logger,
       // the checkpoint guest starts alongside the session's (not for read-only): the first `before` snapshot finds it up
