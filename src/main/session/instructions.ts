@@ -14,6 +14,7 @@ import type { Guest } from '../guest/guest'
 import { readRepoInstructions, type RepoInstructions } from '../harness/repo-instructions'
 import { ASK_THE_GUEST, readInstructionsOnHost } from '../harness/host-instructions'
 import { readNestedInstructions } from '../harness/nested-instructions'
+import { GIT_FACTS_GUEST_WAIT_MS } from '../harness/git-facts'
 
 /** Longest wait (ms) at a turn's start for the session's guest to finish attaching, when only the guest can read the instructions (a link); the turn then goes on without them. */
 export const INSTRUCTIONS_GUEST_WAIT_MS = 60_000
@@ -46,7 +47,8 @@ export class SessionInstructions {
   /**
    * Re-read the instructions: on the host when it can tell (no wait), else through `guest` (the
    * session's attached or attaching guest; null: none, and the last instructions stay), waiting at
-   * most {@link INSTRUCTIONS_GUEST_WAIT_MS} for it; sub-folder files only through `guest`; the
+   * most {@link INSTRUCTIONS_GUEST_WAIT_MS} for it (only {@link GIT_FACTS_GUEST_WAIT_MS} when the root
+   * file was read on the host); sub-folder files only through `guest`; the
    * user's file from the home folder. Ends at once when `signal` aborts. Never throws: a failure
    * leaves the last instructions.
    */
@@ -59,7 +61,8 @@ export class SessionInstructions {
     let timer: NodeJS.Timeout | undefined
     let onAbort: (() => void) | undefined
     const giveUp = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), INSTRUCTIONS_GUEST_WAIT_MS)
+      // the root file only the guest can read waits longer (ADR 0012); sub-folder files as long as the environment's git facts
+      timer = setTimeout(() => resolve(null), local === ASK_THE_GUEST ? INSTRUCTIONS_GUEST_WAIT_MS : GIT_FACTS_GUEST_WAIT_MS)
       onAbort = () => resolve(null)
       signal.addEventListener('abort', onAbort, { once: true })
     })
