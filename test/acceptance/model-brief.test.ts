@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { CORE_SECTION_TITLES } from '../../src/main/harness/prompt'
+import { CORE_SECTION_TITLES, FAMILY_NOTES } from '../../src/main/harness/prompt'
 import { runCli } from '../support/cli'
 import { makeTestRepo, TEST_REPO_GID, TEST_REPO_UID } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
@@ -59,6 +59,8 @@ describe.skipIf(skipWithoutDocker())("the model's brief", () => {
     expect(stable).toContain(`The repository is at ${repo}`)
     expect(stable).toMatch(/no network/)
     expect(stable).toContain('Agent mode')
+    expect(stable).toContain(FAMILY_NOTES['open-weights']) // a Qwen model on an OpenAI-compatible server
+    expect(stable).not.toContain(FAMILY_NOTES.anthropic)
     expect(stable).not.toContain('feature/brief') // the stable prompt holds no per-turn fact
     expect(env).toBeDefined()
     expect(env).toMatch(/^<environment>\n/)
@@ -77,6 +79,7 @@ describe.skipIf(skipWithoutDocker())("the model's brief", () => {
     expect(body.system).toHaveLength(2)
     expect(body.system[0]!.cache_control).toBeDefined()
     expect(body.system[0]!.text).toContain('# The final answer')
+    expect(body.system[0]!.text).toContain(FAMILY_NOTES.anthropic)
     expect(body.system[1]!.cache_control).toBeUndefined()
     expect(body.system[1]!.text).toContain('Git repository: yes, branch feature/brief')
   }, 180_000)

@@ -75,17 +75,18 @@ function within<T>(p: Promise<T>, ms: number, signal: AbortSignal, reason: strin
 export function parseFacts(stdout: string): GuestFacts {
   const lines = stdout.replace(/\r/g, '').split('\n')
   if (lines.at(-1) === '') lines.pop()
-  const at = (marker: string, from: number): number => lines.indexOf(marker, from)
-  const os = at('@@os', 0)
-  const guestOs = os >= 0 && lines[os + 1] && !lines[os + 1]!.startsWith('@@') ? lines[os + 1] : undefined
-  if (at('@@none', os + 1) >= 0) return { guestOs, git: { kind: 'not-a-repo' } }
-  const b = at('@@branch', os + 1)
-  const s = b >= 0 ? at('@@status', b + 2) : -1
-  if (b < 0 || s < 0) return { guestOs, git: { kind: 'unknown', reason: 'git gave no answer' } }
-  const count = lines.findIndex((l, i) => i > s && l.startsWith('@@count '))
-  const l = count >= 0 ? at('@@log', count + 1) : -1
-  if (count < 0 || l < 0) return { guestOs, git: { kind: 'unknown', reason: 'git output was cut' } }
-  const status = lines.slice(s + 1, count)
+  const unknown = (guestOs: string | undefined, reason: string): GuestFacts => ({ guestOs, git: { kind: 'unknown', reason } })
+  if (lines[0] !== '@@os') return unknown(undefined, 'git gave no answer')
+  let i = 1
+  const guestOs = lines[i] !== undefined && !lines[i]!.startsWith('@@') ? lines[i++] : undefined
+  if (lines[i] === '@@none') return { guestOs, git: { kind: 'not-a-repo' } }
+  if (lines[i] !== '@@branch' || lines[i + 2] !== '@@status') return unknown(guestOs, 'git gave no answer')
+  const branch = lines[i + 1]!
+  i += 3
+  // a status line starts with its two status letters, never with `@@`
+  const count = lines.findIndex((l, k) => k >= i && l.startsWith('@@'))
+  if (count < 0 || !lines[count]!.startsWith('@@count ') || lines[count + 1] !== '@@log') return unknown(guestOs, 'git output was cut')
+  const status = lines.slice(i, count)
   const total = Number(lines[count]!.slice('@@count '.length)) || status.length
-  return { guestOs, git: { kind: 'repo', branch: lines[b + 1] ?? '', status, moreStatus: Math.max(0, total - status.length), commits: lines.slice(l + 1) } }
+  return { guestOs, git: { kind: 'repo', branch, status, moreStatus: Math.max(0, total - status.length), commits: lines.slice(count + 2) } }
 }
