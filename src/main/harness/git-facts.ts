@@ -15,6 +15,16 @@ export const GIT_FACTS_TIMEOUT_MS = 5_000
 /** Most output bytes kept from it. */
 const MAX_OUTPUT_BYTES = 64 * 1024
 
+/**
+ * git's environment: no index write (`GIT_OPTIONAL_LOCKS=0`, the control files are read-only in the
+ * guest anyway), no pager or prompt, and `core.fsmonitor=false` given as command-line config
+ * (which wins over the repository's own), so a repository's fsmonitor hook is not run for this.
+ */
+const GIT_ENV: Record<string, string> = {
+  GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C.UTF-8',
+  GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.fsmonitor', GIT_CONFIG_VALUE_0: 'false'
+}
+
 /** The script: one marker line before each section, so the output parses without ambiguity. */
 const SCRIPT = [
   'echo @@os; (. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME")',
@@ -42,7 +52,9 @@ export async function readGuestFacts(guest: Promise<Guest> | null, repo: string,
   try {
     const g = await within(guest, GIT_FACTS_GUEST_WAIT_MS, signal, 'the guest did not start in time')
     const res = await g.spawn(
-      { argv: ['sh', '-c', SCRIPT], cwd: repo, env: { GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C.UTF-8' }, timeoutMs: GIT_FACTS_TIMEOUT_MS, maxOutputBytes: MAX_OUTPUT_BYTES },
+      // modelCommand: what the repository's config makes git run (a clean filter, say) is the
+      // repository's doing, so `end_model_processes` (a switch to a read-only mode) ends it too
+      { argv: ['sh', '-c', SCRIPT], cwd: repo, env: GIT_ENV, timeoutMs: GIT_FACTS_TIMEOUT_MS, maxOutputBytes: MAX_OUTPUT_BYTES, modelCommand: true },
       { signal, deadlineMs: GIT_FACTS_TIMEOUT_MS + 5_000 }
     )
     if (res.timedOut) return { git: { kind: 'unknown', reason: `git did not answer within ${GIT_FACTS_TIMEOUT_MS / 1000} s` } }
