@@ -58,6 +58,7 @@ describe.skipIf(skipWithoutDocker())("the model's brief", () => {
     for (const title of ['# Mode', ...CORE_SECTION_TITLES.map((t) => `# ${t}`), '# Notes for this model']) expect(stable).toContain(title)
     expect(stable).toContain(`The repository is at ${repo}`)
     expect(stable).toMatch(/no network/)
+    expect(stable).toContain('escalate') // how to ask for more than the sandbox gives
     expect(stable).toContain('Agent mode')
     expect(stable).toContain(FAMILY_NOTES['open-weights']) // a Qwen model on an OpenAI-compatible server
     expect(stable).not.toContain(FAMILY_NOTES.anthropic)
