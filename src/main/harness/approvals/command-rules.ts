@@ -16,7 +16,7 @@
  */
 
 import { analyzeCommand, type CommandAnalysis, type ShellWord } from './command-analysis'
-import { baseName } from './command-wrappers'
+import { baseName } from './shell-word'
 
 /** Characters that end a plain-word reading outside quotes (control operators, expansions, comments). */
 const UNSAFE_BARE = new Set([';', '&', '|', '<', '>', '(', ')', '{', '}', '$', '`', '\\', '#', '\n', '\r', '\0'])
