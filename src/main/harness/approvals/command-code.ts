@@ -34,13 +34,26 @@ const CODE_OPTIONS: Readonly<Record<string, RegExp>> = {
 const OPAQUE_PROGRAM = /(?:^|\/)proc\/|(?:^|\/)fd\/|^\/dev\/stdin$/
 const OPAQUE_BASE = /^(?:exe|\d+|stdin)$/
 
+/** A character that can end a variable name (before the `[` of a subscript). */
+const NAME_CHAR = /[A-Za-z0-9_]/
+
 /**
- * Text where bash evaluates an array subscript that holds a command substitution: `a[$(cmd)]` (or
- * backquotes) inside quoted data still runs `cmd` when the text reaches arithmetic evaluation
- * (`let`, `(( ))`, `$(( ))`, `test -v`, `[[ … -eq … ]]`, `declare -i`, `printf -v`, `read`, a
- * variable holding it used as a number). `$((` (arithmetic) is not a substitution.
+ * Whether `text` holds an array subscript with a command substitution: `a[$(cmd)]` (or backquotes)
+ * inside quoted data still runs `cmd` when the text reaches arithmetic evaluation (`let`, `(( ))`,
+ * `$(( ))`, `test -v`, `[[ … -eq … ]]`, `declare -i`, `printf -v`, `read`, a variable holding it
+ * used as a number). `$((` (arithmetic) is not a substitution. One pass, linear in the text (a
+ * regular expression for this backtracks quadratically: seconds at the length cap).
  */
-const SUBSCRIPT_CODE = /[A-Za-z_][A-Za-z0-9_]*\[[^\]]*(?:\$\((?!\()|`)/
+function hasSubscriptSubstitution(text: string): boolean {
+  let open = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (c === '[') open ||= i > 0 && NAME_CHAR.test(text[i - 1] as string)
+    else if (c === ']') open = false
+    else if (open && (c === '`' || (c === '$' && text[i + 1] === '(' && text[i + 2] !== '('))) return true
+  }
+  return false
+}
 
 /**
  * Why simple command `ws` (program first, as written) runs code that is not analysed, or undefined.
@@ -65,7 +78,7 @@ export function codeProblem(ws: ShellWord[]): string | undefined {
 
 /** Why `text` (a script's source, or a word after quote removal) may run code through an array subscript, or undefined. */
 export function subscriptProblem(text: string): string | undefined {
-  return SUBSCRIPT_CODE.test(text)
+  return hasSubscriptSubstitution(text)
     ? 'it holds an array subscript with a command substitution (`a[$(…)]`), which bash runs when it evaluates the subscript as a number'
     : undefined
 }
