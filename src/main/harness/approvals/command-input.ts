@@ -10,7 +10,7 @@ import type { Redirection } from 'unbash'
 export interface LineState {
   /** Some command's input is fed by this line (a pipe, an input redirection, a here-doc, process substitution). */
   feeds: boolean
-  /** `exec` with an input redirection: every later command's descriptors are fed. */
+  /** `exec` with an input redirection, or a write into an inherited descriptor: any command's descriptors may be fed. */
   execFeeds: boolean
   /** The first shell found running a script file (its base name). */
   script?: string
@@ -18,9 +18,18 @@ export interface LineState {
   scriptInFunction?: string
 }
 
-/** Whether a redirection may hand this line's data to the command: any input redirection, here-doc or here-string, or a descriptor above 2. */
+/** Whether a redirection may hand this line's data to the command: any input redirection, here-doc or here-string, or a descriptor above 2 (or a `{var}` one). */
 export function feeding(redirects: readonly Redirection[]): boolean {
   return redirects.some((r) => r.operator.includes('<') || (r.descriptor !== undefined && (r.descriptor.type !== 'FileDescriptor' || r.descriptor.value > 2)))
+}
+
+/**
+ * Whether a redirection writes into an inherited descriptor above 2 (`echo … >&63`): every command
+ * of the line holds it (the bash tool's report pipe is fd 63), and a pipe reopened through
+ * /proc/self/fd/N reads what was written, so a script file run anywhere in the line may read it.
+ */
+export function sharesDescriptor(redirects: readonly Redirection[]): boolean {
+  return redirects.some((r) => (r.operator === '>&' || r.operator === '<&') && /^\d+$/.test(r.target?.value ?? '') && Number(r.target?.value) > 2)
 }
 
 /** The shell (base name) whose script file the line may be feeding, judged once the whole line is read; undefined when none. */

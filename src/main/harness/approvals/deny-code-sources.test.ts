@@ -85,7 +85,7 @@ describe('probes that ran a denied program past the analysis (verified in bash),
 
 describe('the same classes where bash is not run here (interactive, loaded code, other programs): refused', () => {
   it.each([
-    ["compgen -F f x", /compgen -F/],
+    ['compgen -F f x', /compgen -F/],
     ["complete -C 'touch hit' ls", /complete -C/],
     ["complete -F f -W '$(touch hit)' ls", /complete -F/],
     ["bind -x '\"\\C-x\": touch hit'", /bind -x/],
@@ -101,7 +101,12 @@ describe('the same classes where bash is not run here (interactive, loaded code,
     ["bash5.2 -c 'touch hit'", /./],
     ["fish -c 'touch hit'", /./],
     ["/proc/1/root/bin/bash -c 'touch hit'", /\/proc/],
-    ['/dev/stdin x', /file descriptor/]
+    ['/dev/stdin x', /file descriptor/],
+    // the bash tool's report pipe (fd 63) is inherited by every command: written by one, reopened by another
+    ["ln -sf /proc/self/fd/63 s; echo 'touch hit' >&63; bash s", /may be a link to that input/],
+    ["ln -sf /proc/self/fd/63 s; { echo 'touch hit'; } >&63; bash s", /may be a link to that input/],
+    // `$"…"` is translated through a message catalog the command may have written: `$"ls"` can read as anything
+    ['$"ls" hit', /computed at run time/]
   ])('%j', (command, why) => {
     expectRefused(command, why)
   })
@@ -150,8 +155,10 @@ describe('ordinary commands stay analysable (no new refusals)', () => {
     "git commit -m 'use `x` instead of a[0] (see $(doc))'",
     'while read -r l; do echo "$l"; done < f',
     'node out/x.js < input.json',
-    "flock ./lock npm test",
-    "tmux ls"
+    'flock ./lock npm test',
+    'echo done >&2; bash ./run.sh',
+    'npm test 2>&1 | tee log; bash ./report.sh 2>&-',
+    'tmux ls'
   ])('%j', (command) => {
     expect(analyzeCommand(command).problem).toBeUndefined()
     expect(findDeny([rule('touch *')], command)).toEqual({})

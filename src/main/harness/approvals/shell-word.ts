@@ -25,9 +25,8 @@ function isStaticPart(part: WordPart): boolean {
     case 'AnsiCQuoted':
       return true
     case 'DoubleQuoted':
-    case 'LocaleString':
       return part.parts.every((p) => p.type === 'Literal')
     default:
-      return false // expansions, substitutions, globs, braces
+      return false // expansions, substitutions, globs, braces; `$"…"` too (translated through a message catalog: `$"ls"` may read as `rm`)
   }
 }
