@@ -13,7 +13,7 @@
  */
 import { forEachChild, parse, type Command, type CommandArgument, type SyntaxNode } from 'unbash'
 import { codeProblem, PROGRAMS_RUNNING_CODE, subscriptProblem } from './command-code'
-import { feeding, lateFedScript, scriptFedProblem, type LineState } from './command-input'
+import { feeding, lateFedScript, scriptFedProblem, sharesDescriptor, type LineState } from './command-input'
 import { readShellArgs, SHELLS } from './command-shell-args'
 import { isCodeVariable, variableProblem } from './command-variables'
 import { LOOSE_WRAPPERS, unwrap, WRAPPERS } from './command-wrappers'
@@ -104,6 +104,7 @@ function visit(node: SyntaxNode, ctx: Ctx): void {
     case 'Pipeline':
       return forEachChild(node, (child) => visit(child, withFed(ctx, node.commands.indexOf(child as never) > 0)))
     case 'Redirected':
+      if (sharesDescriptor(node.redirects)) ctx.line.execFeeds = true
       inner = withFed(ctx, feeding(node.redirects))
       break
     case 'Coproc':
@@ -116,6 +117,7 @@ function visit(node: SyntaxNode, ctx: Ctx): void {
     case 'ProcessSubstitution':
     case 'ArithmeticCommandExpansion':
       if (!node.script) fail(ctx, `a substitution (${node.text.slice(0, 40)}) could not be parsed`)
+      if (node.type === 'ProcessSubstitution') inner = withFed(ctx, node.operator === '>') // `>(…)` reads what the command writes
       break
     case 'ArithmeticExpansion':
       if (!node.expression) fail(ctx, 'an arithmetic expansion could not be parsed')
@@ -166,7 +168,7 @@ function argWord(arg: CommandArgument): ShellWord {
 function simpleCommand(cmd: Command, ctx: Ctx): void {
   if (!cmd.name) return // assignments or redirections only; their substitutions are visited
   const ws = [staticWord(cmd.name), ...cmd.args.map(argWord)]
-  if (ws.includes('exec') && feeding(cmd.redirects)) ctx.line.execFeeds = true
+  if ((ws.includes('exec') && feeding(cmd.redirects)) || sharesDescriptor(cmd.redirects)) ctx.line.execFeeds = true
   // an assignment argument's name is static even when its value is computed (`export PATH=$PATH:x`)
   words(ws, ctx, [ws[0] as ShellWord, ...cmd.args.map((a) => (a.type === 'Word' ? staticWord(a) : `${a.name}=`))])
 }

@@ -78,7 +78,8 @@ export function codeProblem(ws: ShellWord[]): string | undefined {
 
 /** Why `text` (a script's source, or a word after quote removal) may run code through an array subscript, or undefined. */
 export function subscriptProblem(text: string): string | undefined {
-  return hasSubscriptSubstitution(text)
+  // backslashes read as nothing: `let a[\\$\\(cmd\\)]=1` unescapes to the same subscript
+  return hasSubscriptSubstitution(text) || (text.includes('\\') && hasSubscriptSubstitution(text.replace(/\\/g, '')))
     ? 'it holds an array subscript with a command substitution (`a[$(…)]`), which bash runs when it evaluates the subscript as a number'
     : undefined
 }

@@ -63,6 +63,7 @@ describe('probes that ran a denied program past the analysis (verified in bash),
     ["ln -sf /dev/stdin s; f() { bash s; }; f <<< 'touch hit'", /may be a link to that input/],
     ["ln -sf /dev/stdin s; exec 0<<< 'touch hit'; bash s", /may be a link to that input/],
     ["ln -sf /dev/stdin s; while read -r l; do bash s; done <<< 'x\ntouch hit'", /may be a link to that input/],
+    ["ln -sf /dev/stdin s; echo 'touch hit' > >(bash s); wait $!", /may be a link to that input/],
     // an array subscript in quoted data runs its substitution when evaluated as a number
     ["let 'a[$(touch hit)]=1'", /array subscript/],
     ["test -v 'a[$(touch hit)]'", /array subscript/],
@@ -75,6 +76,7 @@ describe('probes that ran a denied program past the analysis (verified in bash),
     ['x="a[\\$(touch hit)]"; ((x))', /array subscript/],
     ["echo ${a['$(touch hit)']}", /array subscript/],
     ["x='a[`touch hit`]'; ((x))", /array subscript/],
+    ['let a[\\$\\(touch\\ hit\\)]=1', /array subscript/],
     // a loose wrapper handing a string to sh -c
     ["flock ./lock -c 'touch hit'", /./]
   ])('%j', (command, why) => {
