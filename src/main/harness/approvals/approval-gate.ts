@@ -101,7 +101,7 @@ export class ApprovalGate {
       resolved({ outcome: 'denied', reason: `cannot be checked against the deny rules (${unsure}), refused under --ask ${policy}` })
       return {
         run: false,
-        output: `Error: this command was not run. The user has deny rules for bash in this repository, and this command cannot be checked against them: ${unsure}. This session never asks for approval (approval policy ${policy}), so such commands are refused. Rewrite it as plain commands (literal program names; no eval, source or trap; no script piped or fed to a shell; no command names built from variables or substitutions) and run that instead. Do not use this to get around a deny rule.`
+        output: `Error: this command was not run. The user has deny rules for bash in this repository, and this command cannot be checked against them: ${unsure}. This session never asks for approval (approval policy ${policy}), so such commands are refused. Rewrite it as plain commands (literal program names; no eval, source, trap or builtins that run a string such as compgen -C; no script piped, fed or linked to a shell's input; no command names built from variables or substitutions) and run that instead. Do not use this to get around a deny rule.`
       }
     }
     const rules = toolRules.filter((r) => r.kind === 'allow' && (r.pattern === undefined || (command !== undefined && commandMatches(r.pattern, command))))
