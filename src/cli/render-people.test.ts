@@ -45,6 +45,15 @@ describe('cortex run output', () => {
     expect(out).toContain('\\u001b]0;pwned\\u0007') // the row escapes them too
   })
 
+  it('a tool call with an empty name gets a visible row and its error result', () => {
+    const { out } = renderEvents([
+      { type: 'tool_call_started', turnId: 't', callId: 'c', name: '', args: { x: 1 } },
+      { type: 'tool_call_finished', turnId: 't', callId: 'c', name: '', isError: true, result: 'Error: tool "" does not exist' }
+    ])
+    expect(out).toMatch(/⏺ ""\(x: 1\)\n/)
+    expect(out).toContain('Error: tool "" does not exist')
+  })
+
   it('blockEnd cuts after the last blank line outside a fence only', () => {
     expect(blockEnd('a\n\nb')).toBe(3)
     expect(blockEnd('a\n```\nx\n\ny')).toBe(-1)
