@@ -62,7 +62,7 @@ export const OperationSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('set_approval_policy'), policy: ApprovalPolicySchema }),
   /** compact { focus? }: compact the history now (./compaction). */
   ...COMPACTION_OPERATIONS,
-  /** set_goal, pause_goal, resume_goal, clear_goal, set_goal_budget (./goal). */
+  /** set_goal, pause_goal, resume_goal, confirm_goal, clear_goal, set_goal_budget (./goal). */
   ...GOAL_OPERATIONS
 ])
 /** See {@link OperationSchema}. */

@@ -87,7 +87,8 @@ export interface ReapOptions {
  * is gone from this machine: guests of other live Cortex processes are never removed, nor
  * unlabelled containers. With each removed container goes its passwd folder; then the passwd
  * folders of dead processes that no container mounts are removed too (paths.ts
- * removeStaleGuestEtcDirs). Resolves with the removed container ids.
+ * removeStaleGuestEtcDirs). A container that cannot be removed is logged and the sweep goes on
+ * with the others (one stuck container never shields the rest). Resolves with the removed ids.
  * @throws CortexError `docker_unavailable` when the engine does not answer the first listing
  */
 export async function reapOrphans(docker: ReaperEngine, liveSessionIds: Iterable<string>, opts: ReapOptions = {}): Promise<string[]> {
@@ -116,7 +117,10 @@ export async function reapOrphans(docker: ReaperEngine, liveSessionIds: Iterable
       removed.push(c.Id)
     } catch (err) {
       if (statusOf(err) === 409) continue // removal already in progress: the sweep doing it removes the folder
-      if (statusOf(err) !== 404) throw err
+      if (statusOf(err) !== 404) {
+        log.warn('could not remove an orphan guest; the next sweep retries it', { containerId: c.Id.slice(0, 12), session, owner, ...errorFields(err) })
+        continue
+      }
     }
     gone.add(c.Id)
     const etc = guestEtcDirOf(c)

@@ -30,8 +30,13 @@ export interface ToolSessionState {
 export interface GoalToolState {
   /** The active goal, or null when none is active (the call is then refused). */
   current(): Goal | null
-  /** The goal is met (evidence given and the check, if any, passed): decided when the turn ends. */
-  met(evidence: string): void
+  /**
+   * The goal is met (evidence given and the check, if any, passed): decided when the turn ends. With
+   * `changed` files the check names (non-empty), it is not met but needs the user's confirmation.
+   */
+  met(evidence: string, changed?: string[]): void
+  /** The files the check names that changed since the goal was set (empty: none; absent: not tracked). */
+  changedCheckFiles?(): string[]
   /** The model reports a blocker; returns how many consecutive turns (this one included) reported it. */
   blocked(reason: string): number
   /**
