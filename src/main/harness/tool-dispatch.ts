@@ -75,10 +75,15 @@ export async function dispatchToolCall(
   }
   // approvals (src/main/harness/approvals): asked only for a call that would run; may refuse, or hand a one-off guest
   const approval = ctx.approve ? await ctx.approve({ ...call, args: parsed.data }) : undefined
-  if (approval && !approval.run) return { isError: true, output: boundResult(approval.output) }
+  if (approval && !approval.run) return { isError: true, output: boundResult((approval.withdrawn && ctx.stillAllowed?.('its approval')) || approval.output) }
   const getGuest = approval?.getGuest ?? ctx.getGuest
   try {
+    // a switch to a mode without this tool while the call waited means it does not run (ADR 0019)
+    const switched = approval ? ctx.stillAllowed?.('its approval') : undefined
+    if (switched) return { isError: true, output: switched }
     const toolCtx = tool.needsGuest === false ? withoutGuest(ctx, call.name) : { ...ctx, guest: await getGuest() }
+    const late = ctx.stillAllowed?.('the guest (its start and the turn-start snapshot)')
+    if (late) return { isError: true, output: late }
     const result = await tool.execute(parsed.data, toolCtx)
     return { output: boundResult(result.output), isError: result.isError ?? false }
   } catch (err) {

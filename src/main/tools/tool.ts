@@ -81,8 +81,15 @@ export type ToolRunContext = Omit<ToolContext, 'guest'> & {
    * guest `getGuest` gives when set (`release` removes it after the call). Rejects with an AbortError on Stop.
    */
   approve?(call: { callId: string; name: string; args: unknown }): Promise<
-    { run: true; getGuest?: () => Promise<Guest>; release?: () => Promise<void> } | { run: false; output: string }
+    { run: true; getGuest?: () => Promise<Guest>; release?: () => Promise<void> } | { run: false; output: string; withdrawn?: true }
   >
+  /**
+   * Asked after each wait of a dispatched call (its approval; the guest's start and the turn-start
+   * snapshot behind `getGuest`), last right before the tool runs: the refusal for the model when
+   * the user switched to a mode that withholds the tool meanwhile (harness/mode-watch.ts), else undefined.
+   * @param waited what the call waited for, as the model reads it ("its approval")
+   */
+  stillAllowed?(waited: string): string | undefined
 }
 
 /** One tool: its name, model-facing description, zod input schema and execution. */
