@@ -1,8 +1,9 @@
 // A switch to Plan stops a call that was already dispatched (issue 16 item 2, ADR 0019): a call
 // waiting for its approval card, for the guest to start, or for the turn-start snapshot does not run
 // after `mode_changed`, gets a refusal the model reads, and its approval card is withdrawn (an answer
-// to it is refused with a clear error). Through the session service, the real turn loop, a real
-// Docker guest (its start or the checkpoint guest's held by the test) and the scripted model server.
+// to it is refused with a clear error); nor does one whose own lookups in the guest were under way.
+// Through the session service, the real turn loop, a real Docker guest (its start, the checkpoint
+// guest's or a path lookup held by the test) and the scripted model server.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -54,20 +55,38 @@ describe.skipIf(skipWithoutDocker())('a switch to Plan stops calls already dispa
   const writeCall: ScriptStep = { toolCalls: [{ name: 'write_file', args: { path: 'late.txt', content: 'written in plan mode\n' } }] }
 
   /** A service over the Docker provider; `hold` wraps its guest starts and its checkpoint guest. */
-  const open = async (policy: ApprovalPolicy, hold: { start?: ReturnType<typeof gate>; checkpoint?: ReturnType<typeof gate> } = {}) => {
+  const open = async (policy: ApprovalPolicy, hold: { start?: ReturnType<typeof gate>; checkpoint?: ReturnType<typeof gate>; lookup?: ReturnType<typeof gate> } = {}) => {
     server = await startScriptedModelServer([writeCall, { text: 'understood' }])
     const repo = await makeTestRepo({ 'a.txt': 'a\n' })
     dataDir = mkdtempSync(join(tmpdir(), 'cortex-modepend-'))
     const docker = createDefaultGuestProvider({ warmPool: 0, checkpointsDir: checkpointsDirOf(dataDir) })
     const guests: GuestProvider = {
-      start: async (opts) => (await hold.start?.wait(), docker.start(opts)),
+      start: async (opts) => {
+        await hold.start?.wait()
+        const g = await docker.start(opts)
+        const lookup = hold.lookup
+        if (!lookup) return g
+        // the write_file tool's own path lookup of late.txt waits for the test
+        return new Proxy(g, {
+          get(target, p) {
+            if (p === 'call') {
+              return async (body: { op?: string; path?: string }, o?: never) => {
+                if (body.op === 'realpath' && body.path?.endsWith('late.txt')) await lookup.wait()
+                return target.call(body as never, o)
+              }
+            }
+            const v: unknown = Reflect.get(target, p, target)
+            return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
+          }
+        })
+      },
       close: () => docker.close(),
       checkpointLease: (r) => {
         const lease = docker.checkpointLease!(r)
         return lease && { guest: async (signal) => (await hold.checkpoint?.wait(), lease.guest(signal)), release: () => lease.release() }
       }
     }
-    for (const g of [hold.start, hold.checkpoint]) if (g) gates.push(g)
+    for (const g of [hold.start, hold.checkpoint, hold.lookup]) if (g) gates.push(g)
     service = await createSessionService({ dataDir, modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl }, guests })
     service.onEvent((e) => events.push(e))
     const { id } = await service.openSession({ repo, mode: 'agent', approvalPolicy: policy })
@@ -112,6 +131,17 @@ describe.skipIf(skipWithoutDocker())('a switch to Plan stops calls already dispa
     expect(of('mode_changed')).toMatchObject([{ mode: 'plan' }])
     start.open()
     await expectRefused(id, repo, 'the guest (its start and the turn-start snapshot)')
+  }, 180_000)
+
+  it('a call whose own checks in the guest are under way when the switch comes writes nothing', async () => {
+    const lookup = gate()
+    const { id, repo } = await open('never', { lookup })
+    await service!.submit({ sessionId: id, op: { type: 'user_message', text: 'write it' } })
+    await until(() => lookup.waited(), 'the write_file call to look its path up', 120_000)
+    await service!.submit({ sessionId: id, op: { type: 'set_mode', mode: 'plan' } })
+    expect(of('mode_changed')).toMatchObject([{ mode: 'plan' }])
+    lookup.open()
+    await expectRefused(id, repo, 'its own checks in the guest')
   }, 180_000)
 
   it('a call waiting for the turn-start snapshot does not run once it is taken', async () => {

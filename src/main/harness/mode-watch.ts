@@ -17,7 +17,7 @@ export interface ModeSwitchState {
 /** One dispatched call's view of the switches since it was dispatched; see {@link ModeWatch.watch}. */
 export interface CallModeCheck {
   /**
-   * The tool result refusing the call when a switch since dispatch (or the mode and lock in force
+   * Why the call must not run (the tool result, less its `Error: ` prefix) when a switch since dispatch (or the mode and lock in force
    * now, see `current` of {@link ModeWatch.watch}) withholds its tool; undefined when it may run.
    * @param waited what the call was waiting for, for the model ("its approval", "the guest")
    */
@@ -73,8 +73,8 @@ export function switchedReason(mode: Mode): string {
   return `the user switched to ${mode} mode; the call was not run`
 }
 
-/** The tool result of a call refused because the user switched to `mode` while it waited for `waited`. */
+/** Why a call is refused (the tool result less `Error: `) because the user switched to `mode` while it waited for `waited`. */
 function switchedRefusal(tool: string, mode: Mode, waited: string, now: { mode: Mode; lock?: ModeLock | null; goalActive?: boolean }): string {
   const offered = offeredTools(now.mode, now.lock, now.goalActive).join(', ')
-  return `Error: the user switched to ${mode} mode while this ${tool} call waited for ${waited}; it was not run. Tools available now: ${offered}.`
+  return `the user switched to ${mode} mode while this ${tool} call waited for ${waited}; it was not run. Tools available now: ${offered}.`
 }
