@@ -49,7 +49,8 @@ export class ModeWatch {
   watch(tool: string, current: () => { mode: Mode; lock?: ModeLock | null; goalActive?: boolean }, onForbidden?: ForbiddenListener): CallModeCheck {
     let forbiddenBy: ModeSwitchState | undefined
     const notify = (state: ModeSwitchState): void => {
-      if (forbiddenBy || isToolAllowed(state.mode, tool, state.lock)) return
+      // a switch changes no goal: goal_done stays as allowed as the goal makes it
+      if (forbiddenBy || isToolAllowed(state.mode, tool, state.lock, current().goalActive)) return
       forbiddenBy = state
       onForbidden?.(state)
     }
