@@ -17,8 +17,9 @@ export interface ModeSwitchState {
 /** One dispatched call's view of the switches since it was dispatched; see {@link ModeWatch.watch}. */
 export interface CallModeCheck {
   /**
-   * Why the call must not run (the tool result, less its `Error: ` prefix) when a switch since dispatch (or the mode and lock in force
-   * now, see `current` of {@link ModeWatch.watch}) withholds its tool; undefined when it may run.
+   * Why the call must not run (the tool result, less its `Error: ` prefix) when a switch since
+   * dispatch (or the mode and lock in force now, see `current` of {@link ModeWatch.watch}) withholds
+   * its tool; undefined when it may run.
    * @param waited what the call was waiting for, for the model ("its approval", "the guest")
    */
   refusal(waited: string): string | undefined
