@@ -188,8 +188,9 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   }),
   /**
    * An approval request ended: by the user's `decision`, by a stored rule (`ruleId` and `rule`, emitted
-   * without a request), or `cancelled` by Stop. With a `requestId`, `rule` is the rule an Always or a
-   * deny-with-rule stored.
+   * without a request), `cancelled` by Stop, or `withdrawn` (with `reason`) by a switch to a mode that
+   * withholds the call's tool: front ends take the card or prompt away. With a `requestId`, `rule` is
+   * the rule an Always or a deny-with-rule stored.
    */
   z.object({
     type: z.literal('approval_resolved'),

@@ -53,6 +53,12 @@ export interface ToolContext {
   session: ToolSessionState
   /** Stream live output (bash) to the UI as tool_output events. */
   emitOutput(stream: 'stdout' | 'stderr', chunk: string): void
+  /**
+   * Call right before the tool's side effect (a spawn, a write), after its own round trips to the
+   * guest: throws ToolError when a mode switch since the call's dispatch withholds the tool (ADR 0019).
+   * Absent: nothing to check.
+   */
+  beforeSideEffect?(): void
 }
 
 /** A tool's result. `output` is the text the model receives; `isError` marks a model-fixable failure. */
@@ -86,8 +92,16 @@ export type ToolRunContext = Omit<ToolContext, 'guest'> & {
    * guest `getGuest` gives when set (`release` removes it after the call). Rejects with an AbortError on Stop.
    */
   approve?(call: { callId: string; name: string; args: unknown }): Promise<
-    { run: true; getGuest?: () => Promise<Guest>; release?: () => Promise<void> } | { run: false; output: string }
+    { run: true; getGuest?: () => Promise<Guest>; release?: () => Promise<void> } | { run: false; output: string; withdrawn?: true }
   >
+  /**
+   * Asked after each wait of a dispatched call (its approval; the guest's start and the turn-start
+   * snapshot behind `getGuest`), last right before the tool runs: the refusal for the model when
+   * the user switched to a mode that withholds the tool meanwhile (harness/mode-watch.ts; the
+   * result's text less its `Error: ` prefix), else undefined.
+   * @param waited what the call waited for, as the model reads it ("its approval")
+   */
+  stillAllowed?(waited: string): string | undefined
 }
 
 /** One tool: its name, model-facing description, zod input schema and execution. */
