@@ -17,6 +17,7 @@ import { visibleHistory } from '../checkpoints/rewind-history'
 import type { CompactionSettings } from '../harness/compaction/compact'
 import { runCompactionTurn } from '../harness/compaction/trigger'
 import { watchHostExec } from '../harness/host-exec-watch'
+import type { ModeWatch } from '../harness/mode-watch'
 import { withInstructions } from '../harness/repo-instructions'
 import { readGuestFacts } from '../harness/git-facts'
 import { buildSystemPrompt, formatEnvironment, modelFamily } from '../harness/prompt'
@@ -49,6 +50,8 @@ export interface TurnParts {
   queue: MessageQueue
   /** The mode and sandbox in force now (they change between steps). */
   mode(): Mode
+  /** The session's mode switches as dispatched calls see them (harness/mode-watch.ts). */
+  modeWatch: ModeWatch
   sandbox(): SandboxPolicy
   /** Whether the session closed (a late warning is then dropped). */
   closed(): boolean
@@ -93,6 +96,7 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     takeQueued: () => p.queue.take(),
     logger: p.logger,
     approvals: p.approvals.gate,
+    modeWatch: p.modeWatch,
     ...(compaction ? { compaction } : {})
   }
   // the repository's instructions and the environment first, through the guest the session has (none is started for them)
