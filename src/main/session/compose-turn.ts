@@ -1,8 +1,9 @@
 /**
  * The one place a turn is composed from its parts: the guest (through the checkpoints, which take
  * the turn's baseline before its first guest tool), the mode and lock, approvals, compaction, the
- * goal, the repository's instructions, the host-exec watch and the snapshots around the turn. The
- * parts come in through {@link TurnParts}; nothing here reaches back into the session.
+ * goal, the repository's instructions, the environment block (git facts read in the guest), the
+ * host-exec watch and the snapshots around the turn. The parts come in through {@link TurnParts};
+ * nothing here reaches back into the session.
  */
 import type { LanguageModel } from 'ai'
 import type { CortexError } from '../../shared/errors'
