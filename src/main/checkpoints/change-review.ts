@@ -10,8 +10,11 @@ import { CortexError } from '../../shared/errors'
 import type { SessionEvent } from '../../shared/events'
 import { isRepoPath, latestRef, pathsOf, recordedTurns, refPrefix, snapshotRef, type RecordedTurn, type RefKind, type RefSide } from './checkpoint-refs'
 import type { CheckpointCore } from './checkpoint-core'
-import type { ShadowStore } from './shadow-store'
+import type { ChangeSelection, ShadowStore } from './shadow-store'
 import { FINISH_DEADLINE_MS } from './turn-snapshots'
+
+/** Most paths a conflict lists (and diffs: they go on a command line in the guest). */
+const CONFLICT_LIST_MAX = 200
 
 /** See the module comment. */
 export class ChangeReview {
@@ -28,28 +31,31 @@ export class ChangeReview {
     return { store, refs: await store.refs(refPrefix(this.core.host.sessionId)) }
   }
 
-  private need(refs: Record<string, string>, ref: string | undefined, what: string): string {
+  private need(refs: Record<string, string>, ref: string | undefined, what: string, turnId?: string): string {
     const c = ref ? refs[ref] : undefined
-    if (!c) throw new CortexError('invalid_input', `no snapshot ${what} (it was pruned, or the turn changed nothing the session recorded)`)
-    return c
+    if (c) return c
+    const failed = turnId ? this.core.host.events().find((e) => e.type === 'checkpoint_failed' && e.turnId === turnId) : undefined
+    if (failed?.type === 'checkpoint_failed') throw new CortexError('invalid_input', `no snapshot ${what}: that turn's changes were not recorded (${failed.reason})`)
+    throw new CortexError('invalid_input', `no snapshot ${what} (it was pruned, or the turn changed nothing the session recorded)`)
   }
 
   /** The range of turn `turnId` (its before and after), or of the whole session (first before, latest state). */
   private range(refs: Record<string, string>, turnId?: string): { a: string; b: string } {
-    if (turnId) return { a: this.need(refs, this.ref('t', turnId, 'before'), `before turn ${turnId}`), b: this.need(refs, this.ref('t', turnId, 'after'), `after turn ${turnId}`) }
+    if (turnId) return { a: this.need(refs, this.ref('t', turnId, 'before'), `before turn ${turnId}`, turnId), b: this.need(refs, this.ref('t', turnId, 'after'), `after turn ${turnId}`, turnId) }
     const events = this.core.host.events()
     const first = recordedTurns(events).find((t) => refs[this.ref('t', t.turnId, 'before')])
     return { a: this.need(refs, first && this.ref('t', first.turnId, 'before'), 'before the first turn'), b: this.need(refs, latestRef(this.core.host.sessionId, events), 'of the latest state') }
   }
 
   /** The session's changes: whole session (guest diff), per turn (events), store size. */
-  listChanges(): Promise<{ session: FileChange[]; turns: RecordedTurn[]; storeBytes: number }> {
+  listChanges(): Promise<{ session: FileChange[]; sessionMore?: number; turns: RecordedTurn[]; storeBytes: number }> {
     return this.core.serial(async () => {
       const turns = recordedTurns(this.core.host.events())
       if (turns.length === 0) return { session: [], turns, storeBytes: 0 }
       const { store, refs } = await this.open()
       const { a, b } = this.range(refs)
-      return { session: await store.changes(a, b), turns, storeBytes: await store.size() }
+      const { files, more } = await store.changes(a, b)
+      return { session: files, ...(more ? { sessionMore: more } : {}), turns, storeBytes: await store.size() }
     })
   }
 
@@ -58,7 +64,7 @@ export class ChangeReview {
     return this.core.serial(async () => {
       const { store, refs } = await this.open()
       const { a, b } = this.range(refs, turnId)
-      const change = (await store.changes(a, b)).find((f) => f.path === path || f.oldPath === path)
+      const change = (await store.changes(a, b, { within: [path] })).files.find((f) => f.path === path || f.oldPath === path)
       if (!change) throw new CortexError('invalid_input', `${path} did not change ${turnId ? `in turn ${turnId}` : 'in this session'}`)
       const sides = await store.show(a, b, change.path, change.oldPath)
       return { path: change.path, ...(change.oldPath ? { oldPath: change.oldPath } : {}), ...sides }
@@ -82,15 +88,12 @@ export class ChangeReview {
     }
     return this.core.serial(async () => {
       const { store, refs } = await this.open()
-      const target = this.need(refs, this.ref('t', turnId, 'before'), `before turn ${turnId}`)
+      const target = this.need(refs, this.ref('t', turnId, 'before'), `before turn ${turnId}`, turnId)
       const revertId = randomUUID()
       const now = await store.snapshot(this.core.host.sessionId, this.ref('r', revertId, 'before'))
-      let paths: string[]
-      if (scope === 'file') paths = [opts.path as string]
-      else {
-        const from = scope === 'turn' ? this.need(refs, this.ref('t', turnId, 'after'), `after turn ${turnId}`) : now
-        paths = pathsOf(await store.changes(target, from))
-      }
+      // a turn's or rewind's paths are listed in the guest: they may be too many for a command line
+      const paths: ChangeSelection = scope === 'file' ? [opts.path as string]
+        : { a: target, b: scope === 'turn' ? this.need(refs, this.ref('t', turnId, 'after'), `after turn ${turnId}`) : now }
       return this.apply(store, refs, { revertId, now, target, paths, turnId, scope, force: opts.force, conversation: opts.conversation })
     })
   }
@@ -105,7 +108,8 @@ export class ChangeReview {
       const target = this.need(refs, this.ref('r', revertId, 'before'), `before revert ${revertId}`)
       const id = randomUUID()
       const now = await store.snapshot(this.core.host.sessionId, this.ref('r', id, 'before'))
-      const paths = [...undone.restored, ...undone.deleted]
+      // what the revert changed: the paths that differ between its before and after snapshots
+      const paths = { a: target, b: this.need(refs, this.ref('r', revertId, 'after'), `after revert ${revertId}`) }
       return this.apply(store, refs, { revertId: id, now, target, paths, turnId: undone.turnId, scope: 'redo', redoOf: revertId, force })
     })
   }
@@ -113,20 +117,21 @@ export class ChangeReview {
   private async apply(
     store: ShadowStore,
     refs: Record<string, string>,
-    r: { revertId: string; now: string; target: string; paths: string[]; turnId: string; scope: RevertScope; redoOf?: string; force?: boolean; conversation?: boolean }
+    r: { revertId: string; now: string; target: string; paths: ChangeSelection; turnId: string; scope: RevertScope; redoOf?: string; force?: boolean; conversation?: boolean }
   ): Promise<RevertResult> {
     const { host } = this.core
     const latest = latestRef(host.sessionId, host.events())
     const known = latest ? refs[latest] : undefined
     if (known && !r.force) {
-      const wanted = new Set(r.paths)
-      const later = pathsOf(await store.changes(known, r.now)).filter((p) => wanted.has(p))
+      const wanted = Array.isArray(r.paths) ? new Set(r.paths) : null
+      const changed = await store.changes(known, r.now, { within: r.paths, limit: CONFLICT_LIST_MAX })
+      const later = pathsOf(changed.files).filter((p) => !wanted || wanted.has(p))
       if (later.length > 0) {
         await store.drop([this.ref('r', r.revertId, 'before')])
         return { status: 'conflict', files: later, patch: await store.patch(known, r.now, later) }
       }
     }
-    const done = r.paths.length ? await store.restore(host.sessionId, r.target, r.paths) : { restored: [], deleted: [], skipped: [] }
+    const done = !Array.isArray(r.paths) || r.paths.length ? await store.restore(host.sessionId, r.target, r.paths) : { restored: [], deleted: [], skipped: [] }
     await store.snapshot(host.sessionId, this.ref('r', r.revertId, 'after'))
     host.emit({
       type: 'changes_reverted', revertId: r.revertId, turnId: r.turnId, scope: r.scope, ...done,

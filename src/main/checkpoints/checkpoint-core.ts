@@ -40,4 +40,6 @@ export interface CheckpointCore {
    * @throws CortexError when the checkpoint guest cannot be started or the session is closed
    */
   store(signal?: AbortSignal): Promise<ShadowStore | null>
+  /** Whether the session closed (its lease released: a store operation in flight may fail for that alone). */
+  isClosed(): boolean
 }

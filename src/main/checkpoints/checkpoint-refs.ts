@@ -29,6 +29,8 @@ export interface RecordedTurn {
   turnId: string
   index: number
   files: FileChange[]
+  /** Files beyond `files` (which lists at most 1000). */
+  more?: number
 }
 
 /** Turns with a `turn_changes` event, oldest first, numbered from 1 among all the session's turns. */
@@ -36,7 +38,7 @@ export function recordedTurns(events: readonly SessionEvent[]): RecordedTurn[] {
   const index = new Map<string, number>()
   for (const e of events) if (e.type === 'turn_started' && !index.has(e.turnId)) index.set(e.turnId, index.size + 1)
   const out: RecordedTurn[] = []
-  for (const e of events) if (e.type === 'turn_changes') out.push({ turnId: e.turnId, index: index.get(e.turnId) ?? 0, files: e.files })
+  for (const e of events) if (e.type === 'turn_changes') out.push({ turnId: e.turnId, index: index.get(e.turnId) ?? 0, files: e.files, ...(e.more ? { more: e.more } : {}) })
   return out
 }
 
@@ -50,9 +52,13 @@ export function latestRef(sessionId: string, events: readonly SessionEvent[]): s
   return undefined
 }
 
-/** The newest turn other than `current` when it has no `turn_changes` (a crash may have cut it off), else undefined. */
+/**
+ * The newest turn other than `current` when it has neither `turn_changes` nor an end-stage
+ * `checkpoint_failed` (a crash may have cut it off), else undefined.
+ */
 export function unrecordedLastTurn(events: readonly SessionEvent[], current: string): string | undefined {
-  const recorded = new Set(events.filter((e) => e.type === 'turn_changes').map((e) => (e as { turnId: string }).turnId))
+  const recorded = new Set<string>()
+  for (const e of events) if (e.type === 'turn_changes' || (e.type === 'checkpoint_failed' && e.stage === 'after')) recorded.add(e.turnId)
   const last = [...events].reverse().find((e) => e.type === 'turn_started' && e.turnId !== current) as { turnId: string } | undefined
   return last && !recorded.has(last.turnId) ? last.turnId : undefined
 }

@@ -37,7 +37,7 @@ export class SessionCheckpoints {
   /** @param host the session's side, see {@link CheckpointHost} */
   constructor(private readonly host: CheckpointHost) {
     this.log = host.logger ?? NOOP_LOGGER
-    const core: CheckpointCore = { host, log: this.log, serial: (fn) => this.serial(fn), store: (signal) => this.store(signal) }
+    const core: CheckpointCore = { host, log: this.log, serial: (fn) => this.serial(fn), store: (signal) => this.store(signal), isClosed: () => this.closed }
     this.turns = new TurnSnapshots(core)
     this.review = new ChangeReview(core)
   }

@@ -48,16 +48,19 @@ export class TurnSnapshots {
         store = await this.core.store()
       } catch (err) {
         log.warn('the checkpoint guest could not be had; this turn\'s changes are not recorded', { turnId, ...errorFields(err) })
+        if (!this.core.isClosed()) this.failed(turnId, 'before', `the checkpoint guest could not be started: ${errorMessage(err)}`)
         return false
       }
       if (!store) return false
       return this.core.serial(async () => {
+        // a turn that cannot be closed is said so, and never keeps this turn from being recorded
+        await this.recoverUnfinished(store, turnId, AbortSignal.timeout(FINISH_DEADLINE_MS))
         try {
-          await this.recoverUnfinished(store, turnId, AbortSignal.timeout(FINISH_DEADLINE_MS))
           await store.snapshot(host.sessionId, this.ref(turnId, 'before'))
           return true
         } catch (err) {
           log.warn('checkpoint before the turn failed; this turn\'s changes are not recorded', { turnId, ...errorFields(err) })
+          this.failed(turnId, 'before', `the snapshot before the turn failed: ${errorMessage(err)}`)
           return false
         }
       })
@@ -89,22 +92,40 @@ export class TurnSnapshots {
         const store = this.core.host.getSandbox() === 'read-only' ? null : await this.core.store(AbortSignal.timeout(FINISH_DEADLINE_MS))
         if (store) await this.recoverUnfinished(store, '', AbortSignal.timeout(FINISH_DEADLINE_MS))
       } catch (err) {
-        this.core.log.warn('could not record the changes of a turn a crash cut off; the next turn retries', errorFields(err))
+        this.core.log.warn('could not reach the checkpoint guest to close a turn a crash cut off; the next turn retries', errorFields(err))
       }
     })
   }
 
-  /** Close the newest earlier turn that has a `before` snapshot but no `turn_changes` (a crash cut it off). */
+  /**
+   * Close the newest earlier turn that has a `before` snapshot but no `turn_changes` (a crash cut it
+   * off). When that fails, the turn gets `checkpoint_failed` (so no later turn tries again: its own
+   * `before` snapshot holds that state). Never rejects.
+   */
   private async recoverUnfinished(store: ShadowStore, current: string, signal?: AbortSignal): Promise<void> {
     const { host } = this.core
     const last = unrecordedLastTurn(host.events(), current)
     if (!last) return
-    const refs = await store.refs(refPrefix(host.sessionId, last), { signal })
-    const before = refs[this.ref(last, 'before')]
-    if (!before) return
-    const after = await store.snapshot(host.sessionId, this.ref(last, 'after'), { signal })
-    const files = await store.changes(before, after, { signal })
-    host.emit({ type: 'turn_changes', turnId: last, files, storeBytes: await store.size({ signal }), recovered: true })
+    try {
+      const refs = await store.refs(refPrefix(host.sessionId, last), { signal })
+      const before = refs[this.ref(last, 'before')]
+      if (!before) return
+      const after = await store.snapshot(host.sessionId, this.ref(last, 'after'), { signal })
+      const { files, more } = await store.changes(before, after, { signal })
+      host.emit({ type: 'turn_changes', turnId: last, files, ...(more ? { more } : {}), storeBytes: await store.size({ signal }), recovered: true })
+    } catch (err) {
+      this.core.log.warn('could not record the changes of a turn a crash cut off', { turnId: last, ...errorFields(err) })
+      this.failed(last, 'after', `its changes could not be recorded after a crash: ${errorMessage(err)}`)
+    }
+  }
+
+  /** Say in the session's events that turn `turnId` is not (fully) recorded; never throws (a closed session takes no events). */
+  private failed(turnId: string, stage: 'before' | 'after', reason: string): void {
+    try {
+      this.core.host.emit({ type: 'checkpoint_failed', turnId, stage, reason })
+    } catch (err) {
+      this.core.log.debug('could not emit checkpoint_failed', { turnId, ...errorFields(err) })
+    }
   }
 
   /**
@@ -119,10 +140,9 @@ export class TurnSnapshots {
     try {
       return await run()
     } finally {
-      const finishing = this.finishTurn(turnId)
-      // after Stop the turn ends within 2 s: a snapshot of a large tree goes on, and its turn_changes follows turn_ended
-      if (signal?.aborted) await Promise.race([finishing, delay(STOPPED_FINISH_WAIT_MS)])
-      else await finishing
+      // after Stop (before the end snapshot or during it) the turn ends within 2 s: a snapshot of a
+      // large tree goes on, and its turn_changes follows turn_ended
+      await untilStoppedAndWaited(this.finishTurn(turnId), signal, STOPPED_FINISH_WAIT_MS)
     }
   }
 
@@ -138,18 +158,24 @@ export class TurnSnapshots {
     const signal = AbortSignal.timeout(FINISH_DEADLINE_MS)
     const { host } = this.core
     await this.core.serial(async () => {
+      let recorded = false
       try {
         const store = await this.core.store(signal)
         if (!store) return
         const after = await store.snapshot(host.sessionId, this.ref(turnId, 'after'), { signal })
         const refs = await store.refs(refPrefix(host.sessionId, turnId), { signal })
         const before = refs[this.ref(turnId, 'before')]
-        if (!before) return
-        const files = await store.changes(before, after, { signal })
-        host.emit({ type: 'turn_changes', turnId, files, storeBytes: await store.size({ signal }) })
+        if (!before) throw new Error('the snapshot before the turn is missing from the store')
+        const { files, more } = await store.changes(before, after, { signal })
+        host.emit({ type: 'turn_changes', turnId, files, ...(more ? { more } : {}), storeBytes: await store.size({ signal }) })
+        recorded = true
         await this.prune(store, signal)
       } catch (err) {
-        this.core.log.warn('checkpoint at the end of the turn failed; the next turn records it', { turnId, ...errorFields(err) })
+        if (recorded) return this.core.log.warn('could not prune old checkpoints', { turnId, ...errorFields(err) })
+        this.core.log.warn('checkpoint at the end of the turn failed; the next turn (or a resume) records it', { turnId, ...errorFields(err) })
+        // a session closing under its end snapshot (Ctrl-C twice, quit) leaves the turn to the
+        // recovery at the next turn or resume; any other failure is final for this turn
+        if (!this.core.isClosed()) this.failed(turnId, 'after', `the snapshot at the end of the turn failed: ${errorMessage(err)}`)
       }
     })
   }
@@ -163,9 +189,24 @@ export class TurnSnapshots {
   }
 }
 
-/** Resolves after `ms` without keeping the process alive. */
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref())
+/**
+ * Resolves when `p` settles, or `ms` after `signal` aborted (before or during the wait), whichever
+ * comes first; `p` goes on. Never rejects.
+ */
+function untilStoppedAndWaited(p: Promise<void>, signal: AbortSignal | undefined, ms: number): Promise<void> {
+  const done = p.catch(() => undefined)
+  if (!signal) return done
+  let timer: NodeJS.Timeout | undefined
+  let onAbort = (): void => undefined
+  const stopped = new Promise<void>((resolve) => {
+    onAbort = (): void => void (timer = setTimeout(resolve, ms).unref())
+    if (signal.aborted) onAbort()
+    else signal.addEventListener('abort', onAbort, { once: true })
+  })
+  return Promise.race([done, stopped]).finally(() => {
+    clearTimeout(timer)
+    signal.removeEventListener('abort', onAbort)
+  })
 }
 
 /** `p`'s value, or an AbortError as soon as `signal` aborts (`p` goes on; its rejection is then ignored). */
@@ -177,4 +218,10 @@ function untilAborted<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
     signal.addEventListener('abort', onAbort, { once: true })
     p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
   })
+}
+
+/** The message of `err` for the user (one line, at most 300 characters). */
+function errorMessage(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err)
+  return text.replace(/\s+/g, ' ').trim().slice(0, 300)
 }
