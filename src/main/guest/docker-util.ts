@@ -11,6 +11,7 @@ import { LABEL_MANAGED, LABEL_SESSION } from './container-spec'
 import type { GuestProgress } from './guest'
 import { LABEL_OWNER, ownerAlive, ownerTag } from './owner'
 import { isGuestEtcDir, removeStaleGuestEtcDirs } from './paths'
+import { raceDeadline } from '../../shared/deadline'
 
 /** Where the Docker engine is looked for, for error messages. */
 export function dockerWhere(): string {
@@ -35,14 +36,10 @@ export function demuxLogs(buf: Buffer): string {
 }
 
 /** Reject with `message` when `p` has not settled within `ms` milliseconds. */
-export function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  return Promise.race([
-    p,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(message)), ms)
-    })
-  ]).finally(() => clearTimeout(timer))
+export async function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  const r = await raceDeadline(p, { ms })
+  if (r.kind === 'value') return r.value
+  throw new Error(message)
 }
 
 /**
