@@ -188,12 +188,13 @@ export async function snapshotOp(req: SnapshotRequest): Promise<SnapshotResult> 
     }
     const name = Buffer.from(raw, 'latin1')
     const full = Buffer.concat([Buffer.from(repo + '/'), name])
-    const st = await fsp.lstat(full, { bigint: true }).catch(() => null)
-    const kind = st && (specialKind(st) ?? (st.isFile() && !readableByUs(st) ? 'unreadable' : undefined))
+    let denied = false
+    const st = await fsp.lstat(full, { bigint: true }).catch((e: NodeJS.ErrnoException) => ((denied = e.code === 'EACCES'), null))
+    const kind = denied ? 'unreadable' : st && (specialKind(st) ?? (st.isFile() && !readableByUs(st) ? 'unreadable' : undefined))
     if (kind) {
-      // a FIFO, socket or device where a file was, or a file we may not read (`chmod 000`): git
-      // cannot add it and would fail the whole snapshot, turn after turn; it leaves the index and
-      // the commit message names it
+      // a FIFO, socket or device where a file was, or a file we may not read (`chmod 000` of it or
+      // of its folder): git cannot add it and would fail the whole snapshot, turn after turn; it
+      // leaves the index and the commit message names it
       special[name.toString('utf8')] = kind
       if (tracked) drop.push(raw)
       continue
