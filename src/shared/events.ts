@@ -219,7 +219,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('guest_status'), state: GuestStateSchema, detail: z.string().optional() }),
   /** `usage`: the turn's token and cost totals (absent when it made no model request). */
   z.object({ type: z.literal('turn_ended'), turnId: z.string(), reason: TurnEndReasonSchema, usage: TurnUsageSchema.optional() }),
-  /** turn_changes, changes_reverted (./checkpoints). */
+  /** turn_changes, changes_reverted, checkpoint_failed (./checkpoints). */
   ...CHECKPOINT_EVENTS,
   /** shell_output, shell_exited (./shell; ephemeral). */
   ...SHELL_EVENTS,
