@@ -78,11 +78,15 @@ export function visibleName(name: string): string {
   return JSON.stringify(name).replace(UNSHOWABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
-/** `N files changed: +a.txt ~b.ts -c.md` (at most 8 named; each as {@link visibleName}). */
-export function changesLine(files: ReadonlyArray<{ path: string; status: string }>): string {
+/**
+ * `N files changed: +a.txt ~b.ts -c.md` (at most 8 named; each as {@link visibleName}); `more`
+ * counts changed files the store left out of the list (a capped reply).
+ */
+export function changesLine(files: ReadonlyArray<{ path: string; status: string }>, more = 0): string {
   const mark: Record<string, string> = { added: '+', deleted: '-', modified: '~', renamed: '→' }
   const named = files.slice(0, 8).map((f) => `${mark[f.status] ?? ''}${visibleName(f.path)}`)
-  return `${files.length} file${files.length === 1 ? '' : 's'} changed: ${named.join(' ')}${files.length > 8 ? ' …' : ''}`
+  const n = files.length + more
+  return `${n} file${n === 1 ? '' : 's'} changed: ${named.join(' ')}${n > 8 ? ' …' : ''}`
 }
 
 /** Create a renderer; call it with each envelope in order. */
@@ -246,7 +250,11 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
       }
       case 'turn_changes':
         newline()
-        if (event.files.length) target.err.write(paint('dim', `${changesLine(event.files)}${event.recovered ? ' (by a turn a crash cut off)' : ''} · see: cortex changes ${sessionId}\n`))
+        if (event.files.length) target.err.write(paint('dim', `${changesLine(event.files, event.more)}${event.recovered ? ' (by a turn a crash cut off)' : ''} · see: cortex changes ${sessionId}\n`))
+        break
+      case 'checkpoint_failed':
+        newline()
+        target.err.write(`${paint('yellow', 'warning:')} this turn's changes were not recorded${event.stage === 'after' ? ' at its end' : ''} (cortex changes and rewind cannot show or undo them): ${safe(event.reason)}\n`)
         break
       case 'instructions_loaded':
         target.err.write(paint('dim', `instructions loaded from ${safe(event.file)}${event.truncated ? ` (cut at ${event.bytes} bytes)` : ''}\n`))
