@@ -55,7 +55,7 @@ async function lstat(p: string): Promise<Stats | null> {
  * left running), so the open is non-blocking with O_NOFOLLOW and the handle's own fstat decides.
  * @returns the bytes, or a fingerprint for what the name is by now (special, too large, unreadable)
  */
-async function readSmallRegular(abs: string, mode: string, st: Stats): Promise<Buffer | string> {
+export async function readSmallRegular(abs: string, mode: string, st: Stats): Promise<Buffer | string> {
   let fh: FileHandle
   try {
     fh = await fsp.open(abs, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW)
@@ -82,8 +82,11 @@ async function readSmallRegular(abs: string, mode: string, st: Stats): Promise<B
   }
 }
 
-/** A fingerprint that never opens anything but a regular file and never follows a link. */
-async function fingerprint(abs: string, st: Stats, rel: string): Promise<string> {
+/**
+ * A fingerprint of `abs` (lstat `st`, repository-relative `rel`) that never opens anything but a
+ * regular file and never follows a link: `link:<target>`, `dir`, `special:<mode>`, or a content hash.
+ */
+export async function fingerprint(abs: string, st: Stats, rel: string): Promise<string> {
   if (st.isSymbolicLink()) return `link:${await fsp.readlink(abs).catch(() => '?')}` // unreadable target: the link still counts
   if (st.isDirectory()) return 'dir'
   if (!st.isFile()) return `special:${st.mode.toString(8)}`

@@ -16,6 +16,8 @@ import type { SessionCheckpoints } from '../checkpoints/session-checkpoints'
 import { visibleHistory } from '../checkpoints/rewind-history'
 import type { CompactionSettings } from '../harness/compaction/compact'
 import { runCompactionTurn } from '../harness/compaction/trigger'
+import { watchGitArming } from '../harness/git-arming'
+import { gitArmingNote, withDisarmed } from '../harness/git-arming-text'
 import { watchHostExec } from '../harness/host-exec-watch'
 import { withInstructions } from '../harness/repo-instructions'
 import { buildSystemPrompt } from '../harness/system-prompt'
@@ -91,7 +93,9 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     ...(compaction ? { compaction } : {})
   }
   // the repository's instructions first, through the guest the session has (none is started for them)
-  return watchedForHostExec(p, turnId, () => p.checkpoints.around(turnId, async () => (await p.instructions.refresh(p.guest.current, signal), runTurn(deps)), signal))
+  return watchedForHostExec(p, turnId, (afterCall) =>
+    p.checkpoints.around(turnId, async () => (await p.instructions.refresh(p.guest.current, signal), runTurn({ ...deps, ...(afterCall ? { afterCall } : {}) })), signal)
+  )
 }
 
 /** The session state the tools read and replace: todos, the plan, the spec, the goal. */
@@ -113,19 +117,27 @@ function toolSession(p: TurnParts, turnId: string): TurnDeps['session'] {
   }
 }
 
+/** Tools that never write the repository: no git-arming check after them. */
+const READ_ONLY_TOOLS = new Set(['read_file', 'glob', 'grep', 'todo_read', 'todo_write', 'plan', 'spec', 'goal_done'])
+
 /**
  * Run a turn between two snapshots of the files host tools run without asking; changes are
- * reported (`host_exec_warning`) before the turn ends. Skipped under `read-only` (ADR 0006) when
- * the approval policy is `never`: otherwise an allowed escalation may write from a one-off guest (ADR 0009).
+ * reported (`host_exec_warning`) before the turn ends. Repositories a call made or changed are
+ * disarmed after each call that may write and again at the turn's end (harness/git-arming.ts).
+ * Skipped under `read-only` (ADR 0006) when the approval policy is `never`: otherwise an allowed
+ * escalation may write from a one-off guest (ADR 0009).
  */
-async function watchedForHostExec<T>(p: TurnParts, turnId: string, run: () => Promise<T>): Promise<T> {
+async function watchedForHostExec<T>(p: TurnParts, turnId: string, run: (afterCall?: TurnDeps['afterCall']) => Promise<T>): Promise<T> {
   const policy: ApprovalPolicy = p.approvals.getPolicy()
   if (p.sandbox() === 'read-only' && policy === 'never') return run()
-  const watch = await watchHostExec(p.repo)
+  const [watch, arming] = await Promise.all([watchHostExec(p.repo), watchGitArming(p.repo)])
+  const afterCall = async (name: string, signal: AbortSignal): Promise<string | null> =>
+    READ_ONLY_TOOLS.has(name) ? null : gitArmingNote(await arming.check(signal).catch(() => ({ renamed: [], failed: [], incomplete: true })))
   try {
-    return await run()
+    return await run(afterCall)
   } finally {
-    const warning = await watch.finish()
+    await arming.check().catch(() => undefined) // a failed check shows as incomplete or failed in the summary
+    const warning = withDisarmed(await watch.finish(), arming.summary())
     if (warning && !p.closed()) p.emit({ type: 'host_exec_warning', turnId, ...warning })
   }
 }
