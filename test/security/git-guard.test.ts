@@ -232,7 +232,7 @@ describe.skipIf(skipWithoutDocker())('the git guard (real guest, session service
     const warning = evs.find((e) => e.type === 'host_exec_warning')
     expect(warning).toBeDefined()
     const paths = warning && warning.type === 'host_exec_warning' ? warning.paths : []
-    expect(paths).toEqual(expect.arrayContaining(['.envrc (added)', '.vscode (added)', '.vscode/tasks.json (added)', 'package.json (modified)', 'sub/.git/config (added)']))
+    expect(paths).toEqual(expect.arrayContaining(['.envrc (added)', '.vscode (added)', '.vscode/tasks.json (added)', 'package.json (modified)', 'sub/.git/config → sub/.git/config.cortex-disabled (disabled)']))
     // reported before the turn ends
     expect(evs.findIndex((e) => e.type === 'host_exec_warning')).toBeLessThan(evs.findIndex((e) => e.type === 'turn_ended'))
     await service.closeSession({ sessionId: id })
