@@ -1,0 +1,97 @@
+// The git-arming scan and disarm on real folders (no Docker): what counts as a repository, what is
+// moved aside and what is left alone, a read-only folder, a pointer out of the repository, and an
+// incomplete walk reported as unknown rather than as "nothing found".
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { disarmGitdirs, scanGitdirs, watchGitArming } from './git-arming'
+import { withDisarmed } from './git-arming-text'
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+function tree(files: Record<string, string>): string {
+  const d = mkdtempSync(join(tmpdir(), 'cortex-arming-'))
+  dirs.push(d)
+  for (const [rel, text] of Object.entries(files)) write(d, rel, text)
+  return d
+}
+function write(d: string, rel: string, text: string): void {
+  mkdirSync(join(d, rel, '..'), { recursive: true })
+  if (rel.endsWith('/')) mkdirSync(join(d, rel), { recursive: true })
+  else writeFileSync(join(d, rel), text)
+}
+const gitdir = (at: string, config = '[core]\n'): Record<string, string> => ({
+  [`${at}HEAD`]: 'ref: refs/heads/main\n',
+  [`${at}objects/`]: '',
+  [`${at}refs/`]: '',
+  [`${at}config`]: config
+})
+
+describe('git arming', () => {
+  it('finds repositories by structure, by .git folder, file and symlink; not lookalikes', async () => {
+    const d = tree({ ...gitdir('.git/'), ...gitdir('a/b/'), ...gitdir('n/.git/'), ...gitdir('g/'), 'p/.git': 'gitdir: ../g\n', 'src/HEAD': 'x', 'src/config': 'x' })
+    mkdirSync(join(d, 'q'))
+    symlinkSync('../a/b', join(d, 'q/.git'))
+    const s = await scanGitdirs(d)
+    expect([...s.gitdirs.keys()].sort()).toEqual(['a/b', 'g', 'n/.git'])
+    expect(s.incomplete).toBe(false)
+  })
+
+  it('moves aside the control files of a new or changed repository, and nothing else', async () => {
+    const d = tree({ ...gitdir('old/'), ...gitdir('kept/'), 'a.txt': 'a' })
+    const w = await watchGitArming(d)
+    write(d, 'old/config', '[core]\n\tfsmonitor = touch /tmp/x\n')
+    for (const [rel, text] of Object.entries(gitdir('new/.git/'))) write(d, rel, text)
+    write(d, 'new/.git/hooks/pre-commit', 'touch /tmp/x')
+    const r = await w.check()
+    expect(r.renamed.sort()).toEqual(['new/.git/config → new/.git/config.cortex-disabled', 'new/.git/hooks → new/.git/hooks.cortex-disabled', 'old/config → old/config.cortex-disabled'])
+    expect(readFileSync(join(d, 'old/config.cortex-disabled'), 'utf8')).toContain('fsmonitor')
+    expect(existsSync(join(d, 'kept/config'))).toBe(true)
+    // armed again: moved aside again, under a free name
+    write(d, 'old/config', '[core]\n\tfsmonitor = touch /tmp/y\n')
+    expect((await w.check()).renamed).toEqual(['old/config → old/config.cortex-disabled-2'])
+    expect(w.summary().renamed).toHaveLength(4)
+  })
+
+  it('a repository in a folder the guest made read-only is still disarmed', async () => {
+    const d = tree({})
+    const before = await scanGitdirs(d)
+    for (const [rel, text] of Object.entries(gitdir('ro/'))) write(d, rel, text)
+    chmodSync(join(d, 'ro'), 0o555)
+    const r = await disarmGitdirs(d, before, await scanGitdirs(d))
+    expect(r).toEqual({ renamed: ['ro/config → ro/config.cortex-disabled'], failed: [] })
+  })
+
+  it('a new .git pointer: its target inside the root .git is disarmed, one outside the repository is moved aside itself; a new root commondir too', async () => {
+    const d = tree({ ...gitdir('.git/'), 'sub/a.txt': 'a' })
+    const outside = tree(gitdir(''))
+    const before = await scanGitdirs(d)
+    write(d, 'sub/.git', `gitdir: ${outside}\n`)
+    write(d, '.git/commondir', '../common\n')
+    // a gitdir hidden where the walk does not go (inside the root .git), named by a pointer
+    for (const [rel, text] of Object.entries(gitdir('.git/evil/'))) write(d, rel, text)
+    write(d, 'x/.git', 'gitdir: ../.git/evil\n')
+    const r = await disarmGitdirs(d, before, await scanGitdirs(d))
+    expect(r.renamed.sort()).toEqual(['.git/commondir → .git/commondir.cortex-disabled', '.git/evil/config → .git/evil/config.cortex-disabled', 'sub/.git → sub/.git.cortex-disabled'])
+    expect(existsSync(join(outside, 'config'))).toBe(true)
+  })
+
+  it('the root folder counts as a repository only when it has no gitdir of its own', async () => {
+    const withGit = tree({ ...gitdir('.git/'), ...gitdir('') })
+    expect([...(await scanGitdirs(withGit)).gitdirs.keys()]).toEqual([])
+    const without = tree({ ...gitdir('') })
+    expect([...(await scanGitdirs(without)).gitdirs.keys()]).toEqual([''])
+  })
+
+  it('an incomplete walk is reported as unknown, even when nothing was found', async () => {
+    const d = tree({ 'a/b/c.txt': 'x' })
+    const s = await scanGitdirs(d, { deadlineMs: -1 })
+    expect(s.incomplete).toBe(true)
+    const warning = withDisarmed(null, { renamed: [], failed: [], incomplete: true })
+    expect(warning?.message).toMatch(/could not search the whole repository/)
+    expect(withDisarmed(null, { renamed: [], failed: [], incomplete: false })).toBeNull()
+  })
+})
