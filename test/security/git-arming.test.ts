@@ -73,6 +73,17 @@ describe.skipIf(skipWithoutDocker())('repositories the guest builds cannot arm t
     expect(root.status, root.stderr).toBe(0)
   }
   const fsmonitor = `fsmonitor = \\"touch ${proof}; false\\"`
+  /** A bash command making `dir` a repository by structure, armed (config with core.worktree and core.fsmonitor). */
+  const makeBare = (dir: string): string =>
+    `mkdir -p ${dir}/objects ${dir}/refs/heads && echo 'ref: refs/heads/main' > ${dir}/HEAD && printf "[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = .\\n\\t${fsmonitor}\\n" > ${dir}/config`
+  /** Wait until `cond` holds, polling every 50 ms, or fail after `ms`. */
+  const waitFor = async (cond: () => boolean, ms: number): Promise<void> => {
+    const until = Date.now() + ms
+    while (!cond()) {
+      if (Date.now() > until) throw new Error(`condition not met within ${ms} ms`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
   const ident = '-c user.name=A -c user.email=a@cortex.invalid'
 
   it('a folder that is a repository by structure (HEAD, objects, refs, config with core.worktree)', async () => {
@@ -139,6 +150,35 @@ describe.skipIf(skipWithoutDocker())('repositories the guest builds cannot arm t
     expect(result).toContain('made=0')
     expectNothingRuns(repo, [''])
     expect(warning?.paths.join('\n')).toContain('.git/commondir → .git/commondir.cortex-disabled (disabled)')
+    await service.closeSession({ sessionId: id })
+  }, 180_000)
+
+  it('a repository made by a long command is disarmed while the command still runs', async () => {
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' })
+    const id = (await service.openSession({ repo, sandbox: 'workspace-write' })).id
+    script.push({ toolCalls: [{ name: 'bash', args: { command: `${makeBare('slow')} && touch slow-made && sleep 20; echo slept` } }] }, { text: 'done' })
+    const from = events.length
+    await service.submit({ sessionId: id, op: { type: 'user_message', text: 'go' } })
+    await waitFor(() => existsSync(join(repo, 'slow/config.cortex-disabled')), 15_000)
+    // still inside the call: no result yet
+    expect(events.slice(from).some((e) => e.sessionId === id && e.event.type === 'tool_call_finished')).toBe(false)
+    expectNothingRuns(repo, ['slow'])
+    await service.idle(id)
+    await service.closeSession({ sessionId: id })
+  }, 180_000)
+
+  it('a repository a process left running makes between turns is disarmed before the next turn runs anything', async () => {
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' })
+    const id = (await service.openSession({ repo, sandbox: 'workspace-write' })).id
+    const first = await bash(id, `setsid sh -c 'while [ ! -e go ]; do sleep 0.2; done; ${makeBare('late').replace(/'/g, "'\\''")} && touch late-made' > /dev/null 2>&1 & echo started`)
+    expect(first.result).toContain('started')
+    // between turns: the lingering process builds the repository
+    writeFileSync(join(repo, 'go'), '')
+    await waitFor(() => existsSync(join(repo, 'late-made')), 15_000)
+    const second = await bash(id, 'ls late')
+    expect(second.result).toContain('config.cortex-disabled')
+    expectNothingRuns(repo, ['late'])
+    expect(second.warning?.paths.join('\n')).toContain('late/config → late/config.cortex-disabled (disabled)')
     await service.closeSession({ sessionId: id })
   }, 180_000)
 

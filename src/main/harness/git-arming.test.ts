@@ -5,7 +5,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, sy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { disarmGitdirs, scanGitdirs, watchGitArming } from './git-arming'
+import { disarmGitdirs, scanGitdirs } from './git-arming'
+import { watchGitArming } from './git-arming-watch'
 import { withDisarmed } from './git-arming-text'
 
 const dirs: string[] = []
@@ -84,6 +85,21 @@ describe('git arming', () => {
     expect([...(await scanGitdirs(withGit)).gitdirs.keys()]).toEqual([])
     const without = tree({ ...gitdir('') })
     expect([...(await scanGitdirs(without)).gitdirs.keys()]).toEqual([''])
+  })
+
+  it('the next turn compares with what the last one left: a change between turns is disarmed at its start', async () => {
+    const d = tree({ ...gitdir('user/') })
+    const memory = { last: null }
+    const t1 = await watchGitArming(d, memory)
+    for (const [rel, text] of Object.entries(gitdir('late/'))) write(d, rel, text)
+    await t1.check()
+    expect(existsSync(join(d, 'late/config.cortex-disabled'))).toBe(true)
+    // between turns: the same config written again, and a new repository
+    write(d, 'late/config', '[core]\n')
+    for (const [rel, text] of Object.entries(gitdir('later/'))) write(d, rel, text)
+    const t2 = await watchGitArming(d, memory)
+    expect(t2.summary().renamed.sort()).toEqual(['late/config → late/config.cortex-disabled-2', 'later/config → later/config.cortex-disabled'])
+    expect(existsSync(join(d, 'user/config'))).toBe(true)
   })
 
   it('an incomplete walk is reported as unknown, even when nothing was found', async () => {

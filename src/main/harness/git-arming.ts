@@ -170,17 +170,20 @@ async function renameAside(abs: string): Promise<string> {
 /**
  * Disarm what changed between `before` (the turn's start) and `after` (now): every gitdir of
  * `after` that is new or whose control files differ gets each control file renamed aside, and a new
- * or changed `.git` pointer to a target outside the repository is renamed aside itself.
+ * or changed `.git` pointer to a target outside the repository is renamed aside itself. `after` is
+ * updated to the state left behind (so a later comparison with it sees the same config written again).
  * @returns the renames made and the paths it could not rename (a vanished path is no failure)
  */
 export async function disarmGitdirs(root: string, before: GitdirScan, after: GitdirScan): Promise<Disarmed> {
   const out: Disarmed = { renamed: [], failed: [] }
-  const aside = async (rel: string): Promise<void> => {
+  const aside = async (rel: string): Promise<boolean> => {
     try {
       const to = await renameAside(join(root, rel))
       out.renamed.push(`${rel} → ${relative(root, to)}`)
+      return true
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') out.failed.push(`${rel} (${(err as Error).message})`)
+      return false
     }
   }
   for (const [rel, fp] of after.gitdirs) {
@@ -189,45 +192,8 @@ export async function disarmGitdirs(root: string, before: GitdirScan, after: Git
       if (!fp.split('\n').some((l) => l.startsWith(`${f}=`))) continue
       await aside(rel ? `${rel}/${f}` : f)
     }
+    after.gitdirs.set(rel, await gitdirFingerprint(join(root, rel)))
   }
-  for (const [rel, text] of after.outsidePointers) if (before.outsidePointers.get(rel) !== text) await aside(rel)
+  for (const [rel, text] of after.outsidePointers) if (before.outsidePointers.get(rel) !== text && (await aside(rel))) after.outsidePointers.delete(rel)
   return out
-}
-
-/** One turn's guard: the baseline, and a serialised check after each call and at the turn's end. */
-export interface GitArmingWatch {
-  /**
-   * Scan now and disarm what changed since the turn began.
-   * @returns what this check renamed or could not, and whether its walk was incomplete
-   */
-  check(signal?: AbortSignal): Promise<Disarmed & { incomplete: boolean }>
-  /** Everything disarmed or failed during the turn so far, and whether any walk was incomplete. */
-  summary(): Disarmed & { incomplete: boolean }
-}
-
-/**
- * Take the turn's baseline of `root` (absolute real host path) and return its guard. Never rejects:
- * an unreadable tree is an empty, incomplete baseline (then every gitdir found later counts as new).
- */
-export async function watchGitArming(root: string, deadlineMs = SCAN_DEADLINE_MS): Promise<GitArmingWatch> {
-  const before = await scanGitdirs(root, { deadlineMs })
-  const total: Disarmed & { incomplete: boolean } = { renamed: [], failed: [], incomplete: before.incomplete }
-  let chain: Promise<unknown> = Promise.resolve()
-  const once = async (signal?: AbortSignal): Promise<Disarmed & { incomplete: boolean }> => {
-    const after = await scanGitdirs(root, { deadlineMs, ...(signal ? { signal } : {}) })
-    const done = await disarmGitdirs(root, before, after)
-    total.renamed.push(...done.renamed)
-    total.failed.push(...done.failed)
-    total.incomplete ||= after.incomplete
-    return { ...done, incomplete: after.incomplete }
-  }
-  return {
-    check(signal) {
-      // serialised: two parallel calls must not rename the same file twice
-      const next = chain.then(() => once(signal))
-      chain = next.catch(() => undefined)
-      return next
-    },
-    summary: () => ({ renamed: [...total.renamed], failed: [...total.failed], incomplete: total.incomplete })
-  }
 }

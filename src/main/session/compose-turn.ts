@@ -16,7 +16,7 @@ import type { SessionCheckpoints } from '../checkpoints/session-checkpoints'
 import { visibleHistory } from '../checkpoints/rewind-history'
 import type { CompactionSettings } from '../harness/compaction/compact'
 import { runCompactionTurn } from '../harness/compaction/trigger'
-import { watchGitArming } from '../harness/git-arming'
+import { watchGitArming, type GitArmingMemory } from '../harness/git-arming-watch'
 import { gitArmingNote, withDisarmed } from '../harness/git-arming-text'
 import { watchHostExec } from '../harness/host-exec-watch'
 import { withInstructions } from '../harness/repo-instructions'
@@ -50,6 +50,8 @@ export interface TurnParts {
   /** The mode and sandbox in force now (they change between steps). */
   mode(): Mode
   sandbox(): SandboxPolicy
+  /** What the last turn's git-arming check left (harness/git-arming.ts); absent: each turn starts afresh. */
+  gitArming?: GitArmingMemory
   /** Whether the session closed (a late warning is then dropped). */
   closed(): boolean
   emit(event: SessionEvent): void
@@ -130,14 +132,46 @@ const READ_ONLY_TOOLS = new Set(['read_file', 'glob', 'grep', 'todo_read', 'todo
 async function watchedForHostExec<T>(p: TurnParts, turnId: string, run: (afterCall?: TurnDeps['afterCall']) => Promise<T>): Promise<T> {
   const policy: ApprovalPolicy = p.approvals.getPolicy()
   if (p.sandbox() === 'read-only' && policy === 'never') return run()
-  const [watch, arming] = await Promise.all([watchHostExec(p.repo), watchGitArming(p.repo)])
+  const [watch, arming] = await Promise.all([watchHostExec(p.repo), watchGitArming(p.repo, p.gitArming)])
   const afterCall = async (name: string, signal: AbortSignal): Promise<string | null> =>
-    READ_ONLY_TOOLS.has(name) ? null : gitArmingNote(await arming.check(signal).catch(() => ({ renamed: [], failed: [], incomplete: true })))
+    READ_ONLY_TOOLS.has(name) ? null : gitArmingNote(await arming.checkAndReport(signal).catch(() => ({ renamed: [], failed: [], incomplete: true })))
+  const stopPeriodic = checkPeriodically(arming)
   try {
     return await run(afterCall)
   } finally {
+    stopPeriodic()
     await arming.check().catch(() => undefined) // a failed check shows as incomplete or failed in the summary
     const warning = withDisarmed(await watch.finish(), arming.summary())
     if (warning && !p.closed()) p.emit({ type: 'host_exec_warning', turnId, ...warning })
+  }
+}
+
+/** Least time between two git-arming checks while a turn runs (ms); also at most 1/5 of the time goes to scanning. */
+const PERIODIC_CHECK_MS = 3000
+
+/**
+ * Check for armed repositories every few seconds while the turn runs, so one made by a long command
+ * (or a process it left) is disarmed before that call ends. Returns the stop function.
+ */
+function checkPeriodically(arming: { check(signal?: AbortSignal): Promise<unknown> }): () => void {
+  let timer: NodeJS.Timeout | undefined
+  let stopped = false
+  const controller = new AbortController()
+  const schedule = (lastMs: number): void => {
+    if (stopped) return
+    timer = setTimeout(() => {
+      const t0 = Date.now()
+      void arming
+        .check(controller.signal)
+        .catch(() => undefined) // a failed check shows in the turn's summary; the next one runs anyway
+        .then(() => schedule(Date.now() - t0))
+    }, Math.max(PERIODIC_CHECK_MS, 4 * lastMs))
+    timer.unref()
+  }
+  schedule(0)
+  return () => {
+    stopped = true
+    controller.abort()
+    clearTimeout(timer)
   }
 }
