@@ -159,12 +159,16 @@ describe.skipIf(skipWithoutDocker())('repositories the guest builds cannot arm t
     script.push({ toolCalls: [{ name: 'bash', args: { command: `${makeBare('slow')} && touch slow-made && sleep 20; echo slept` } }] }, { text: 'done' })
     const from = events.length
     await service.submit({ sessionId: id, op: { type: 'user_message', text: 'go' } })
-    await waitFor(() => existsSync(join(repo, 'slow/config.cortex-disabled')), 15_000)
-    // still inside the call: no result yet
-    expect(events.slice(from).some((e) => e.sessionId === id && e.event.type === 'tool_call_finished')).toBe(false)
-    expectNothingRuns(repo, ['slow'])
-    await service.idle(id)
-    await service.closeSession({ sessionId: id })
+    try {
+      await waitFor(() => existsSync(join(repo, 'slow/config.cortex-disabled')), 15_000)
+      // still inside the call: no result yet
+      expect(events.slice(from).some((e) => e.sessionId === id && e.event.type === 'tool_call_finished')).toBe(false)
+      expectNothingRuns(repo, ['slow'])
+    } finally {
+      // the turn ends either way, so the next test's script steps are not taken by this session
+      await service.idle(id)
+      await service.closeSession({ sessionId: id })
+    }
   }, 180_000)
 
   it('a repository a process left running makes between turns is disarmed before the next turn runs anything', async () => {
@@ -176,8 +180,8 @@ describe.skipIf(skipWithoutDocker())('repositories the guest builds cannot arm t
     writeFileSync(join(repo, 'go'), '')
     await waitFor(() => existsSync(join(repo, 'late-made')), 15_000)
     const second = await bash(id, 'ls late')
-    expect(second.result).toContain('config.cortex-disabled')
     expectNothingRuns(repo, ['late'])
+    expect(second.result).toContain('config.cortex-disabled')
     expect(second.warning?.paths.join('\n')).toContain('late/config → late/config.cortex-disabled (disabled)')
     await service.closeSession({ sessionId: id })
   }, 180_000)
