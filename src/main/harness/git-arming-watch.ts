@@ -8,10 +8,11 @@ import { disarmGitdirs, scanGitdirs, SCAN_DEADLINE_MS, type Disarmed, type Gitdi
 /** One turn's guard: the baseline, and a serialised check after each call and at the turn's end. */
 export interface GitArmingWatch {
   /**
-   * Scan now and disarm what changed since the baseline.
+   * Scan now and disarm what changed since the baseline; `signal` cuts the walk short, `deadlineMs`
+   * bounds it (default the watch's).
    * @returns what this check renamed or could not, and whether its walk was incomplete
    */
-  check(signal?: AbortSignal): Promise<Disarmed & { incomplete: boolean }>
+  check(signal?: AbortSignal, deadlineMs?: number): Promise<Disarmed & { incomplete: boolean }>
   /** Everything disarmed or failed during the turn so far, and whether any walk was incomplete. */
   summary(): Disarmed & { incomplete: boolean }
   /** Check now, then what was disarmed or failed since the last report (by any check, periodic ones too) for the model. */
@@ -37,25 +38,26 @@ export async function watchGitArming(root: string, memory: GitArmingMemory = { l
   const before = memory.last ?? (await scanGitdirs(root, { deadlineMs }))
   const total: Disarmed & { incomplete: boolean } = { renamed: [], failed: [], incomplete: before.incomplete }
   let chain: Promise<unknown> = Promise.resolve()
-  const once = async (signal?: AbortSignal): Promise<Disarmed & { incomplete: boolean }> => {
-    const after = await scanGitdirs(root, { deadlineMs, ...(signal ? { signal } : {}) })
+  const once = async (signal?: AbortSignal, ms = deadlineMs): Promise<Disarmed & { incomplete: boolean }> => {
+    const after = await scanGitdirs(root, { deadlineMs: ms, ...(signal ? { signal } : {}) })
     const done = await disarmGitdirs(root, before, after)
     total.renamed.push(...done.renamed)
     total.failed.push(...done.failed)
     // a walk cut short by its caller (Stop, the turn's end) is no verdict on the tree
     if (signal?.aborted) return { ...done, incomplete: false }
     total.incomplete ||= after.incomplete
-    // an incomplete walk would make what it missed look new next turn: start that turn afresh
-    memory.last = after.incomplete ? null : after
+    // only a complete walk is a baseline: what an incomplete one missed would look new (or old) next turn
+    if (!after.incomplete) memory.last = after
     return { ...done, incomplete: after.incomplete }
   }
-  const check = (signal?: AbortSignal): Promise<Disarmed & { incomplete: boolean }> => {
+  const check = (signal?: AbortSignal, ms?: number): Promise<Disarmed & { incomplete: boolean }> => {
     // serialised: two parallel calls must not rename the same file twice
-    const next = chain.then(() => once(signal))
+    const next = chain.then(() => once(signal, ms))
     chain = next.catch(() => undefined)
     return next
   }
-  memory.last = null // this turn's checks set it again; a turn that ends without one starts the next afresh
+  // the last complete state stays the baseline until a check of this turn completes: a turn whose
+  // checks were all cut short (Stop, a huge tree) leaves its changes to the next turn's first check
   if (carried) await check() // what changed between turns, before the model's first step
   const reported = { renamed: 0, failed: 0 }
   const checkAndReport = async (signal?: AbortSignal): Promise<Disarmed & { incomplete: boolean }> => {

@@ -102,6 +102,17 @@ describe('git arming', () => {
     expect(existsSync(join(d, 'user/config'))).toBe(true)
   })
 
+  it('a turn whose checks were all cut short (Stop) leaves its changes to the next turn', async () => {
+    const d = tree({ 'a.txt': 'a' })
+    const memory = { last: null }
+    await (await watchGitArming(d, memory)).check() // a complete check: the session's baseline
+    const t1 = await watchGitArming(d, memory)
+    for (const [rel, text] of Object.entries(gitdir('made/'))) write(d, rel, text)
+    expect((await t1.check(AbortSignal.abort())).renamed).toEqual([])
+    const t2 = await watchGitArming(d, memory)
+    expect(t2.summary().renamed).toEqual(['made/config → made/config.cortex-disabled'])
+  })
+
   it('an incomplete walk is reported as unknown, even when nothing was found', async () => {
     const d = tree({ 'a/b/c.txt': 'x' })
     const s = await scanGitdirs(d, { deadlineMs: -1 })

@@ -95,7 +95,7 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     ...(compaction ? { compaction } : {})
   }
   // the repository's instructions first, through the guest the session has (none is started for them)
-  return watchedForHostExec(p, turnId, (afterCall) =>
+  return watchedForHostExec(p, turnId, signal, (afterCall) =>
     p.checkpoints.around(turnId, async () => (await p.instructions.refresh(p.guest.current, signal), runTurn({ ...deps, ...(afterCall ? { afterCall } : {}) })), signal)
   )
 }
@@ -119,6 +119,9 @@ function toolSession(p: TurnParts, turnId: string): TurnDeps['session'] {
   }
 }
 
+/** How long the turn-end git-arming walk may take after Stop (ms). */
+const STOPPED_CHECK_MS = 1000
+
 /** Tools that never write the repository: no git-arming check after them. */
 const READ_ONLY_TOOLS = new Set(['read_file', 'glob', 'grep', 'todo_read', 'todo_write', 'plan', 'spec', 'goal_done'])
 
@@ -129,7 +132,7 @@ const READ_ONLY_TOOLS = new Set(['read_file', 'glob', 'grep', 'todo_read', 'todo
  * Skipped under `read-only` (ADR 0006) when the approval policy is `never`: otherwise an allowed
  * escalation may write from a one-off guest (ADR 0009).
  */
-async function watchedForHostExec<T>(p: TurnParts, turnId: string, run: (afterCall?: TurnDeps['afterCall']) => Promise<T>): Promise<T> {
+async function watchedForHostExec<T>(p: TurnParts, turnId: string, signal: AbortSignal, run: (afterCall?: TurnDeps['afterCall']) => Promise<T>): Promise<T> {
   const policy: ApprovalPolicy = p.approvals.getPolicy()
   if (p.sandbox() === 'read-only' && policy === 'never') return run()
   const [watch, arming] = await Promise.all([watchHostExec(p.repo), watchGitArming(p.repo, p.gitArming)])
@@ -140,7 +143,8 @@ async function watchedForHostExec<T>(p: TurnParts, turnId: string, run: (afterCa
     return await run(afterCall)
   } finally {
     stopPeriodic()
-    await arming.check().catch(() => undefined) // a failed check shows as incomplete or failed in the summary
+    // after Stop the turn must end within 2 s (ADR 0008): a shorter walk, and the next turn's first check finishes it
+    await arming.check(undefined, signal.aborted ? STOPPED_CHECK_MS : undefined).catch(() => undefined) // a failed check shows in the summary
     const warning = withDisarmed(await watch.finish(), arming.summary())
     if (warning && !p.closed()) p.emit({ type: 'host_exec_warning', turnId, ...warning })
   }
