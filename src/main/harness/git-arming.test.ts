@@ -1,7 +1,8 @@
 // The git-arming scan and disarm on real folders (no Docker): what counts as a repository, what is
 // moved aside and what is left alone, a read-only folder, a pointer out of the repository, and an
 // incomplete walk reported as unknown rather than as "nothing found".
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -111,6 +112,16 @@ describe('git arming', () => {
     expect((await t1.check(AbortSignal.abort())).renamed).toEqual([])
     const t2 = await watchGitArming(d, memory)
     expect(t2.summary().renamed).toEqual(['made/config → made/config.cortex-disabled'])
+  })
+
+  it.skipIf(process.getuid?.() !== 0)('a folder the user may not list (git still reaches inside by name) makes the walk unknown', () => {
+    // run as an ordinary user: root lists every folder
+    const d = tree({ ...gitdir('locked/sub/') })
+    chownSync(d, 4242, 4242)
+    chmodSync(join(d, 'locked'), 0o311)
+    const script = `import('${join(__dirname, 'git-arming.ts')}').then(async (m) => { const s = await (m.scanGitdirs ?? m.default.scanGitdirs)(${JSON.stringify(d)}); process.stdout.write(JSON.stringify({ incomplete: s.incomplete, found: [...s.gitdirs.keys()] })) })`
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { uid: 4242, gid: 4242, encoding: 'utf8', cwd: join(__dirname, '../../..'), timeout: 60_000 })
+    expect(JSON.parse(r.stdout || 'null'), r.stderr).toEqual({ incomplete: true, found: [] })
   })
 
   it('an incomplete walk is reported as unknown, even when nothing was found', async () => {

@@ -4,9 +4,9 @@
  * its `config`, `config.worktree`, `commondir` and `hooks/` then run code at the user's next host
  * `git status` there (or in the parent, through a gitlink in the writable index). The model can
  * build all of that with plain file writes, anywhere in the tree. {@link scanGitdirs} walks the
- * whole tree (no entry limit; a deadline makes the result `incomplete`, which callers report as
- * "unknown", never as "nothing found") and fingerprints the control files of every gitdir it finds
- * and of every target a `.git` pointer names; {@link disarmGitdirs} renames the control files of a
+ * whole tree (no entry limit; a deadline, or a folder it may not list, makes the result
+ * `incomplete`, which callers report as "unknown", never as "nothing found") and fingerprints the
+ * control files of every gitdir it finds and of every target a `.git` pointer names; {@link disarmGitdirs} renames the control files of a
  * gitdir that is new or changed since the turn began to `<name>.cortex-disabled` (nothing is
  * deleted), and a new or changed pointer whose target lies outside the repository is renamed itself.
  * The root gitdir is guarded by read-only mounts (git-protect.ts); only a new `commondir` in it is
@@ -119,7 +119,15 @@ export async function scanGitdirs(root: string, opts: { deadlineMs?: number; sig
     }
     // a few folders at a time: the walk is I/O-bound
     const batch = queue.splice(0, 16)
-    const lists = await Promise.all(batch.map((dir) => fsp.readdir(join(root, dir), { withFileTypes: true }).catch(() => [] as Dirent[])))
+    const lists = await Promise.all(
+      batch.map((dir) =>
+        fsp.readdir(join(root, dir), { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+          // a folder we may not list (mode 0311: git still reaches `x/sub` by name) hides what is in it: unknown
+          if (err.code !== 'ENOENT' && err.code !== 'ENOTDIR') scan.incomplete = true
+          return [] as Dirent[]
+        })
+      )
+    )
     for (const [i, list] of lists.entries()) {
       const dir = batch[i] as string
       const dirAbs = join(root, dir)
