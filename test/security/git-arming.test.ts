@@ -101,6 +101,19 @@ describe.skipIf(skipWithoutDocker())('repositories the guest builds cannot arm t
     await service.closeSession({ sessionId: id })
   }, 180_000)
 
+  it('a folder without a repository: the root itself built into one beside the empty .git placeholder', async () => {
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' }, { git: false })
+    const id = (await service.openSession({ repo, sandbox: 'workspace-write' })).id
+    const { result, warning } = await bash(id, `${makeBare('.')}; echo made=$?`)
+    expect(result).toContain('made=0')
+    hostStatus(repo, home) // the placeholder .git is empty: git takes the root folder itself for the repository
+    expect(existsSync(proof), 'git status at the root ran the guest\'s command').toBe(false)
+    expect(warning?.paths).toEqual(expect.arrayContaining(['config → config.cortex-disabled (disabled)']))
+    await service.closeSession({ sessionId: id })
+    hostStatus(repo, home) // and once the guest (and its placeholder) is gone
+    expect(existsSync(proof)).toBe(false)
+  }, 180_000)
+
   it('a nested repository added as a gitlink behind 200 000 entries', async () => {
     const repo = await makeTestRepo({ 'a.txt': 'a\n', '.gitignore': 'aa/\n' })
     mkdirSync(join(repo, 'aa'))

@@ -81,11 +81,14 @@ describe('git arming', () => {
     expect(existsSync(join(outside, 'config'))).toBe(true)
   })
 
-  it('the root folder counts as a repository only when it has no gitdir of its own', async () => {
+  it('the root folder counts as a repository only when its .git is no gitdir (none, or an empty placeholder)', async () => {
     const withGit = tree({ ...gitdir('.git/'), ...gitdir('') })
     expect([...(await scanGitdirs(withGit)).gitdirs.keys()]).toEqual([])
     const without = tree({ ...gitdir('') })
     expect([...(await scanGitdirs(without)).gitdirs.keys()]).toEqual([''])
+    // an empty .git (the placeholder a folder without a repository gets) is no gitdir: git goes on to the root
+    const placeholder = tree({ '.git/': '', ...gitdir('') })
+    expect([...(await scanGitdirs(placeholder)).gitdirs.keys()]).toEqual([''])
   })
 
   it('the next turn compares with what the last one left: a change between turns is disarmed at its start', async () => {

@@ -98,6 +98,11 @@ export async function scanGitdirs(root: string, opts: { deadlineMs?: number; sig
   const until = Date.now() + (opts.deadlineMs ?? SCAN_DEADLINE_MS)
   const rootGit = await fsp.lstat(join(root, '.git')).catch(() => null)
   const rootGitdir = rootGit?.isDirectory() ? join(root, '.git') : await pointerRoot(root)
+  // git looks at `<root>/.git` first; only when that is no gitdir (an empty placeholder, ADR 0006 §1)
+  // does it take the root folder itself for one (a `.git` file that is no valid pointer stops git)
+  const rootIsRepo = rootGit?.isDirectory()
+    ? looksLikeGitdir(names(await fsp.readdir(join(root, '.git'), { withFileTypes: true }).catch(() => [] as Dirent[])))
+    : !!rootGit
   const inside = (p: string): boolean => p === root || p.startsWith(root + sep)
   // the root gitdir's config and hooks are read-only mounts; a commondir it lacked is not
   if (rootGitdir) {
@@ -132,8 +137,7 @@ export async function scanGitdirs(root: string, opts: { deadlineMs?: number; sig
       const dir = batch[i] as string
       const dirAbs = join(root, dir)
       scan.visited += list.length
-      // git looks at `<dir>/.git` first; the folder itself counts only without a valid one (the root: no gitdir of its own)
-      if (looksLikeGitdir(names(list)) && (dir || !rootGitdir)) await addGitdir(dirAbs)
+      if (looksLikeGitdir(names(list)) && (dir || !rootIsRepo)) await addGitdir(dirAbs)
       for (const e of list) {
         const rel = dir ? `${dir}/${e.name}` : e.name
         if (e.name === '.git' && !e.isDirectory() && dir) {
