@@ -61,10 +61,27 @@ export function summarizeArgs(args: unknown): string {
   return text.length > ARGS_MAX ? `${text.slice(0, ARGS_MAX - 1)}…` : text
 }
 
-/** `N files changed: +a.txt ~b.ts -c.md` (at most 8 named; paths made terminal-safe). */
+/** Bidirectional overrides and zero-width characters: they can reorder or hide text on a terminal. */
+export const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+// eslint-disable-next-line no-control-regex
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+
+/**
+ * A name (a file path) shown as it is, never interpreted by the terminal: a plain name unchanged; a
+ * name with a control character, an escape sequence, a bidirectional override or a zero-width
+ * character, or a quote or backslash, as a JSON string with each of those characters escaped
+ * (`"b\u001b[2Jx"`, `"\u202etxt.exe"`), as tool rows show arguments: visible, unambiguous.
+ */
+export function visibleName(name: string): string {
+  UNSHOWABLE.lastIndex = 0
+  if (!UNSHOWABLE.test(name) && !/["\\]/.test(name)) return name
+  return JSON.stringify(name).replace(UNSHOWABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+/** `N files changed: +a.txt ~b.ts -c.md` (at most 8 named; each as {@link visibleName}). */
 export function changesLine(files: ReadonlyArray<{ path: string; status: string }>): string {
   const mark: Record<string, string> = { added: '+', deleted: '-', modified: '~', renamed: '→' }
-  const named = files.slice(0, 8).map((f) => `${mark[f.status] ?? ''}${terminalSafe(f.path)}`)
+  const named = files.slice(0, 8).map((f) => `${mark[f.status] ?? ''}${visibleName(f.path)}`)
   return `${files.length} file${files.length === 1 ? '' : 's'} changed: ${named.join(' ')}${files.length > 8 ? ' …' : ''}`
 }
 

@@ -62,7 +62,7 @@ export const OperationSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('set_approval_policy'), policy: ApprovalPolicySchema }),
   /** compact { focus? }: compact the history now (./compaction). */
   ...COMPACTION_OPERATIONS,
-  /** set_goal, pause_goal, resume_goal, clear_goal, set_goal_budget (./goal). */
+  /** set_goal, pause_goal, resume_goal, confirm_goal, clear_goal, set_goal_budget (./goal). */
   ...GOAL_OPERATIONS
 ])
 /** See {@link OperationSchema}. */
@@ -188,8 +188,9 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   }),
   /**
    * An approval request ended: by the user's `decision`, by a stored rule (`ruleId` and `rule`, emitted
-   * without a request), or `cancelled` by Stop. With a `requestId`, `rule` is the rule an Always or a
-   * deny-with-rule stored.
+   * without a request), `cancelled` by Stop, or `withdrawn` (with `reason`) by a switch to a mode that
+   * withholds the call's tool: front ends take the card or prompt away. With a `requestId`, `rule` is
+   * the rule an Always or a deny-with-rule stored.
    */
   z.object({
     type: z.literal('approval_resolved'),

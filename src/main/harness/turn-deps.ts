@@ -11,6 +11,7 @@ import type { Mode, ModeLock } from '../../shared/modes'
 import type { Guest } from '../guest/guest'
 import type { ToolDefinition, ToolSessionState } from '../tools/tool'
 import type { ApprovalGate } from './approvals/approval-gate'
+import type { ModeWatch } from './mode-watch'
 import type { TurnCompaction } from './compaction/trigger'
 
 /** Everything a turn needs; supplied by the session. */
@@ -54,6 +55,8 @@ export interface TurnDeps {
    * Absent: nothing runs. Never rejects.
    */
   afterCall?(name: string, signal: AbortSignal): Promise<string | null>
+  /** The session's mode switches as dispatched calls see them (mode-watch.ts); absent: only the mode at dispatch is checked. */
+  modeWatch?: ModeWatch
   /** Compaction settings and sources (harness/compaction); absent: the history is never compacted. */
   compaction?: TurnCompaction
 }

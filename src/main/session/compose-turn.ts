@@ -19,6 +19,7 @@ import { runCompactionTurn } from '../harness/compaction/trigger'
 import { watchGitArming, type GitArmingMemory } from '../harness/git-arming-watch'
 import { gitArmingNote, withDisarmed } from '../harness/git-arming-text'
 import { watchHostExec } from '../harness/host-exec-watch'
+import type { ModeWatch } from '../harness/mode-watch'
 import { withInstructions } from '../harness/repo-instructions'
 import { buildSystemPrompt } from '../harness/system-prompt'
 import { runTurn, type TurnDeps, type TurnOutcome } from '../harness/turn-loop'
@@ -49,6 +50,8 @@ export interface TurnParts {
   queue: MessageQueue
   /** The mode and sandbox in force now (they change between steps). */
   mode(): Mode
+  /** The session's mode switches as dispatched calls see them (harness/mode-watch.ts). */
+  modeWatch: ModeWatch
   sandbox(): SandboxPolicy
   /** What the last turn's git-arming check left (harness/git-arming.ts); absent: each turn starts afresh. */
   gitArming?: GitArmingMemory
@@ -92,6 +95,7 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     takeQueued: () => p.queue.take(),
     logger: p.logger,
     approvals: p.approvals.gate,
+    modeWatch: p.modeWatch,
     ...(compaction ? { compaction } : {})
   }
   // the repository's instructions first, through the guest the session has (none is started for them)

@@ -68,7 +68,7 @@ export class Session implements OperationTarget {
       // the checkpoint guest starts alongside the session's (not for read-only): the first `before` snapshot finds it up
       onAttaching: (sandbox) => this.checkpoints.warm(sandbox)
     })
-    this.goal = new SessionGoal({ emit, isRunning: () => this.isRunning(), startTurn: (text) => this.turns.start([{ text }]), logger: this.logger })
+    this.goal = new SessionGoal({ emit, isRunning: () => this.isRunning(), startTurn: (text) => this.turns.start([{ text }]), repo: deps.repo, logger: this.logger })
     this.record = new SessionRecord([(e) => this.goal.apply(e)]).restore(deps.resumed ?? [])
     const guest = this.guest
     this.checkpoints = new SessionCheckpoints({
@@ -91,7 +91,7 @@ export class Session implements OperationTarget {
     this.parts = {
       repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger,
       record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
-      mode: () => this.mode, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null }
+      mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null }
     }
     this.turns = new TurnScheduler({ parts: this.parts, turnStarting: () => guest.turnStarting(), flush: () => deps.log.flush() })
   }
