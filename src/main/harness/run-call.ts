@@ -67,6 +67,8 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
   } finally {
     watch?.close()
   }
+  const note = await deps.afterCall?.(call.name, signal)
+  if (note) output += note
   deps.logger?.debug('tool call finished', { turnId, callId: call.callId, tool: call.name, isError, ms: Date.now() - started, chars: output.length })
   finishCall(deps, call, guard, isError, output, keptOutput().output)
 }

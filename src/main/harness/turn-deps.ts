@@ -51,6 +51,12 @@ export interface TurnDeps {
   logger?: Logger
   /** The session's approval gate (policy, rules, escalations); absent, every call runs without asking. */
   approvals?: ApprovalGate
+  /**
+   * Run after each tool call that may have written the repository, before its result is recorded
+   * (git-arming.ts disarms repositories the call made); a returned note is appended to the result.
+   * Absent: nothing runs. Never rejects.
+   */
+  afterCall?(name: string, signal: AbortSignal): Promise<string | null>
   /** The session's mode switches as dispatched calls see them (mode-watch.ts); absent: only the mode at dispatch is checked. */
   modeWatch?: ModeWatch
   /** Compaction settings and sources (harness/compaction); absent: the history is never compacted. */

@@ -91,7 +91,7 @@ export class Session implements OperationTarget {
     this.parts = {
       repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger,
       record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
-      mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit
+      mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null }
     }
     this.turns = new TurnScheduler({ parts: this.parts, turnStarting: () => guest.turnStarting(), flush: () => deps.log.flush() })
   }
