@@ -71,9 +71,14 @@ describe('web host: a client that stops reading', () => {
       const deadline = Date.now() + 20_000 // hang guard (the stall time is 1.5 s)
       let pushed = 0
       // at most 3,000 events (~190 MiB): without the bound the paused client would hold all of it
+      // the flood is paced: 4 events, then the reader must have read them (so it never falls behind,
+      // however loaded the machine), then a 10 ms tick (so the stall time passes within the count cap
+      // however fast the machine); the paused client falls behind by every event
       while (host.clientCount() === 2 && Date.now() < deadline && pushed < 3000) {
-        await push(20)
-        pushed += 20
+        await push(4)
+        pushed += 4
+        do await new Promise((r) => setTimeout(r, 10))
+        while (reader.received() < pushed && Date.now() < deadline)
       }
       expect(host.clientCount()).toBe(1)
       expect(warnings.map((w) => w.msg)).toEqual(['slow web client disconnected'])

@@ -125,11 +125,20 @@ describe.skipIf(skipWithoutDocker())('no guest call can hang (issue 8, item 3)',
     script.push({ toolCalls: [{ name: 'bash', args: { command: 'echo warm' } }] }, { text: 'ok' })
     await turn(id, 'warm up')
     const first = guestId(id)
-    // SIGSTOP the agent from the host (docker exec), not from a tool call
-    execFileSync('docker', ['exec', first!, 'sh', '-c', `for p in /proc/[0-9]*; do case "$(tr '\\0' ' ' < $p/cmdline 2>/dev/null)" in "node /opt/cortex/agent.cjs"*) kill -STOP \${p#/proc/};; esac; done`])
-    script.push({ toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] })
+    // The turn reads its environment block through the guest before the model request, so the agent
+    // is stopped once that request arrives (its reply streams slowly), before the model's read_file
+    // reaches the agent. SIGSTOP from the host (docker exec), not from a tool call.
+    script.push({ toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }], chunkDelayMs: 1500 })
     const t0 = Date.now()
-    const evs = await turn(id, 'read')
+    const asked = server.requests.length
+    const from = events.length
+    await service.submit({ sessionId: id, op: { type: 'user_message', text: 'read' } })
+    expect(await waitFor(() => server.requests.length > asked, 60_000)).toBe(true)
+    expect(of(id, from).some((e) => e.type === 'tool_call_started')).toBe(false)
+    execFileSync('docker', ['exec', first!, 'sh', '-c', `for p in /proc/[0-9]*; do case "$(tr '\\0' ' ' < $p/cmdline 2>/dev/null)" in "node /opt/cortex/agent.cjs"*) kill -STOP \${p#/proc/};; esac; done`])
+    expect(of(id, from).some((e) => e.type === 'tool_call_started')).toBe(false) // stopped before the call could reach the agent
+    await service.idle(id)
+    const evs = of(id, from)
     const took = Date.now() - t0
     expect(evs.at(-1)).toMatchObject({ type: 'turn_ended', reason: 'error' })
     expect(evs.find((e) => e.type === 'error')).toMatchObject({ code: 'guest_failed', message: expect.stringMatching(/stopped answering/) })
