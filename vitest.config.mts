@@ -31,6 +31,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    // reports (under CI=true: fails on) cortex-* entries a run leaves in the OS temp directory
+    globalSetup: ['test/support/temp-leak-check.ts'],
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     projects: [
       { extends: true, test: { name: 'unit', include: unit } },

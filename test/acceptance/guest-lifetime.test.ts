@@ -6,9 +6,6 @@
 // host watchdog's removal even when the agent is SIGSTOPped. Containers are found by the owner label (host/boot-id/pid of the CLI).
 // Times are hang guards (10x expected) or the issue's own bounds.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { EventEnvelope } from '../../src/shared/events'
@@ -18,6 +15,7 @@ import { CLI } from '../support/cli'
 import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -70,7 +68,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
   let server: ScriptedModelServer | undefined
   let repo: string
   let script: ScriptStep[] = []
-  const home = mkdtempSync(join(tmpdir(), 'cortex-home-'))
+  const home = tempDir('cortex-home-')
   const pids: number[] = []
 
   beforeAll(async () => {

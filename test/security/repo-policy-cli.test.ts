@@ -1,16 +1,15 @@
 // Issue 8.2 through the CLI: `cortex run` refuses /, /etc, the home folder, its own data folder and
 // (without --allow-root-repo or CORTEX_ALLOW_ROOT_REPO=1) a root-owned folder, with exit 1 and a
 // message saying why; with the opt-in a root-owned repository runs and the warning is shown.
-import { mkdtempSync } from 'node:fs'
-import { homedir, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { homedir } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli'
 import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
-const home = mkdtempSync(join(tmpdir(), 'cortex-policy-cli-home-'))
+const home = tempDir('cortex-policy-cli-home-')
 const isRoot = process.getuid?.() === 0
 
 describe.skipIf(skipWithoutDocker())('cortex run: which folders may be a repository', () => {
