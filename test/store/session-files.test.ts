@@ -146,7 +146,14 @@ describe('session lock', () => {
     const store = new SessionStore(tmp())
     store.create({ id: 's1', repo: '/r', mode: 'agent', createdAt: 1 }).close()
     const own = JSON.stringify({ pid: process.pid, start: String(Number(processStartTime(process.pid) ?? '0') + 1), host: hostname(), token: 'old' })
-    writeFileSync(join(store.dir('s1'), LOCK_FILE), own)
-    store.openLog('s1').close()
+    const lockPath = join(store.dir('s1'), LOCK_FILE)
+    writeFileSync(lockPath, own)
+    const log = store.openLog('s1') // would throw session_locked if the old owner counted as alive
+    const holder = JSON.parse(readFileSync(lockPath, 'utf8')) as { pid: number; start: string | null; token: string }
+    expect(holder.token).not.toBe('old') // the stale lock was taken over, not kept
+    expect(holder).toMatchObject({ pid: process.pid, start: processStartTime(process.pid) })
+    log.append(env(1, 'after the takeover'))
+    log.close()
+    expect(store.load('s1').envelopes).toHaveLength(1)
   })
 })
