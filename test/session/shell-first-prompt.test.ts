@@ -14,7 +14,7 @@ import type { GuestShell } from '../../src/main/guest/guest'
  */
 function atPrompt(id: string): boolean {
   try {
-    const ps = execFileSync('docker', ['top', id, '-eo', 'pid,stat,wchan:32,args'], { encoding: 'utf8', timeout: 10_000 })
+    const ps = execFileSync('docker', ['top', id, '-eo', 'pid,stat,wchan:32,args'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] })
     return ps.split('\n').some((l) => /^\d+\s+S\S*\s+(poll_schedule|do_select|wait_woken|n_tty_read)\S*\s+\/bin\/bash -i\s*$/.test(l.trim()))
   } catch {
     return false // the container is not listed (yet): not at the prompt
