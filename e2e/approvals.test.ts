@@ -5,8 +5,9 @@
  * once runs it; Always with an edited prefix stores a rule that covers the next command (listed
  * in the Approvals tab, removable there); Deny with a reason sends the reason to the model and runs
  * nothing. An escalation (a write under read-only) names what it needs, offers no Always, and runs.
+ * A switch to Plan withdraws a waiting card (ADR 0019): its call never runs, a late answer is refused.
  * Screenshots: test-results/web-approval-waiting.png, web-approval-allowed.png, web-approval-escalation.png,
- * web-approval-rules.png.
+ * web-approval-rules.png, web-approval-withdrawn.png.
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -54,6 +55,34 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: approva
     expect(await bash.getByTestId('tool-result').textContent()).toContain('approved-42')
     expect(existsSync(join(repo, 'made.txt'))).toBe(true)
     await saveScreenshot(page, 'web-approval-allowed.png')
+    expect(errors).toEqual([])
+  }, 180_000)
+
+  it('a switch to Plan withdraws the waiting card: no answer is offered or taken, and nothing runs', async () => {
+    const { page, repo, errors } = await start([
+      { toolCalls: [{ name: 'bash', args: { command: 'echo written-in-plan > plan.txt' } }] },
+      { text: 'Understood.' }
+    ])
+    await sendMessage(page, 'make a file')
+    const card = page.locator('[data-testid="approval-card"][data-status="waiting"]')
+    await card.waitFor({ timeout: 60_000 })
+    const requestId = (await card.getAttribute('data-request'))!
+    await page.getByTestId('mode-select').selectOption('plan')
+    // the card turns into its outcome: withdrawn, with why, and no buttons left to press
+    const done = page.locator(`[data-testid="approval-card"][data-request="${requestId}"]`)
+    await expect.poll(() => done.getAttribute('data-status'), { timeout: 30_000 }).toBe('withdrawn')
+    expect(await done.getByTestId('approval-outcome').textContent()).toBe('bash withdrawn — the user switched to plan mode; the call was not run')
+    expect(await page.getByTestId('approval-allow-once').count()).toBe(0)
+    expect(await page.getByTestId('waiting-approval').count()).toBe(0)
+    await page.getByTestId('turn-end').waitFor({ timeout: 60_000 })
+    await saveScreenshot(page, 'web-approval-withdrawn.png')
+    // an Allow once that was on its way when the card went (a click racing the event) is refused and runs nothing
+    const sessionId = (await app!.service.listSessions({}))[0]!.id
+    await expect(app!.service.submit({ sessionId, op: { type: 'approval_decision', requestId, decision: 'allow_once' } })).rejects.toThrow(/was withdrawn/)
+    expect(existsSync(join(repo, 'plan.txt'))).toBe(false)
+    const bash = page.locator('[data-testid="tool-row"][data-tool-name="bash"]')
+    expect(await bash.getByTestId('tool-result').textContent()).toContain('the user switched to plan mode while this bash call waited for its approval')
+    expect(sentToolResults(app!.model.requests[1]!)[0]?.output).toContain('it was not run')
     expect(errors).toEqual([])
   }, 180_000)
 

@@ -10,7 +10,8 @@ import { join } from 'node:path'
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { createApiStub, type CortexApi, type RequestName } from '../src/shared/contract'
-import { authUrlOf, backoffDelay, createWsApi, type ConnectionState, type SocketLike, type WsCortexApi } from '../src/renderer/src/ws-client'
+import { backoffDelay } from '../src/shared/backoff'
+import { authUrlOf, createWsApi, type ConnectionState, type SocketLike, type WsCortexApi } from '../src/renderer/src/ws-client'
 import { startWebHost, type WebHost } from '../src/web'
 
 let rendererDir: string

@@ -7,13 +7,11 @@
 import { createInterface, type Interface } from 'node:readline/promises'
 import type { Operation, SessionEvent } from '../shared/events'
 import { ESCALATION_LABELS } from '../shared/approvals'
+import { INVISIBLE } from './render'
 import { terminalSafe } from './terminal-safe'
 
 /** The reason given to the model when no one can answer. */
 export const NO_ONE_TO_ASK = 'no one to ask (run with --ask never, or answer with --input stream-json)'
-
-/** Bidirectional overrides and zero-width characters: they can reorder or hide text on a terminal. */
-const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
 
 /** `text` safe for the terminal (./render terminalSafe) with {@link INVISIBLE} characters shown as `\uXXXX`. */
 function shown(text: string): string {

@@ -20,7 +20,8 @@ describe('turnIdOf', () => {
 
 describe('changesLine', () => {
   it('marks each file by status, names at most 8 and neutralises terminal escapes', () => {
-    expect(changesLine([{ path: 'a.txt', status: 'added' }, { path: 'b\u001b[2Jx', status: 'modified' }])).toBe('2 files changed: +a.txt ~bx')
+    // escapes are shown, not stripped (a tool row shows them the same way): the name on disk stays recognisable
+    expect(changesLine([{ path: 'a.txt', status: 'added' }, { path: 'b\u001b[2Jx', status: 'modified' }])).toBe('2 files changed: +a.txt ~"b\\u001b[2Jx"')
     const many = Array.from({ length: 9 }, (_, i) => ({ path: `f${i}`, status: 'deleted' }))
     expect(changesLine(many)).toBe('9 files changed: -f0 -f1 -f2 -f3 -f4 -f5 -f6 -f7 …')
   })

@@ -108,7 +108,7 @@ export async function rewindCommand(
     }
     const n = r.restored.length + r.deleted.length
     io.out.write(`rewound to before turn ${opts.turn}: ${n} file${n === 1 ? '' : 's'} restored (${r.restored.length} written, ${r.deleted.length} removed)${opts.conversation ? '; the conversation forgets that turn and later ones' : ''}\n`)
-    if (r.skipped.length) io.out.write(`not restored (over the size cap, only their hash was kept): ${r.skipped.join(', ')}\n`)
+    if (r.skipped.length) io.out.write(`not restored (over the size cap, only their hash was kept; or not a file git can store: FIFO, socket, device, unreadable): ${r.skipped.join(', ')}\n`)
     io.out.write(`undo this rewind with the app's Redo (revert ${r.revertId})\n`)
     return 0
   } catch (err) {

@@ -33,6 +33,16 @@ const parseSeconds = (v: string): string => {
   return v
 }
 const parseAsk: (v: string) => ApprovalPolicy = oneOf(APPROVAL_POLICIES)
+/**
+ * `--context-window`: validated here, before any session exists, with the bounds of
+ * harness/compaction/accounting.ts parseContextWindow (not imported: it loads zod), so the error
+ * names the flag rather than the environment variable it is passed through.
+ */
+const parseWindow = (v: string): string => {
+  const n = Number(v)
+  if (v.trim() === '' || !Number.isInteger(n) || n < 1000 || n > 10_000_000) throw new InvalidArgumentError('expected a whole number of tokens from 1000 to 10000000')
+  return String(n)
+}
 /** A positive whole number (goal budgets: turns, tokens). */
 const parseCount = (v: string): number => {
   const n = Number(v)
@@ -53,7 +63,7 @@ function withModelFlags(cmd: Command): Command {
     .option('--model <id>', 'model id (env CORTEX_MODEL); required for openai-compatible')
     .option('--base-url <url>', 'API base URL, e.g. http://127.0.0.1:11434/v1 for Ollama')
     .option('--allow-root-repo', 'allow a root-owned repository: the agent then runs as root in the guest and writes root-owned files (env CORTEX_ALLOW_ROOT_REPO=1)')
-    .option('--context-window <tokens>', "the model's context window in tokens, overriding the built-in table; compaction starts at 80% of it (env CORTEX_CONTEXT_WINDOW)")
+    .addOption(new Option('--context-window <tokens>', "the model's context window in tokens, overriding the built-in table; compaction starts at 80% of it (env CORTEX_CONTEXT_WINDOW)").argParser(parseWindow))
     .addOption(new Option('--stream-idle-timeout <seconds>', 'abort a model stream that sends nothing this long, retry once, then fail with provider_timeout (env CORTEX_STREAM_IDLE_TIMEOUT, default 120)').argParser(parseSeconds))
 }
 
@@ -102,6 +112,8 @@ export function buildProgram(): Command {
     if (opts.goal && prompt.length > 0) cmd.error('error: give PROMPT or --goal, not both (the goal is the task)')
     if (!opts.goal && (opts.goalTurns !== undefined || opts.goalTokens !== undefined || opts.goalCheck)) cmd.error('error: --goal-turns, --goal-tokens and --goal-check need --goal')
     if (prompt.length === 0 && !opts.goal && opts.input !== 'stream-json') cmd.error("error: missing PROMPT (or use --input stream-json and send {\"type\":\"user_message\",\"text\":…} on stdin)")
+    // refused before any side effect (no session stored, no guest started): `cortex run ""`
+    if (prompt.length > 0 && prompt.join(' ').trim() === '' && opts.input !== 'stream-json') cmd.error('error: PROMPT is empty: say what to do')
     applyRootRepoFlag(opts)
     applyIdleTimeoutFlag(opts)
     const { runCommand } = await import('./run-command')

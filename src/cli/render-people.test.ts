@@ -32,6 +32,28 @@ describe('cortex run output', () => {
     expect(raw).toBe(pieces.join(''))
   })
 
+  it('the turn summary line shows escape sequences and bidi controls in file names escaped, as tool rows do', () => {
+    const evil = 'x\u001b]0;pwned\u0007\u202etxt.exe'
+    const { out, err } = renderEvents([
+      { type: 'tool_call_started', turnId: 't', callId: 'c', name: 'write_file', args: { path: evil, content: 'x' } },
+      { type: 'turn_changes', turnId: 't', files: [{ path: evil, status: 'added', additions: 1, deletions: 0 }] }
+    ])
+    const summary = err.split('\n').find((l) => l.includes('changed:'))!
+    expect(summary).toContain('+"x\\u001b]0;pwned\\u0007\\u202etxt.exe"')
+    // eslint-disable-next-line no-control-regex
+    expect(summary).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/)
+    expect(out).toContain('\\u001b]0;pwned\\u0007') // the row escapes them too
+  })
+
+  it('a tool call with an empty name gets a visible row and its error result', () => {
+    const { out } = renderEvents([
+      { type: 'tool_call_started', turnId: 't', callId: 'c', name: '', args: { x: 1 } },
+      { type: 'tool_call_finished', turnId: 't', callId: 'c', name: '', isError: true, result: 'Error: tool "" does not exist' }
+    ])
+    expect(out).toMatch(/⏺ ""\(x: 1\)\n/)
+    expect(out).toContain('Error: tool "" does not exist')
+  })
+
   it('blockEnd cuts after the last blank line outside a fence only', () => {
     expect(blockEnd('a\n\nb')).toBe(3)
     expect(blockEnd('a\n```\nx\n\ny')).toBe(-1)

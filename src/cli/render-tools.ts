@@ -88,7 +88,8 @@ export function createToolRows(t: ToolRowTools): { render(event: ToolEvent): voi
         case 'tool_call_started':
           t.newline()
           calls.set(event.callId, { name: event.name, args: event.args, streamed: false })
-          t.out.write(`${t.paint('cyan', '⏺')} ${t.paint('bold', t.safe(event.name))}(${rowArgs(event.name, event.args, t.safe)})\n`)
+          // a call the model gave no name still gets its row (its error result follows): shown as ""
+          t.out.write(`${t.paint('cyan', '⏺')} ${t.paint('bold', event.name === '' ? '""' : t.safe(event.name))}(${rowArgs(event.name, event.args, t.safe)})\n`)
           break
         case 'tool_output': {
           // live output of a running command, dimmed and indented; the result then adds only its status

@@ -33,11 +33,32 @@ export interface RenderTarget {
   approvalsAsked?: boolean
 }
 
-/** `N files changed: +a.txt ~b.ts -c.md` (at most 8 named; paths made terminal-safe). */
-export function changesLine(files: ReadonlyArray<{ path: string; status: string }>): string {
+/** Bidirectional overrides and zero-width characters: they can reorder or hide text on a terminal. */
+export const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+// eslint-disable-next-line no-control-regex
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+
+/**
+ * A name (a file path) shown as it is, never interpreted by the terminal: a plain name unchanged; a
+ * name with a control character, an escape sequence, a bidirectional override or a zero-width
+ * character, or a quote or backslash, as a JSON string with each of those characters escaped
+ * (`"b\u001b[2Jx"`, `"\u202etxt.exe"`), as tool rows show arguments: visible, unambiguous.
+ */
+export function visibleName(name: string): string {
+  UNSHOWABLE.lastIndex = 0
+  if (!UNSHOWABLE.test(name) && !/["\\]/.test(name)) return name
+  return JSON.stringify(name).replace(UNSHOWABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+/**
+ * `N files changed: +a.txt ~b.ts -c.md` (at most 8 named; each as {@link visibleName}); `more`
+ * counts changed files the store left out of the list (a capped reply).
+ */
+export function changesLine(files: ReadonlyArray<{ path: string; status: string }>, more = 0): string {
   const mark: Record<string, string> = { added: '+', deleted: '-', modified: '~', renamed: '→' }
-  const named = files.slice(0, 8).map((f) => `${mark[f.status] ?? ''}${terminalSafe(f.path)}`)
-  return `${files.length} file${files.length === 1 ? '' : 's'} changed: ${named.join(' ')}${files.length > 8 ? ' …' : ''}`
+  const named = files.slice(0, 8).map((f) => `${mark[f.status] ?? ''}${visibleName(f.path)}`)
+  const n = files.length + more
+  return `${n} file${n === 1 ? '' : 's'} changed: ${named.join(' ')}${n > 8 ? ' …' : ''}`
 }
 
 /** Create a renderer; call it with each envelope in order. */
@@ -201,7 +222,11 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
       }
       case 'turn_changes':
         newline()
-        if (event.files.length) target.err.write(paint('dim', `${changesLine(event.files)}${event.recovered ? ' (by a turn a crash cut off)' : ''} · see: cortex changes ${sessionId}\n`))
+        if (event.files.length) target.err.write(paint('dim', `${changesLine(event.files, event.more)}${event.recovered ? ' (by a turn a crash cut off)' : ''} · see: cortex changes ${sessionId}\n`))
+        break
+      case 'checkpoint_failed':
+        newline()
+        target.err.write(`${paint('yellow', 'warning:')} this turn's changes were not recorded${event.stage === 'after' ? ' at its end' : ''} (cortex changes and rewind cannot show or undo them): ${safe(event.reason)}\n`)
         break
       case 'instructions_loaded':
         target.err.write(paint('dim', `instructions loaded from ${safe(event.file)}${event.truncated ? ` (cut at ${event.bytes} bytes)` : ''}\n`))

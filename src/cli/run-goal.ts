@@ -1,7 +1,8 @@
 /**
  * `cortex run --goal TEXT`: the set_goal operation from the flags, a watcher that resolves once the
  * goal leaves the active state (the harness runs turn after turn toward it: src/main/harness/goal.ts),
- * and the exit status that state means: 0 met, 3 budget spent or blocked, 130 paused by Stop
+ * and the exit status that state means: 0 met, 3 budget spent, blocked or needs confirmation (the
+ * check passed but a file it names changed: `/goal confirm` or the confirm_goal operation), 130 paused by Stop
  * (Ctrl-C), 1 paused by a failed turn.
  */
 import type { Operation, SessionEvent } from '../shared/events'
@@ -15,7 +16,7 @@ export interface GoalFlags {
   goalCheck?: string
 }
 
-/** Exit status of a goal run that is not met: budget spent or blocked. */
+/** Exit status of a goal run that is not met: budget spent, blocked, or waiting for the user to confirm a changed check. */
 export const GOAL_NOT_MET_EXIT = 3
 
 /** The `set_goal` operation the flags describe (undefined without --goal). */
@@ -56,6 +57,6 @@ export function watchGoal(): GoalWatch {
 export function goalExit(state: GoalState, stopped: boolean): 0 | 1 | 3 | 130 {
   if (stopped) return 130
   if (state === 'met') return 0
-  if (state === 'budget_spent' || state === 'blocked') return GOAL_NOT_MET_EXIT
+  if (state === 'budget_spent' || state === 'blocked' || state === 'needs_confirmation') return GOAL_NOT_MET_EXIT
   return 1 // paused by a failed turn (or cleared): the goal did not finish
 }

@@ -1,7 +1,8 @@
 /**
  * `cortex serve`: run the session service and serve the built renderer plus the contract over a
  * WebSocket on 127.0.0.1 with a random token. Prints the URL to open (token included) and runs
- * until Ctrl-C, then closes every session (removing their guests). Logs go to
+ * until Ctrl-C, then closes every session (removing their guests) and exits within about 5 s
+ * whatever the clients and guests do (a handle still open past that is not waited for). Logs go to
  * `<CORTEX_HOME>/cortex.log`, and to stderr with --verbose or CORTEX_LOG=<level>.
  */
 import { toCortexError } from '../shared/errors'
@@ -10,6 +11,9 @@ import { boundedShutdown, createCortexService, type ModelFlags } from '../main/s
 import { startWebHost } from '../web/web-host'
 import { dataDir, rendererDir } from './paths'
 import { createCliLogger } from './run-command'
+
+/** How long (ms) the process may stay alive after the bounded shutdown before it exits anyway. */
+export const SERVE_EXIT_GRACE_MS = 500
 
 /** Options of `cortex serve`. `port` 0 picks a free port. */
 export interface ServeOptions extends ModelFlags {
@@ -41,6 +45,12 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
     process.once('SIGINT', quit)
     process.once('SIGTERM', quit)
     await boundedShutdown(() => Promise.all([host.close(), service.shutdown()]), { logger })
+    // whatever is still open now (a client socket, a Docker exec stream of a removed guest) would
+    // keep the process alive: once the event loop had its grace, exit anyway (unref: not waited for)
+    setTimeout(() => {
+      logger.warn('handles still open after shutdown; exiting anyway', { graceMs: SERVE_EXIT_GRACE_MS })
+      process.exit(process.exitCode ?? 0)
+    }, SERVE_EXIT_GRACE_MS).unref()
     return 0
   } catch (err) {
     logger.error('cortex serve failed', errorFields(err))

@@ -9,7 +9,8 @@
  * system or global config, hooks and fsmonitor off, and `info/attributes` unsetting conversions and
  * filters, so nothing in the repository or the store makes git run a program and content is kept
  * byte for byte. Files over `cap` bytes stay out of the index; their sha256 and size go in the
- * commit message (cached by size and mtime per session). Node built-ins only (Node 18).
+ * commit message (cached by size and mtime per session); so do the kinds of special files (a FIFO,
+ * socket or device where a tracked file was), which git cannot store. Node built-ins only (Node 18).
  */
 import { execFile, spawn } from 'node:child_process'
 import { createHash, randomUUID } from 'node:crypto'
@@ -174,6 +175,7 @@ export async function snapshotOp(req: SnapshotRequest): Promise<SnapshotResult> 
     return known
   }
   const big: Record<string, [number, string]> = {}
+  const special: Record<string, SpecialKind> = {}
   const newCache: Record<string, [number, string, string]> = {}
   for (const tagged of listed) {
     const tracked = tagged.startsWith('C ')
@@ -186,7 +188,17 @@ export async function snapshotOp(req: SnapshotRequest): Promise<SnapshotResult> 
     }
     const name = Buffer.from(raw, 'latin1')
     const full = Buffer.concat([Buffer.from(repo + '/'), name])
-    const st = await fsp.lstat(full, { bigint: true }).catch(() => null)
+    let denied = false
+    const st = await fsp.lstat(full, { bigint: true }).catch((e: NodeJS.ErrnoException) => ((denied = e.code === 'EACCES'), null))
+    const kind = denied ? 'unreadable' : st && (specialKind(st) ?? (st.isFile() && !readableByUs(st) ? 'unreadable' : undefined))
+    if (kind) {
+      // a FIFO, socket or device where a file was, or a file we may not read (`chmod 000` of it or
+      // of its folder): git cannot add it and would fail the whole snapshot, turn after turn; it
+      // leaves the index and the commit message names it
+      special[name.toString('utf8')] = kind
+      if (tracked) drop.push(raw)
+      continue
+    }
     if (!st || !st.isFile() || st.size <= BigInt(req.cap)) {
       update.push(raw)
       continue
@@ -205,10 +217,10 @@ export async function snapshotOp(req: SnapshotRequest): Promise<SnapshotResult> 
   if (drop.length) await git([...cfg, 'update-index', '--force-remove', '-z', '--stdin'], env, repo, stdin(drop))
   if (JSON.stringify(newCache) !== JSON.stringify(cache)) await writeAtomic(bigCachePath, JSON.stringify(newCache))
 
-  const message = JSON.stringify({ big: Object.fromEntries(Object.entries(big).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) })
+  const message = JSON.stringify({ big: sortedObject(big), ...(Object.keys(special).length ? { special: sortedObject(special) } : {}) })
   const last = await readJson<{ message?: string; commit?: string }>(lastPath, {})
   let commit: string
-  const reused = update.length === 0 && last.message === message && typeof last.commit === 'string' && /^[0-9a-f]{40,64}$/.test(last.commit)
+  const reused = update.length === 0 && drop.length === 0 && last.message === message && typeof last.commit === 'string' && /^[0-9a-f]{40,64}$/.test(last.commit)
   if (reused) commit = last.commit as string
   else {
     const tree = (await git([...cfg, 'write-tree'], env, repo)).toString('utf8').trim()
@@ -217,5 +229,27 @@ export async function snapshotOp(req: SnapshotRequest): Promise<SnapshotResult> 
   }
   // a loose ref is a file holding the id: written directly, it saves a git process per snapshot
   await writeAtomic(join(store, 'git', req.ref), `${commit}\n`)
-  return { commit, big: Object.keys(big).length, reused }
+  return { commit, big: Object.keys(big).length, special: Object.keys(special).length, reused }
+}
+
+/** What a special file is, as the commit message names it (`unreadable`: a file this uid may not read). */
+type SpecialKind = 'fifo' | 'socket' | 'device' | 'unreadable'
+
+/** Whether this process may read a file with `st`'s owner and mode (no capability overrides them in a guest). */
+function readableByUs(st: { uid: bigint; gid: bigint; mode: bigint }): boolean {
+  const mode = Number(st.mode)
+  if (Number(st.uid) === process.getuid?.()) return (mode & 0o400) !== 0
+  const groups = new Set([process.getgid?.(), ...(process.getgroups?.() ?? [])])
+  return groups.has(Number(st.gid)) ? (mode & 0o040) !== 0 : (mode & 0o004) !== 0
+}
+
+/** `st`'s kind when it is neither a regular file, a symlink nor a folder (what git cannot record), else undefined. */
+function specialKind(st: { isFIFO(): boolean; isSocket(): boolean; isFile(): boolean; isSymbolicLink(): boolean; isDirectory(): boolean }): SpecialKind | undefined {
+  if (st.isFile() || st.isSymbolicLink() || st.isDirectory()) return undefined
+  return st.isFIFO() ? 'fifo' : st.isSocket() ? 'socket' : 'device'
+}
+
+/** `o` with its keys in byte order (equal content gives an equal commit message). */
+function sortedObject<T>(o: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
 }

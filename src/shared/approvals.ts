@@ -55,5 +55,10 @@ export const ApprovalRuleSchema = z.object({
 /** See {@link ApprovalRuleSchema}. */
 export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>
 
-/** How an approval request ended: the user's decision, a matching rule, or the turn stopping. */
-export const ApprovalOutcomeSchema = z.enum(['allowed', 'denied', 'cancelled'])
+/**
+ * How an approval request ended: the user's decision, a matching rule, the turn stopping
+ * (`cancelled`), or `withdrawn` by a switch to a mode that withholds the call's tool (ADR 0019).
+ */
+export const ApprovalOutcomeSchema = z.enum(['allowed', 'denied', 'cancelled', 'withdrawn'])
+/** See {@link ApprovalOutcomeSchema}. */
+export type ApprovalOutcome = z.infer<typeof ApprovalOutcomeSchema>

@@ -20,7 +20,12 @@ export const FileChangeSchema = z.object({
   deletions: z.number().int().nonnegative(),
   oldPath: z.string().optional(),
   binary: z.boolean().optional(),
-  large: z.boolean().optional()
+  large: z.boolean().optional(),
+  /**
+   * The path is (or was) a FIFO, socket or device, or a file its owner may not read (`unreadable`):
+   * git cannot store it, so its content is not recorded and it cannot be restored.
+   */
+  special: z.enum(['fifo', 'socket', 'device', 'unreadable']).optional()
 })
 /** See {@link FileChangeSchema}. */
 export type FileChange = z.infer<typeof FileChangeSchema>
@@ -35,12 +40,14 @@ export const CHECKPOINT_EVENTS = [
   /**
    * The files turn `turnId` changed, by any tool, at its end (also after Stop or an error; a turn cut
    * off by a crash gets it at the next turn's start, `recovered`). `storeBytes`: the repository's
-   * checkpoint store size on disk after the snapshot.
+   * checkpoint store size on disk after the snapshot. `files` lists at most 1000 (by path); `more`
+   * counts the rest.
    */
   z.object({
     type: z.literal('turn_changes'),
     turnId: z.string(),
     files: z.array(FileChangeSchema),
+    more: z.number().int().nonnegative().optional(),
     storeBytes: z.number().int().nonnegative().optional(),
     recovered: z.boolean().optional()
   }),
@@ -59,6 +66,19 @@ export const CHECKPOINT_EVENTS = [
     skipped: z.array(z.string()),
     redoOf: z.string().optional(),
     conversation: z.boolean().optional()
+  }),
+  /**
+   * Turn `turnId`'s changes could not be recorded: no `turn_changes` comes for it, so its files
+   * cannot be reviewed or undone from this turn (`stage` `before`: no snapshot before it; `after`:
+   * its end snapshot failed, and the next recorded turn's `before` holds that state). `reason` says
+   * why, for the user (the checkpoint guest did not start, a snapshot failed or timed out). Later
+   * turns are recorded again.
+   */
+  z.object({
+    type: z.literal('checkpoint_failed'),
+    turnId: z.string(),
+    stage: z.enum(['before', 'after']),
+    reason: z.string()
   })
 ] as const
 
@@ -101,7 +121,9 @@ export const CHECKPOINT_REQUESTS = {
     input: z.object({ sessionId: z.string() }),
     output: z.object({
       session: z.array(FileChangeSchema),
-      turns: z.array(z.object({ turnId: z.string(), index: z.number().int().positive(), files: z.array(FileChangeSchema) })),
+      /** Files of the session beyond `session` (which lists at most 1000). */
+      sessionMore: z.number().int().nonnegative().optional(),
+      turns: z.array(z.object({ turnId: z.string(), index: z.number().int().positive(), files: z.array(FileChangeSchema), more: z.number().int().nonnegative().optional() })),
       storeBytes: z.number().int().nonnegative()
     })
   },

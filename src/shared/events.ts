@@ -33,10 +33,22 @@ export const PlanSchema = z.object({
 /** See {@link PlanSchema}. */
 export type Plan = z.infer<typeof PlanSchema>
 
+/**
+ * Longest user message in characters (1 Mi, ~250k tokens: more than any model's context). A longer
+ * one is refused with `invalid_input` naming this limit; put such text in a file in the repository.
+ */
+export const MAX_USER_MESSAGE_CHARS = 1024 * 1024
+
 /** Operations a caller submits to a session. */
 export const OperationSchema = z.discriminatedUnion('type', [
   /** Starts a turn; during a turn it is queued (`message_queued`) and delivered at the next step boundary. */
-  z.object({ type: z.literal('user_message'), text: z.string().min(1) }),
+  z.object({
+    type: z.literal('user_message'),
+    text: z
+      .string()
+      .min(1)
+      .max(MAX_USER_MESSAGE_CHARS, `a message may have at most ${MAX_USER_MESSAGE_CHARS} characters; put longer text in a file in the repository and refer to it`)
+  }),
   /** Remove a queued message before it is delivered (`queued_removed`); `invalid_input` when it is no longer queued. */
   z.object({ type: z.literal('remove_queued'), queueId: z.string().min(1) }),
   z.object({ type: z.literal('stop') }),
@@ -62,7 +74,7 @@ export const OperationSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('set_approval_policy'), policy: ApprovalPolicySchema }),
   /** compact { focus? }: compact the history now (./compaction). */
   ...COMPACTION_OPERATIONS,
-  /** set_goal, pause_goal, resume_goal, clear_goal, set_goal_budget (./goal). */
+  /** set_goal, pause_goal, resume_goal, confirm_goal, clear_goal, set_goal_budget (./goal). */
   ...GOAL_OPERATIONS
 ])
 /** See {@link OperationSchema}. */
@@ -188,8 +200,9 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   }),
   /**
    * An approval request ended: by the user's `decision`, by a stored rule (`ruleId` and `rule`, emitted
-   * without a request), or `cancelled` by Stop. With a `requestId`, `rule` is the rule an Always or a
-   * deny-with-rule stored.
+   * without a request), `cancelled` by Stop, or `withdrawn` (with `reason`) by a switch to a mode that
+   * withholds the call's tool: front ends take the card or prompt away. With a `requestId`, `rule` is
+   * the rule an Always or a deny-with-rule stored.
    */
   z.object({
     type: z.literal('approval_resolved'),
@@ -206,7 +219,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('guest_status'), state: GuestStateSchema, detail: z.string().optional() }),
   /** `usage`: the turn's token and cost totals (absent when it made no model request). */
   z.object({ type: z.literal('turn_ended'), turnId: z.string(), reason: TurnEndReasonSchema, usage: TurnUsageSchema.optional() }),
-  /** turn_changes, changes_reverted (./checkpoints). */
+  /** turn_changes, changes_reverted, checkpoint_failed (./checkpoints). */
   ...CHECKPOINT_EVENTS,
   /** shell_output, shell_exited (./shell; ephemeral). */
   ...SHELL_EVENTS,

@@ -10,10 +10,12 @@ import { z } from 'zod'
  * Where a goal stands. `active`: the harness starts the next turn toward it after each turn;
  * `paused`: by the user, by Stop, by a failed turn or by a restart/resume (resumes only when the user
  * says so); `met`: the model called `goal_done` with evidence and the check (if any) exited 0;
+ * `needs_confirmation`: the check passed, but a file the check command names changed since the goal
+ * was set (the model may have rewritten its own check): met only once the user sends `confirm_goal`;
  * `blocked`: the model reported the same blocker on {@link GOAL_BLOCKED_REPEATS} consecutive turns;
  * `budget_spent`: the turn or token budget is used up; `cleared`: the user removed it.
  */
-export const GoalStateSchema = z.enum(['active', 'paused', 'met', 'blocked', 'budget_spent', 'cleared'])
+export const GoalStateSchema = z.enum(['active', 'paused', 'needs_confirmation', 'met', 'blocked', 'budget_spent', 'cleared'])
 /** See {@link GoalStateSchema}. */
 export type GoalState = z.infer<typeof GoalStateSchema>
 
@@ -36,7 +38,9 @@ const TokenBudgetSchema = z.number().int().min(1)
  * turn runs the first turn toward it starts now, else after the running one. `check` is a shell
  * command run in the guest (repository as working directory) when the model declares the goal met:
  * the goal is met only if it exits 0. `pause_goal` / `resume_goal` (resume starts a turn when none
- * runs) / `clear_goal` / `set_goal_budget` (either budget; `tokenBudget: null` removes it). Refused
+ * runs; also from `needs_confirmation`: keep working) / `confirm_goal` (a `needs_confirmation` goal
+ * becomes met: the user accepts the changed check) / `clear_goal` / `set_goal_budget` (either budget;
+ * `tokenBudget: null` removes it). Refused
  * with `invalid_input` when there is no goal, or it cannot move that way (e.g. resuming a met goal).
  */
 export const GOAL_OPERATIONS = [
@@ -49,6 +53,7 @@ export const GOAL_OPERATIONS = [
   }),
   z.object({ type: z.literal('pause_goal') }),
   z.object({ type: z.literal('resume_goal') }),
+  z.object({ type: z.literal('confirm_goal') }),
   z.object({ type: z.literal('clear_goal') }),
   z.object({ type: z.literal('set_goal_budget'), turnBudget: TurnBudgetSchema.optional(), tokenBudget: TokenBudgetSchema.nullable().optional() })
 ] as const
@@ -57,7 +62,13 @@ export const GOAL_OPERATIONS = [
 export const GoalSchema = z.object({
   text: z.string(),
   /** Shell command that must exit 0 in the guest for the goal to be met; absent: the model's word suffices. */
-  check: z.string().optional()
+  check: z.string().optional(),
+  /**
+   * The files the check command names, as they were when the goal was set: path relative to the
+   * repository → `sha256:HEX` / `link:TARGET` / `absent` (src/main/session/goal-check-files.ts). A
+   * passing check with any of them changed leaves the goal `needs_confirmation`.
+   */
+  checkFiles: z.record(z.string(), z.string()).optional()
 })
 /** See {@link GoalSchema}. */
 export type Goal = z.infer<typeof GoalSchema>

@@ -68,8 +68,12 @@ export const MAX_REPORT_BYTES = 4096
  * the commit; files over `cap` bytes are recorded by sha256 and size only.
  */
 export interface SnapshotRequest { op: 'snapshot'; store: string; repo: string; sid: string; ref: string; cap: number }
-/** Result of `snapshot`: the commit id, how many files were over the cap, whether the last commit was reused (nothing changed). */
-export interface SnapshotResult { commit: string; big: number; reused: boolean }
+/**
+ * Result of `snapshot`: the commit id, how many files were over the cap, how many special files
+ * (FIFO, socket, device: not storable) were named instead of stored, whether the last commit was
+ * reused (nothing changed).
+ */
+export interface SnapshotResult { commit: string; big: number; special?: number; reused: boolean }
 /** Kill the process group of the spawn request with id `target` (TERM, then KILL after a grace). */
 export interface KillRequest { op: 'kill'; target: string }
 /**

@@ -16,7 +16,9 @@ export const TokenUsageSchema = z.object({
   cacheWriteTokens: z.number().int().nonnegative().optional(),
   outputTokens: z.number().int().nonnegative(),
   /** US dollars; absent when the model's price is unknown. */
-  costUsd: z.number().nonnegative().optional()
+  costUsd: z.number().nonnegative().optional(),
+  /** The provider reported an invalid count (negative, NaN, absurd): the counts are Cortex's estimate (src/main/harness/usage.ts). */
+  estimated: z.boolean().optional()
 })
 /** See {@link TokenUsageSchema}. */
 export type TokenUsage = z.infer<typeof TokenUsageSchema>
@@ -35,7 +37,7 @@ export const USAGE_EVENTS = [
   TokenUsageSchema.extend({ type: z.literal('usage'), turnId: z.string(), model: z.string(), purpose: z.enum(['summary']).optional() })
 ] as const
 
-/** Add `b` to `a` (cost stays absent once any part has no price). */
+/** Add `b` to `a` (cost stays absent once any part has no price; estimated once any part is). */
 export function addUsage(a: TurnUsage, b: TokenUsage): TurnUsage {
   const cacheWrite = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0)
   return {
@@ -44,7 +46,8 @@ export function addUsage(a: TurnUsage, b: TokenUsage): TurnUsage {
     cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
     ...(cacheWrite > 0 ? { cacheWriteTokens: cacheWrite } : {}),
     outputTokens: a.outputTokens + b.outputTokens,
-    ...(a.costUsd !== undefined && b.costUsd !== undefined ? { costUsd: a.costUsd + b.costUsd } : {})
+    ...(a.costUsd !== undefined && b.costUsd !== undefined ? { costUsd: a.costUsd + b.costUsd } : {}),
+    ...(a.estimated || b.estimated ? { estimated: true } : {})
   }
 }
 
@@ -53,11 +56,12 @@ export const NO_USAGE: TurnUsage = { requests: 0, inputTokens: 0, cachedInputTok
 
 /**
  * One line for people: `12.3k in (10.1k cached) · 845 out · $0.0123`; tokens over 1000 in k with
- * one decimal, cost with 4 decimals below $1 and 2 above; no cost part when the price is unknown.
+ * one decimal, cost with 4 decimals below $1 and 2 above; no cost part when the price is unknown;
+ * ` · estimated` when a provider's count was replaced by an estimate.
  */
 export function formatUsage(u: TokenUsage): string {
   const k = (n: number): string => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n))
   const cached = u.cachedInputTokens > 0 ? ` (${k(u.cachedInputTokens)} cached)` : ''
   const cost = u.costUsd === undefined ? '' : ` · $${u.costUsd < 1 ? u.costUsd.toFixed(4) : u.costUsd.toFixed(2)}`
-  return `${k(u.inputTokens)} in${cached} · ${k(u.outputTokens)} out${cost}`
+  return `${k(u.inputTokens)} in${cached} · ${k(u.outputTokens)} out${cost}${u.estimated ? ' · estimated' : ''}`
 }

@@ -3,7 +3,9 @@
  * 127.0.0.1 only. A random token (in the page URL) authenticates WebSocket clients; connections
  * with a missing or wrong token, or an Origin other than the host's own, are refused before the
  * upgrade. Requests go to the session API (which validates them against the contract); every
- * event goes to every client. Internal request failures are logged.
+ * event goes to every client, within each client's unread-bytes bound (client-sender.ts: a client
+ * that stops reading loses its output events, then its connection). Internal request failures and
+ * dropped clients are logged. Closing is bounded whatever the clients do.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { existsSync } from 'node:fs'
@@ -15,7 +17,11 @@ import type { CortexApi } from '../shared/contract'
 import { CortexError } from '../shared/errors'
 import { NOOP_LOGGER, type Logger } from '../shared/logger-types'
 import { dispatchRequest, WS_AUTH_PATH, WS_PATH, WsRequestFrameSchema, type WsServerFrame } from '../shared/wire'
+import { createClientSender, type ClientLimits, type ClientSender } from './client-sender'
 import { securityHeaders, serveStatic } from './static-files'
+
+/** How long (ms) {@link WebHost.close} lets clients answer the close frame before cutting them off. */
+export const CLOSE_GRACE_MS = 1000
 
 /** Options of {@link startWebHost}. */
 export interface WebHostOptions {
@@ -31,8 +37,10 @@ export interface WebHostOptions {
   token?: string
   /** Largest accepted WebSocket message in bytes (default 1 MiB). */
   maxPayload?: number
-  /** Where internal request failures are logged (default nowhere). */
+  /** Where internal request failures and dropped slow clients are logged (default nowhere). */
   logger?: Logger
+  /** Unread-bytes bounds of each client (default client-sender.ts's constants); tests may lower them. */
+  clientLimits?: ClientLimits
 }
 
 /** A running web host. */
@@ -49,7 +57,11 @@ export interface WebHost {
   token: string
   /** Number of authenticated WebSocket clients connected now. */
   clientCount(): number
-  /** Stop accepting, close every client (code 1001) and the HTTP server. Idempotent. */
+  /**
+   * Stop accepting, close every client (code 1001) and the HTTP server. A client that has not
+   * answered the close within {@link CLOSE_GRACE_MS} is cut off, so this resolves within about
+   * that long whatever the clients do. Idempotent.
+   */
   close(): Promise<void>
 }
 
@@ -99,7 +111,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     void serveStatic(options.rendererDir, headers, req, res)
   })
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 1024 * 1024 })
-  const clients = new Set<WebSocket>()
+  const clients = new Map<WebSocket, ClientSender>()
+  const logger = options.logger ?? NOOP_LOGGER
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
@@ -116,12 +129,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
   })
 
-  const send = (ws: WebSocket, frame: WsServerFrame): void => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame))
-  }
-
   wss.on('connection', (ws: WebSocket) => {
-    clients.add(ws)
+    const sender = createClientSender(ws, logger, options.clientLimits)
+    clients.set(ws, sender)
     ws.on('close', () => clients.delete(ws))
     ws.on('error', () => clients.delete(ws))
     ws.on('message', (data, isBinary) => {
@@ -136,15 +146,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (!frame.success) return ws.close(1008, 'invalid frame')
       const { id, method, input } = frame.data
       void dispatchRequest(api, method, input).then((result) => {
-        if (!result.ok && result.error.code === 'internal') (options.logger ?? NOOP_LOGGER).error('web request failed', { method, ...result.error })
-        send(ws, { kind: 'response', id, result })
+        if (!result.ok && result.error.code === 'internal') logger.error('web request failed', { method, ...result.error })
+        sender.send({ kind: 'response', id, result })
       })
     })
   })
 
   const unsubscribe = api.onEvent((envelope) => {
-    const text = JSON.stringify({ kind: 'event', envelope } satisfies WsServerFrame)
-    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(text)
+    const frame: WsServerFrame = { kind: 'event', envelope }
+    const text = JSON.stringify(frame)
+    for (const sender of clients.values()) sender.send(frame, text)
   })
 
   await new Promise<void>((resolveListen, rejectListen) => {
@@ -174,7 +185,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     close() {
       closing ??= new Promise<void>((done) => {
         unsubscribe()
-        for (const ws of clients) ws.close(1001, 'server closing')
+        for (const ws of clients.keys()) ws.close(1001, 'server closing')
+        // a client that reads nothing never answers the close frame: cut off whoever is left after
+        // the grace (the HTTP server may report closed before its upgraded sockets are gone)
+        setTimeout(() => {
+          for (const ws of clients.keys()) ws.terminate()
+        }, CLOSE_GRACE_MS).unref()
         wss.close()
         server.close(() => done())
         server.closeAllConnections()

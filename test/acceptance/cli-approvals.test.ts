@@ -1,7 +1,7 @@
 // `cortex run --ask …` through the built CLI, a real guest and the scripted model server: without a
 // terminal and without stream-json input a request is denied ("no one to ask"); with stream-json
-// the caller answers on stdin (an Always then covers later commands); headless runs default to
-// never; `cortex rules list|remove` show and remove the stored rule.
+// the caller answers on stdin (an Always then covers later commands), and a switch to Plan withdraws
+// a waiting request (ADR 0019); headless runs default to never; `cortex rules list|remove` show and remove the stored rule.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -50,6 +50,26 @@ describe.skipIf(skipWithoutDocker())('cortex run --ask', () => {
     expect(run.code).toBe(0)
     expect(run.events.some((e) => e.event.type === 'approval_requested')).toBe(false)
     expect(run.events.map((e) => e.event).find((e) => e.type === 'tool_call_finished')).toMatchObject({ isError: false, result: expect.stringContaining('ran') })
+  })
+
+  it('with stream-json a switch to Plan withdraws the waiting request; a late answer is refused and nothing runs', async () => {
+    const flags = await model([{ toolCalls: [{ name: 'bash', args: { command: 'touch withdrawn.txt' } }] }, { text: 'understood' }])
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const cli = startStreamCli(['run', '--repo', repo, ...flags, '--ask', 'commands', '--json', '--input', 'stream-json'], { env })
+    cli.send({ type: 'user_message', text: 'make a file' })
+    const req = await cli.waitFor('approval_requested')
+    cli.send({ type: 'set_mode', mode: 'plan' })
+    const resolved = await cli.waitFor('approval_resolved', (e) => e.requestId === req.requestId)
+    expect(resolved).toMatchObject({ outcome: 'withdrawn', reason: 'the user switched to plan mode; the call was not run' })
+    cli.send({ type: 'approval_decision', requestId: req.requestId, decision: 'allow_once' })
+    await cli.waitFor('turn_ended')
+    cli.end()
+    const run = await cli.exit()
+    expect(run.code).toBe(0)
+    expect(run.stderr).toContain(`approval_decision refused: approval request ${req.requestId} was withdrawn (the user switched to plan mode; the call was not run); the answer was ignored`)
+    const result = run.events.map((e) => e.event).find((e) => e.type === 'tool_call_finished')
+    expect(result).toMatchObject({ isError: true, result: expect.stringContaining('the user switched to plan mode while this bash call waited for its approval') })
+    expect(existsSync(join(repo, 'withdrawn.txt'))).toBe(false)
   })
 
   it('with stream-json the caller answers on stdin; an Always covers later calls; cortex rules lists and removes it', async () => {

@@ -2,12 +2,14 @@
 // model over HTTP), then `cortex changes` prints its diff and `cortex rewind --turn 1` restores the
 // four files byte for byte (modes included) while the repository's .git stays byte-identical; and
 // a turn cut off by kill -9 after a bash command wrote a file is recorded at the next start. Those
-// review-only resumes add no "session resumed" row (unless one closes a crashed turn).
+// review-only resumes add no "session resumed" row (unless one closes a crashed turn); a turn whose
+// changes cannot be recorded says so on stderr, and `cortex changes` gives the reason.
 import { execFileSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { checkpointStoreName } from '../../src/main/guest/checkpoint-mount'
 import { runCli } from '../support/cli'
 import { startStreamCli } from '../support/cli-stream'
 import { makeTestRepo } from '../support/guest'
@@ -127,5 +129,27 @@ describe.skipIf(skipWithoutDocker())('cortex changes and cortex rewind', () => {
     expect(resumed.code, resumed.stderr).toBe(0)
     expect(resumed.stdout).toContain('resumed for real')
     expect(loggedTypes(sessionId).filter((t) => t === 'session_resumed')).toHaveLength(1)
+  }, 240_000)
+
+  it('a turn whose changes cannot be recorded says so on the CLI, and `cortex changes` gives the reason', async () => {
+    await server?.close()
+    server = await startScriptedModelServer([{ toolCalls: [{ name: 'bash', args: { command: 'echo new > new.txt' } }] }, { text: 'wrote it' }])
+    const repo = await makeTestRepo({ 'a.txt': 'alpha\n' })
+    const own = mkdtempSync(join(tmpdir(), 'cortex-home-'))
+    try {
+      // a store folder the checkpoint guest (the repository owner, no capabilities) cannot write
+      mkdirSync(join(own, 'checkpoints', checkpointStoreName(realpathSync(repo))), { recursive: true, mode: 0o555 })
+      const env = { CORTEX_HOME: own, CORTEX_WARM_POOL: '0' }
+      const run = await runCli(['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', 'write a file'], { env })
+      expect(run.code, run.stderr).toBe(0)
+      expect(readFileSync(join(repo, 'new.txt'), 'utf8')).toBe('new\n') // the turn's tools ran, unrecorded
+      expect(run.stderr).toMatch(/warning: this turn's changes were not recorded \(cortex changes and rewind cannot show or undo them\): the snapshot before the turn failed/)
+      const [sessionId] = readdirSync(join(own, 'sessions'))
+      const diff = await runCli(['changes', sessionId!, '--turn', '1'], { env })
+      expect(diff.code).toBe(1)
+      expect(diff.stderr).toMatch(/that turn's changes were not recorded \(the snapshot before the turn failed/)
+    } finally {
+      rmSync(own, { recursive: true, force: true })
+    }
   }, 240_000)
 })

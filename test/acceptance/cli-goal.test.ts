@@ -99,6 +99,39 @@ describe.skipIf(skipWithoutDocker())('cortex run --goal', () => {
     sessions.push(id!)
   }, 240_000)
 
+  it('a check the model rewrote to `exit 0` does not meet the goal: needs_confirmation (exit 3) until the user confirms', async () => {
+    server = await startScriptedModelServer([
+      { toolCalls: [{ name: 'write_file', args: { path: 'check.sh', content: 'exit 0\n' } }] },
+      { toolCalls: [{ name: 'goal_done', args: { evidence: 'the check passes now' } }] },
+      { text: 'I changed the check.' },
+      { text: 'a second turn' }
+    ])
+    const repo = await makeTestRepo({ 'check.sh': 'echo not yet; exit 1\n', 'a.txt': 'x\n' })
+    const run = await runCli(['run', '--repo', repo, ...model(), '--json', '--goal', 'make the check pass', '--goal-turns', '3', '--goal-check', 'bash check.sh'], { env })
+    const sessionId = run.events[0]!.sessionId
+    sessions.push(sessionId)
+    expect(run.code).toBe(3)
+    expect(server.requests).toHaveLength(3)
+    const goals = ofType(run.events, 'goal_updated')
+    // the fingerprint recorded when the goal was set names the script the check runs
+    expect(Object.keys(goals[0]!.goal.checkFiles ?? {})).toEqual(['check.sh'])
+    expect(goals.some((g) => g.state === 'met')).toBe(false)
+    expect(goals.at(-1)).toMatchObject({ state: 'needs_confirmation', turnsUsed: 1, reason: expect.stringMatching(/the check passed, but check\.sh changed since the goal was set[\s\S]*confirm/) })
+    expect(sentToolResults(server.requests[2]!).at(-1)!.output).toMatch(/passed, but it names files that changed since the goal was set \(check\.sh\).*NOT met until the user confirms/)
+
+    // the user confirms through the operation (the TUI sends it for /goal confirm); no model turn runs
+    await server.close()
+    server = await startScriptedModelServer([])
+    const resumed = startStreamCli(['run', '--resume', sessionId, '--input', 'stream-json', '--json'], { env })
+    await resumed.waitFor('session_resumed', undefined, { timeoutMs: 60_000 })
+    resumed.send({ type: 'confirm_goal' })
+    const met = await resumed.waitFor('goal_updated', (g) => g.state === 'met', { timeoutMs: 60_000 })
+    expect(met.reason).toMatch(/^confirmed by the user/)
+    resumed.end()
+    expect((await resumed.exit(60_000)).code).toBe(0)
+    expect(server.requests).toHaveLength(0)
+  }, 300_000)
+
   it('the same blocker on 3 consecutive turns ends blocked (exit 3); a token budget counts the usage events', async () => {
     const blockedTurn: ScriptStep[] = [{ toolCalls: [{ name: 'goal_done', args: { blocked: 'The network is off.' } }] }, { text: 'Blocked.' }]
     server = await startScriptedModelServer([...blockedTurn, ...blockedTurn, ...blockedTurn, { text: 'a fourth turn' }])

@@ -3,8 +3,9 @@
 // an edit shows as a diff, an approval prompt's `a` stores the rule (`n` denies with a reason), Esc
 // during `sleep 30` stops the turn (a message queued meanwhile is shown, then starts the next turn),
 // a resize 120×40 → 40×12 redraws cleanly, Shift+Tab cycles the modes on the composer border,
-// and a goal's progress reads "Agent — Goal · 2/8" there. Screen dumps go to test-results/tui/.
-import { mkdtempSync, rmSync } from 'node:fs'
+// and a goal's progress reads "Agent — Goal · 2/8" there; Shift+Tab to Ask withdraws a waiting approval
+// prompt (ADR 0019). Screen dumps go to test-results/tui/.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
@@ -12,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { makeTestRepo } from '../support/guest'
 import { CLI, runCli } from '../support/cli'
 import { skipWithoutDocker } from '../support/requirements'
-import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { sentToolResults, startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
 import { startPtyCli, type PtyScreen } from '../support/pty-screen'
 
 const SHIFT_TAB = '\x1b[Z'
@@ -166,6 +167,54 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
       s.kill()
     }
   }, 240_000)
+})
+
+describe.skipIf(skipWithoutDocker())('cortex (interactive): a mode switch during an approval', () => {
+  it('Shift+Tab to Ask withdraws the prompt (a half-typed rule does not carry over) and the call does not run', async () => {
+    const server = await startScriptedModelServer([
+      { toolCalls: [{ name: 'bash', args: { command: 'touch withdrawn.txt' } }] },
+      { text: 'Not in this mode.' },
+      { toolCalls: [{ name: 'bash', args: { command: 'echo second' } }] },
+      { text: 'ok' }
+    ])
+    const home = mkdtempSync(join(tmpdir(), 'cortex-tui-home-'))
+    const repo = await makeTestRepo({ 'a.txt': 'alpha\n' })
+    const s = startPtyCli(['--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted'], {
+      cols: 120, rows: 40, env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0' }
+    })
+    try {
+      await s.waitFor((l) => borderLine(l).includes('Agent'), 60_000)
+      await new Promise((r) => setTimeout(r, 300)) // as a person would: after the UI has taken the keyboard
+      s.write('make a file\r')
+      await s.waitFor('bash wants to run', 60_000)
+      s.write('a')
+      await s.waitFor('Always allow:')
+      s.write(SHIFT_TAB)
+      // the prompt goes, saying why; the call's refusal reaches the model, which answers
+      await s.waitFor('withdrawn: the user switched to ask mode; the call was not run', 30_000)
+      await s.waitFor((l) => borderLine(l).startsWith('╭─ Ask ') && !l.some((x) => x.includes('wants to run')), 10_000)
+      await s.waitFor('Not in this mode.', 60_000)
+      s.dump('withdrawn-120x40')
+      expect(existsSync(join(repo, 'withdrawn.txt'))).toBe(false)
+      expect(sentToolResults(server.requests[1]!)[0]?.output).toContain('the user switched to ask mode while this bash call waited for its approval')
+      // back in Agent, the next request starts at the choice, not in the rule left half typed
+      for (const mode of ['Plan', 'Spec', 'Agent']) {
+        s.write(SHIFT_TAB)
+        await s.waitFor((l) => borderLine(l).startsWith(`╭─ ${mode} `), 10_000)
+      }
+      s.write('again\r')
+      await s.waitFor((l) => l.some((x) => x.includes('wants to run')) && l.some((x) => x.includes('echo second')), 60_000)
+      expect(s.text()).toContain('y once')
+      expect(s.text()).not.toContain('Always allow:')
+      s.write('y')
+      await s.waitFor((l) => l.some((x) => x.trim() === 'ok'), 60_000)
+    } finally {
+      s.dump('withdrawn-last')
+      s.kill()
+      await server.close()
+      rmSync(home, { recursive: true, force: true })
+    }
+  }, 180_000)
 })
 
 describe('cortex without a terminal', () => {

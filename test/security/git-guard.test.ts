@@ -232,9 +232,30 @@ describe.skipIf(skipWithoutDocker())('the git guard (real guest, session service
     const warning = evs.find((e) => e.type === 'host_exec_warning')
     expect(warning).toBeDefined()
     const paths = warning && warning.type === 'host_exec_warning' ? warning.paths : []
-    expect(paths).toEqual(expect.arrayContaining(['.envrc (added)', '.vscode (added)', '.vscode/tasks.json (added)', 'package.json (modified)', 'sub/.git/config (added)']))
+    expect(paths).toEqual(expect.arrayContaining(['.envrc (added)', '.vscode (added)', '.vscode/tasks.json (added)', 'package.json (modified)', 'sub/.git/config → sub/.git/config.cortex-disabled (disabled)']))
     // reported before the turn ends
     expect(evs.findIndex((e) => e.type === 'host_exec_warning')).toBeLessThan(evs.findIndex((e) => e.type === 'turn_ended'))
+    await service.closeSession({ sessionId: id })
+  }, 120_000)
+
+  it('writes through a symlinked .vscode and files editors run on open are listed at the end of the turn', async () => {
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' })
+    const id = await open(repo)
+    const first = await turn(id, [bash('mkdir -p editor-cfg && ln -s editor-cfg .vscode')])
+    expect(first.some((e) => e.type === 'host_exec_warning')).toBe(true)
+    const evs = await turn(id, [
+      bash(
+        [
+          `echo '{"tasks":[{"label":"x","command":"touch /tmp/x","runOptions":{"runOn":"folderOpen"}}]}' > editor-cfg/tasks.json`,
+          `echo 'require("child_process").execSync("touch /tmp/x")' > eslint.config.js`,
+          `echo '{"folders":[{"path":"."}]}' > app.code-workspace`,
+          'echo "pre-commit: {}" > lefthook.yml'
+        ].join('\n')
+      )
+    ])
+    const warning = evs.find((e) => e.type === 'host_exec_warning')
+    const paths = warning && warning.type === 'host_exec_warning' ? warning.paths : []
+    expect(paths).toEqual(expect.arrayContaining(['.vscode/tasks.json (added)', 'eslint.config.js (added)', 'app.code-workspace (added)', 'lefthook.yml (added)']))
     await service.closeSession({ sessionId: id })
   }, 120_000)
 })

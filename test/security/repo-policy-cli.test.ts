@@ -1,10 +1,16 @@
 // Issue 8.2 through the CLI: `cortex run` refuses /, /etc, the home folder, its own data folder and
 // (without --allow-root-repo or CORTEX_ALLOW_ROOT_REPO=1) a root-owned folder, with exit 1 and a
 // message saying why; with the opt-in a root-owned repository runs and the warning is shown.
-import { homedir } from 'node:os'
+// Issue 16.3: every other Cortex data folder is refused too — the desktop app's default under
+// ~/.config (HOME pointed at a temp folder), a folder holding it, and another process's CORTEX_HOME
+// found by its contents — so the model cannot rewrite settings.json or approval rules.
+import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli'
 import { makeTestRepo } from '../support/guest'
+import { TEST_REPO_GID, TEST_REPO_UID } from '../support/repo-owner'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
 import { tempDir } from '../support/temp-dir'
@@ -40,5 +46,35 @@ describe.skipIf(skipWithoutDocker())('cortex run: which folders may be a reposit
     expect(allowed.code, allowed.stderr).toBe(0)
     expect(allowed.stderr).toMatch(/warning:.*root-owned/)
     expect(allowed.stdout).toContain('hello from a root-owned folder')
+  }, 120_000)
+
+  it('refuses another Cortex data folder, a folder holding one and a folder inside one (issue 16.3)', async () => {
+    const fakeHome = mkdtempSync(join(tmpdir(), 'cortex-policy-cli-user-'))
+    const other = mkdtempSync(join(tmpdir(), 'cortex-policy-cli-other-'))
+    try {
+      const appData = join(fakeHome, '.config', 'cortex-code')
+      mkdirSync(join(appData, 'sessions'), { recursive: true })
+      writeFileSync(join(appData, 'settings.json'), '{}')
+      mkdirSync(join(other, 'sessions', 's1'), { recursive: true })
+      writeFileSync(join(other, 'cortex.log'), '')
+      for (const d of [fakeHome, join(fakeHome, '.config'), appData, other, join(other, 'sessions'), join(other, 'sessions', 's1')]) {
+        if (isRoot) chownSync(d, TEST_REPO_UID, TEST_REPO_GID) // owned like a user's: only the data folder can be the reason
+      }
+      const cases: Array<[string, RegExp]> = [
+        [join(fakeHome, '.config'), /contains the Cortex data folder .*\.config\/cortex-code/],
+        [appData, /is inside the Cortex data folder .*cortex-code/],
+        [other, /is a Cortex data folder/],
+        [join(other, 'sessions', 's1'), /is inside a Cortex data folder/]
+      ]
+      for (const [repo, why] of cases) {
+        const r = await run(repo, [], { HOME: fakeHome, XDG_CONFIG_HOME: '' })
+        expect(r.code, `${repo}: ${r.stderr}`).toBe(1)
+        expect(r.stderr, repo).toMatch(/cannot be opened as a repository/)
+        expect(r.stderr, repo).toMatch(why)
+      }
+    } finally {
+      rmSync(fakeHome, { recursive: true, force: true })
+      rmSync(other, { recursive: true, force: true })
+    }
   }, 120_000)
 })

@@ -121,9 +121,10 @@ describe.skipIf(skipWithoutDocker())('modes and locks over a real guest', () => 
 
   it('checks a call against the mode in force when it runs: a switch to ask during a step refuses its later write', async () => {
     await open('agent')
-    script.push({ toolCalls: [{ name: 'bash', args: { command: 'sleep 1.5' } }, { name: 'write_file', args: { path: 'late.txt', content: 'x' } }] }, { text: 'done' })
+    script.push({ toolCalls: [{ name: 'bash', args: { command: 'echo started; sleep 1.5' } }, { name: 'write_file', args: { path: 'late.txt', content: 'x' } }] }, { text: 'done' })
     await service.submit({ sessionId, op: { type: 'user_message', text: 'go' } })
-    while (!events.some((e) => e.event.type === 'tool_call_started')) await new Promise((r) => setTimeout(r, 20))
+    // the bash call runs (a call still waiting for the guest would be refused too: mode-switch-pending.test.ts)
+    while (!events.some((e) => e.event.type === 'tool_output')) await new Promise((r) => setTimeout(r, 20))
     await service.submit({ sessionId, op: { type: 'set_mode', mode: 'ask' } })
     await service.idle(sessionId)
     const [sleep, write] = sentToolResults(server.requests[1]!)

@@ -1,6 +1,7 @@
 // Stop while a checkpoint snapshot of a large repository is still being taken (issue 9 item 4, issue
-// 10): the turn ends within 2 s, and the snapshot's outcome is recorded afterwards rather than
-// awaited. Through the real loop, a real Docker guest and the scripted model server.
+// 10; the turn-end snapshot: issue 16 item 3): the turn ends within 2 s, and the snapshot's outcome
+// is recorded afterwards rather than awaited. Through the real loop, a real Docker guest and the
+// scripted model server.
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -70,5 +71,40 @@ describe.skipIf(skipWithoutDocker())('Stop during a checkpoint snapshot', () => 
     const types = evs().map((e) => e.type)
     expect(types.indexOf('turn_changes')).toBeGreaterThan(types.indexOf('turn_ended'))
     expect(evs().find((e) => e.type === 'turn_changes')).toMatchObject({ files: [] })
+  }, 300_000)
+
+  it('a turn stopped while its end snapshot of a large change runs ends within 2 s; its changes are recorded after', async () => {
+    ensureAgentBundle()
+    // the model writes 360 MiB of incompressible content under the 8 MiB cap: the end snapshot stores all of it
+    server = await startScriptedModelServer([
+      { toolCalls: [{ name: 'bash', args: { command: 'mkdir data && for i in $(seq 10 69); do head -c 6291456 /dev/urandom > data/f$i.bin; done' } }] },
+      { text: 'written' }
+    ])
+    const repo = await makeTestRepo({ 'a.txt': 'alpha\n' })
+    dataDir = mkdtempSync(join(tmpdir(), 'cortex-stop-snap-'))
+    service = await createSessionService({
+      dataDir,
+      modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl },
+      guests: createDefaultGuestProvider({ warmPool: 0, checkpointsDir: checkpointsDirOf(dataDir) })
+    })
+    const envelopes: EventEnvelope[] = []
+    service.onEvent((e) => envelopes.push(e))
+    const sessionId = (await service.openSession({ repo, approvalPolicy: 'never' })).id
+    const evs = (): SessionEvent[] => envelopes.map((e) => e.event)
+    await service.submit({ sessionId, op: { type: 'user_message', text: 'go' } })
+    // the model's last answer is in: the turn is taking its end snapshot
+    await waitFor(() => evs().some((e) => e.type === 'assistant_message' && e.text.includes('written')), 180_000, 'the last answer')
+    const t0 = Date.now()
+    await service.submit({ sessionId, op: { type: 'stop' } })
+    await waitFor(() => evs().some((e) => e.type === 'turn_ended'), 180_000, 'turn_ended after Stop')
+    const ms = Date.now() - t0
+    process.stdout.write(`stop-during-end-snapshot: turn ended ${ms} ms after Stop\n`)
+    expect(ms).toBeLessThan(STOP_BOUND_MS)
+    // the end snapshot went on: what the turn did is recorded after turn_ended
+    await waitFor(() => evs().some((e) => e.type === 'turn_changes'), 240_000, 'turn_changes after the end snapshot')
+    const types = evs().map((e) => e.type)
+    expect(types.indexOf('turn_changes')).toBeGreaterThan(types.indexOf('turn_ended'))
+    const changes = evs().find((e): e is Extract<SessionEvent, { type: 'turn_changes' }> => e.type === 'turn_changes')
+    expect(changes?.files).toHaveLength(60)
   }, 300_000)
 })

@@ -68,12 +68,17 @@ export function App({ host }: { host: TuiHost }) {
     bufferRef.current = typeof next === 'function' ? next(bufferRef.current) : next
     setBufferState(bufferRef.current)
   }
-  const [stage, setStageState] = useState<ApprovalStage>({ kind: 'choose' })
+  const [, setStageState] = useState<ApprovalStage>({ kind: 'choose' })
   const stageRef = useRef<ApprovalStage>({ kind: 'choose' })
+  // the request the stage was begun for: a rule or reason half typed for a request that went away
+  // (withdrawn by a mode switch, cancelled by Stop) does not carry over to the next one
+  const stageFor = useRef<string | undefined>(undefined)
   const setStage = (next: ApprovalStage) => {
     stageRef.current = next
+    stageFor.current = stateRef.current.approvals[0]?.requestId
     setStageState(next)
   }
+  const stageOf = (requestId: string | undefined): ApprovalStage => (stageFor.current === requestId ? stageRef.current : { kind: 'choose' })
   const [expanded, setExpanded] = useState(false)
   const [scroll, setScroll] = useState(0)
   const [now, setNow] = useState(Date.now())
@@ -206,9 +211,9 @@ export function App({ host }: { host: TuiHost }) {
 
   useInput((input, key) => {
     const buffer = bufferRef.current
-    const stage = stageRef.current
     const state = stateRef.current
     const approval = state.approvals[0]
+    const stage = stageOf(approval?.requestId)
     const { ctx, list: completions } = completionsOf(buffer, dismissedRef.current)
     // two Ctrl-C in one read (pasted, or the terminal batched them) quit as two presses would
     if (input.length >= 2 && [...input].every((ch) => ch === '\x03')) return host.quit()
@@ -312,7 +317,7 @@ export function App({ host }: { host: TuiHost }) {
           <StatusLine {...statusOf(state, now, `queued: ${q.text.replace(/\s+/g, ' ')}`)} />
         </Box>
       ))}
-      {approval ? <ApprovalPrompt req={approval} stage={stage} more={state.approvals.length - 1} /> : null}
+      {approval ? <ApprovalPrompt req={approval} stage={stageOf(approval.requestId)} more={state.approvals.length - 1} /> : null}
       <Composer title={borderTitle(state.mode, state.goal, state.lock)} buffer={buffer} width={cols} active={!approval} />
       {completions.length ? <Completions items={completions} selected={Math.min(selected, completions.length - 1)} /> : null}
       <StatusLine {...statusOf(state, now, hint)} />

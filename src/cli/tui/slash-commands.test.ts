@@ -8,6 +8,7 @@ describe('slash commands', () => {
       kind: 'op', op: { type: 'set_goal', text: 'fix it', tokenBudget: 5000, check: 'npm test -- --run' }
     })
     expect(parseSlash('/goal pause', null)).toEqual({ kind: 'op', op: { type: 'pause_goal' } })
+    expect(parseSlash('/goal confirm', null)).toEqual({ kind: 'op', op: { type: 'confirm_goal' } })
     expect(parseSlash('/goal x --turns zero', null).kind).toBe('error')
   })
 

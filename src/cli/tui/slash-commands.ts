@@ -21,7 +21,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: '/mode', args: 'ask|plan|spec|agent', help: 'switch mode (Shift+Tab cycles)' },
   { name: '/accept', args: '', help: 'accept the plan or spec awaiting you' },
   { name: '/reject', args: 'FEEDBACK', help: 'reject it with feedback (starts the next turn)' },
-  { name: '/goal', args: 'TEXT [--turns N] [--tokens N] [--check CMD] | pause | resume | clear', help: 'set or steer a long-horizon goal' },
+  { name: '/goal', args: 'TEXT [--turns N] [--tokens N] [--check CMD] | pause | resume | confirm | clear', help: 'set or steer a long-horizon goal' },
   { name: '/ask', args: 'never|commands|changes', help: 'when tool calls wait for your approval' },
   { name: '/sandbox', args: 'read-only|workspace-write|network', help: 'the guest sandbox (restarts the guest)' },
   { name: '/compact', args: '[FOCUS]', help: 'compact the conversation now (FOCUS: what to keep in detail)' },
@@ -98,6 +98,7 @@ export function parseSlash(line: string, lock: ModeLock | null): SlashAction {
       if (!rest) return { kind: 'local', name: 'goal_status' }
       if (rest === 'pause') return { kind: 'op', op: { type: 'pause_goal' } }
       if (rest === 'resume') return { kind: 'op', op: { type: 'resume_goal' } }
+      if (rest === 'confirm') return { kind: 'op', op: { type: 'confirm_goal' } }
       if (rest === 'clear') return { kind: 'op', op: { type: 'clear_goal' } }
       return parseGoalArgs(rest)
     case '/ask': {

@@ -67,4 +67,15 @@ describe('the interactive CLI state', () => {
     const s = reduce(initialState('s1'), { sessionId: 's2', seq: 1, time: 1, event: { type: 'mode_changed', mode: 'ask' } })
     expect(s.mode).toBe('agent')
   })
+
+  it('warns of a turn whose changes were not recorded and counts files beyond a turn_changes list', () => {
+    const s = run([
+      { type: 'checkpoint_failed', turnId: 't', stage: 'before', reason: 'the snapshot before the turn failed: EACCES' },
+      { type: 'turn_changes', turnId: 't2', files: [{ path: 'a', status: 'added', additions: 0, deletions: 0 }], more: 59_999 }
+    ])
+    expect(s.items).toMatchObject([
+      { kind: 'notice', tone: 'warn', text: "this turn's changes were not recorded: the snapshot before the turn failed: EACCES" },
+      { kind: 'notice', text: '60000 files changed: a and 59999 more' }
+    ])
+  })
 })

@@ -196,8 +196,12 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
       const st = closeAssistant({ ...s, running: false, turnStartedAt: 0, waitingMs: 0, approvals: [] })
       return e.reason === 'stopped' ? withNotice(st, 'stopped', 'warn') : st
     }
-    case 'turn_changes':
-      return e.files.length ? withNotice(s, `${e.files.length} file${e.files.length === 1 ? '' : 's'} changed: ${e.files.slice(0, 6).map((f) => f.path).join(' ')}`) : s
+    case 'turn_changes': {
+      const n = e.files.length + (e.more ?? 0)
+      return n ? withNotice(s, `${n} file${n === 1 ? '' : 's'} changed: ${e.files.slice(0, 6).map((f) => f.path).join(' ')}${n > 6 ? ` and ${n - Math.min(6, e.files.length)} more` : ''}`) : s
+    }
+    case 'checkpoint_failed':
+      return withNotice(s, `this turn's changes were not recorded${e.stage === 'after' ? ' at its end' : ''}: ${e.reason}`, 'warn')
     case 'host_exec_warning':
       return withNotice(s, `warning: ${e.message} ${e.paths.join(' ')}`, 'warn')
     case 'goal_updated':

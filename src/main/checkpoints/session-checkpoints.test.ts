@@ -1,7 +1,9 @@
-// Pure parts of checkpoints: which paths a file revert may touch, and the history after a conversation rewind.
+// Pure parts of checkpoints: which paths a file revert may touch, the history after a conversation
+// rewind, and which turn a crash left unrecorded.
 import { describe, expect, it } from 'vitest'
 import { isRepoPath } from './session-checkpoints'
 import { visibleHistory } from './rewind-history'
+import { unrecordedLastTurn } from './checkpoint-refs'
 import type { SessionEvent } from '../../shared/events'
 
 describe('isRepoPath', () => {
@@ -25,5 +27,16 @@ describe('visibleHistory', () => {
   it('is the same array without a conversation rewind', () => {
     const events: SessionEvent[] = [user('t1', 'one')]
     expect(visibleHistory(events)).toBe(events)
+  })
+})
+
+describe('unrecordedLastTurn', () => {
+  const started = (turnId: string): SessionEvent => ({ type: 'turn_started', turnId, mode: 'agent' })
+  it('is the newest earlier turn without turn_changes; one whose end snapshot failed is not retried', () => {
+    expect(unrecordedLastTurn([started('t1'), started('t2')], 't2')).toBe('t1')
+    expect(unrecordedLastTurn([started('t1'), { type: 'turn_changes', turnId: 't1', files: [] }, started('t2')], 't2')).toBeUndefined()
+    expect(unrecordedLastTurn([started('t1'), { type: 'checkpoint_failed', turnId: 't1', stage: 'after', reason: 'x' }, started('t2')], 't2')).toBeUndefined()
+    // a turn whose `before` failed has no snapshot to close: still returned, and found to lack one
+    expect(unrecordedLastTurn([started('t1'), { type: 'checkpoint_failed', turnId: 't1', stage: 'before', reason: 'x' }], '')).toBe('t1')
   })
 })

@@ -12,19 +12,24 @@
  * and size in the commit message), taken there because they run around every turn.
  *
  * Commands (args is one JSON object):
- * - `changes {a, b}`: files that differ between commits a and b (renames detected) →
- *   `{files: [{path, status, additions, deletions, oldPath?, binary?, large?}]}`.
+ * - `changes {a, b, within?, limit?}`: files that differ between commits a and b (renames detected),
+ *   sorted by path; `within` (a list of paths, or `{a, b}`: the paths that differ between those)
+ *   keeps only those, `limit` keeps the first that many →
+ *   `{files: [{path, status, additions, deletions, oldPath?, binary?, large?, special?}], more}`
+ *   (`more`: how many were left off, so the reply stays small whatever a turn did).
  * - `patch {a, b, paths?}`: unified diff text (large files as one note line each).
  * - `show {a, b, path, oldPath?, max}`: both sides of one file → `{before, after}` each
  *   `{text?, size, binary, large}` or null when absent.
- * - `restore {sid, target, paths}`: make `paths` as in commit `target` (deleting what it lacks);
- *   large files cannot be restored → `{restored, deleted, skipped}`.
+ * - `restore {sid, target, paths | from}`: make `paths` (or every path that differs between `target`
+ *   and commit `from`, listed here: no long argument) as in commit `target` (deleting what it
+ *   lacks); large and special files cannot be restored → `{restored, deleted, skipped}`.
  * - `refs {prefix}`: `{refs: {name: commit}}`; `drop {refs, prune}`: delete refs (and prune unreachable
  *   objects older than an hour: younger ones may belong to a snapshot another session is writing).
  * - `size`: bytes used by the store → `{bytes}`.
  */
+import { SHADOW_REVIEW_PART } from './shadow-script-review'
 
-/** Python 3 source of the shadow-store program (python3 is in the guest image). */
+/** Python 3 source of the shadow-store program (python3 is in the guest image); its review half is shadow-script-review.ts. */
 export const SHADOW_SCRIPT = String.raw`
 import json, os, subprocess, sys
 STORE = os.environ['CORTEX_STORE']
@@ -83,95 +88,11 @@ def ensure_init():
 
 def split0(b):
     return [p for p in b.split(b'\0') if p]
-
-def big_of(commit):
-    raw = git(['cat-file', 'commit', commit]).stdout
-    msg = raw.split(b'\n\n', 1)[1] if b'\n\n' in raw else b''
-    try:
-        return json.loads(msg.decode('utf-8')).get('big', {})
-    except ValueError:
-        return {}
-
-def changes(a):
-    ca, cb = a['a'], a['b']
-    ns = split0(git(['diff-tree', '-r', '-z', '-M', '--no-ext-diff', '--no-textconv', '--numstat', ca, cb]).stdout)
-    st = split0(git(['diff-tree', '-r', '-z', '-M', '--no-ext-diff', '--no-textconv', '--name-status', ca, cb]).stdout)
-    counts = {}
-    i = 0
-    while i < len(ns):
-        parts = ns[i].split(b'\t')
-        if len(parts) == 3 and parts[2] == b'':
-            key, i = ns[i + 2], i + 3
-        else:
-            key, i = parts[2], i + 1
-        counts[key] = (parts[0], parts[1])
-    files = []
-    i = 0
-    names = {'A': 'added', 'M': 'modified', 'T': 'modified', 'D': 'deleted', 'R': 'renamed', 'C': 'added'}
-    while i < len(st):
-        code = st[i].decode()[0]
-        if code in 'RC':
-            old, new, i = st[i + 1], st[i + 2], i + 3
-        else:
-            old, new, i = None, st[i + 1], i + 2
-        add, dele = counts.get(new, (b'0', b'0'))
-        f = {'path': new.decode('utf-8', 'surrogateescape'), 'status': names.get(code, 'modified'),
-             'additions': 0 if add == b'-' else int(add), 'deletions': 0 if dele == b'-' else int(dele)}
-        if add == b'-':
-            f['binary'] = True
-        if old is not None and code == 'R':
-            f['oldPath'] = old.decode('utf-8', 'surrogateescape')
-        files.append(f)
-    ba, bb = big_of(ca), big_of(cb)
-    for p in sorted(set(ba) | set(bb)):
-        if ba.get(p) == bb.get(p):
-            continue
-        files = [f for f in files if f['path'] != p]
-        status = 'added' if p not in ba else 'deleted' if p not in bb else 'modified'
-        if p not in ba and any(f['path'] == p for f in files):
-            status = 'modified'
-        files.append({'path': p, 'status': status, 'additions': 0, 'deletions': 0, 'large': True})
-    files.sort(key=lambda f: f['path'])
-    return {'files': files}
-
-def patch(a):
-    args = ['diff-tree', '-p', '-r', '-M', '--no-ext-diff', '--no-textconv', '--no-color', '--full-index', '--binary', a['a'], a['b']]
-    paths = a.get('paths')
-    if paths:
-        args += ['--'] + paths
-    out = git(args).stdout
-    ba, bb = big_of(a['a']), big_of(a['b'])
-    notes = []
-    for p in sorted(set(ba) | set(bb)):
-        if ba.get(p) != bb.get(p) and (not paths or p in paths):
-            desc = lambda s: 'absent' if s is None else '%d bytes, sha256 %s' % (s[0], s[1])
-            notes.append('Large file %s: %s -> %s (content not kept)\n' % (p, desc(ba.get(p)), desc(bb.get(p))))
-    sys.stdout.buffer.write(out + ''.join(notes).encode('utf-8', 'surrogateescape'))
-    return None
-
-def side(commit, path, mx):
-    if path is None:
-        return None
-    big = big_of(commit).get(path)
-    if big:
-        return {'size': big[0], 'binary': False, 'large': True}
-    r = git(['cat-file', '-s', commit + ':' + path], check=False)
-    if r.returncode != 0:
-        return None
-    size = int(r.stdout)
-    if size > mx:
-        return {'size': size, 'binary': False, 'large': True}
-    data = git(['cat-file', 'blob', commit + ':' + path]).stdout
-    if b'\0' in data[:8000]:
-        return {'size': size, 'binary': True, 'large': False}
-    return {'size': size, 'binary': False, 'large': False, 'text': data.decode('utf-8', 'replace')}
-
-def show(a):
-    return {'before': side(a['a'], a.get('oldPath') or a['path'], int(a['max'])), 'after': side(a['b'], a['path'], int(a['max']))}
-
+${SHADOW_REVIEW_PART}
 def restore(a):
     ensure_init()
-    sid, target, paths = a['sid'], a['target'], a['paths']
+    sid, target = a['sid'], a['target']
+    paths = sorted(pathset({'a': target, 'b': a['from']})) if a.get('from') else a['paths']
     try:
         os.unlink(os.path.join(STORE, 'index', sid + '.last.json'))  # the index changes: no snapshot may reuse its last commit
     except OSError:
@@ -181,8 +102,9 @@ def restore(a):
         meta, p = line.split(b'\t', 1)
         tree[p.decode('utf-8', 'surrogateescape')] = meta
     big = big_of(target)
+    big.update(special_of(target))  # a special file cannot be made again: skipped like a large one
     restored, deleted, skipped = [], [], []
-    checkout = []
+    checkout, unindex = [], []
     for p in paths:
         parts = p.split('/')
         if not p or p.startswith('/') or any(x in ('', '.', '..') for x in parts) or parts[0] == '.git':
@@ -206,7 +128,9 @@ def restore(a):
                     except OSError:
                         break
                     d = os.path.dirname(d)
-            git(['update-index', '--force-remove', '-z', '--stdin'], sid, p.encode('utf-8', 'surrogateescape') + b'\0')
+            unindex.append(p)
+    if unindex:
+        git(['update-index', '--force-remove', '-z', '--stdin'], sid, b''.join(p.encode('utf-8', 'surrogateescape') + b'\0' for p in unindex))
     if checkout:
         inp = b'\0'.join(p.encode('utf-8', 'surrogateescape') for p in checkout) + b'\0'
         git(['checkout', '--no-overlay', target, '--pathspec-from-file=-', '--pathspec-file-nul'], sid, inp)

@@ -20,6 +20,20 @@ export const DIFF_SIDE_MAX_BYTES = 2 * 1024 * 1024
 /** Most bytes of a unified diff kept (head and tail; the middle is cut by the agent). */
 export const PATCH_MAX_BYTES = 16 * 1024 * 1024
 
+/** Most changed files one `changes` reply lists; the rest are counted (`more`). */
+export const LISTED_FILES_MAX = 1000
+/** Most output of a restore (bytes): it names every path it touched, which a large rewind makes long. */
+const RESTORE_MAX_OUTPUT_BYTES = 64 * 1024 * 1024
+
+/** Which paths: a list (short: it goes on a command line), or those that differ between commits `a` and `b`. */
+export type ChangeSelection = string[] | { a: string; b: string }
+
+/** A bounded list of changed files: `files` sorted by path, `more` how many were left off. */
+export interface ChangeList {
+  files: FileChange[]
+  more: number
+}
+
 /** Options of one shadow operation. */
 export interface ShadowCallOptions {
   signal?: AbortSignal
@@ -60,8 +74,8 @@ export class ShadowStore {
     return r.stdout
   }
 
-  private async json<T>(cmd: string, args: unknown, opts?: ShadowCallOptions): Promise<T> {
-    const out = await this.run(cmd, args, opts)
+  private async json<T>(cmd: string, args: unknown, opts?: ShadowCallOptions, maxOutputBytes?: number): Promise<T> {
+    const out = await this.run(cmd, args, opts, maxOutputBytes)
     try {
       return JSON.parse(out) as T
     } catch {
@@ -83,9 +97,15 @@ export class ShadowStore {
     }
   }
 
-  /** Files that differ between commits `a` and `b` (sorted by path). */
-  async changes(a: string, b: string, opts?: ShadowCallOptions): Promise<FileChange[]> {
-    return (await this.json<{ files: FileChange[] }>('changes', { a, b }, opts)).files
+  /**
+   * Files that differ between commits `a` and `b`, sorted by path: the first `limit` (default
+   * {@link LISTED_FILES_MAX}) and how many more there are, so the reply stays small whatever a turn
+   * did (60,000 new files overflowed the output cap). `within` keeps only those paths, or (a pair of
+   * commits) the paths that differ between those, listed in the guest.
+   */
+  async changes(a: string, b: string, opts: ShadowCallOptions & { within?: ChangeSelection; limit?: number } = {}): Promise<ChangeList> {
+    const r = await this.json<{ files: FileChange[]; more?: number }>('changes', { a, b, limit: opts.limit ?? LISTED_FILES_MAX, ...(opts.within ? { within: opts.within } : {}) }, opts)
+    return { files: r.files, more: r.more ?? 0 }
   }
 
   /** Unified diff from `a` to `b`, optionally limited to `paths`. */
@@ -98,9 +118,13 @@ export class ShadowStore {
     return this.json('show', { a, b, path, ...(oldPath ? { oldPath } : {}), max: DIFF_SIDE_MAX_BYTES }, opts)
   }
 
-  /** Make `paths` as in commit `target` (deleting those it lacks); large files are skipped. */
-  async restore(sid: string, target: string, paths: string[], opts?: ShadowCallOptions): Promise<{ restored: string[]; deleted: string[]; skipped: string[] }> {
-    return this.json('restore', { sid, target, paths }, opts)
+  /**
+   * Make `paths` (or, for `{a, b}`, the paths that differ between commits a = `target` and b,
+   * listed in the guest) as in commit `target`, deleting those it lacks; large and special files are skipped.
+   */
+  async restore(sid: string, target: string, paths: ChangeSelection, opts?: ShadowCallOptions): Promise<{ restored: string[]; deleted: string[]; skipped: string[] }> {
+    const which = Array.isArray(paths) ? { paths } : { from: paths.b }
+    return this.json('restore', { sid, target, ...which }, opts, RESTORE_MAX_OUTPUT_BYTES)
   }
 
   /** Refs under `prefix` → commit ids. */

@@ -6,6 +6,7 @@
  * for the build without cancelling it (ADR 0008).
  */
 import { CortexError } from '../../shared/errors'
+import { raceDeadline } from '../../shared/deadline'
 import { abortError } from './agent-client'
 import { statusOf, throttleBuildProgress } from './docker-util'
 import type { GuestProgress } from './guest'
@@ -16,28 +17,11 @@ import { ensureGuestImage, guestImageTag } from './image'
  * later, passes its value to `onLate` (to remove what it created). A signal aborted already rejects
  * at once too. Without a signal it is `p`.
  */
-export function raceAbort<T>(p: Promise<T>, signal: AbortSignal | undefined, onLate?: (value: T) => void): Promise<T> {
+export async function raceAbort<T>(p: Promise<T>, signal: AbortSignal | undefined, onLate?: (value: T) => void): Promise<T> {
   if (!signal) return p
-  return new Promise<T>((resolve, reject) => {
-    let lost = false
-    const onAbort = (): void => {
-      lost = true
-      reject(abortError())
-    }
-    if (signal.aborted) onAbort()
-    else signal.addEventListener('abort', onAbort, { once: true })
-    p.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort)
-        if (lost) onLate?.(value)
-        else resolve(value)
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort)
-        if (!lost) reject(err)
-      }
-    )
-  })
+  const r = await raceDeadline(p, { signal, ...(onLate ? { onLate } : {}) })
+  if (r.kind === 'value') return r.value
+  throw abortError()
 }
 
 /** The engine call the image step needs (a dockerode client satisfies it). */

@@ -15,6 +15,7 @@
 import type { Readable, Writable } from 'node:stream'
 import type { AgentMessage, AgentRequestBody } from '../../shared/guest-protocol'
 import { CortexError } from '../../shared/errors'
+import { createLineSplitter, type LineSplitter } from '../../shared/line-splitter'
 import { GuestCallError } from './guest'
 import type { CallOptions } from './guest'
 
@@ -43,6 +44,14 @@ export const KILL_ACK_MS = 3_000
 /** How long the liveness `ping` after a missed deadline may take before the agent counts as wedged (ms). */
 export const PING_CHECK_MS = 3_000
 
+/**
+ * Largest message line the host reads from the agent (bytes). The agent's stdout is guest output (a
+ * model process of the same uid can write to it), so a line is bounded: the largest legitimate one is
+ * a spawn result with two 8 MiB streams JSON-escaped, well under this. A longer line ends the
+ * connection as `guest_failed` (the guest is then replaced) instead of growing the host's memory.
+ */
+export const MAX_AGENT_LINE_BYTES = 128 * 1024 * 1024
+
 /** An Error named `AbortError` (what fetch and node APIs reject with on abort). */
 export function abortError(message = 'The operation was aborted'): Error {
   const e = new Error(message)
@@ -57,7 +66,7 @@ export function abortError(message = 'The operation was aborted'): Error {
 export class AgentClient {
   private readonly pending = new Map<string, Pending>()
   private seq = 0
-  private buf = ''
+  private readonly lines: LineSplitter
   private ended = false
   private closedError: Error | undefined
   private readyWaiters: Array<{ resolve(v: string): void; reject(e: unknown): void }> = []
@@ -79,14 +88,24 @@ export class AgentClient {
    * @param input writable stream to the agent's stdin
    * @param output readable stream of the agent's stdout
    * @param log optional diagnostics callback (ignored lines, write errors)
+   * @param maxLineBytes the longest message line read (bytes; {@link MAX_AGENT_LINE_BYTES})
    */
   constructor(
     private readonly input: Writable,
     output: Readable,
-    private readonly log: (msg: string) => void = () => undefined
+    private readonly log: (msg: string) => void = () => undefined,
+    maxLineBytes = MAX_AGENT_LINE_BYTES
   ) {
-    output.setEncoding('utf8')
-    output.on('data', (chunk: string) => this.onData(chunk))
+    this.lines = createLineSplitter(maxLineBytes, (l) => {
+      if (l.kind === 'over') {
+        this.fail(new CortexError('guest_failed', `the guest agent sent a message line over ${maxLineBytes} bytes`))
+        return
+      }
+      if (l.text.trim()) this.onLine(l.text)
+    })
+    output.on('data', (chunk: Buffer | string) => {
+      if (!this.ended) this.lines.push(chunk)
+    })
     output.on('end', () => this.fail())
     output.on('close', () => this.fail())
     output.on('error', (err) => this.fail(err))
@@ -228,16 +247,6 @@ export class AgentClient {
   private send(req: AgentRequestBody & { id: string }): void {
     if (this.ended || this.input.destroyed || this.input.writableEnded) return
     this.input.write(JSON.stringify(req) + '\n')
-  }
-
-  private onData(chunk: string): void {
-    this.buf += chunk
-    let nl: number
-    while ((nl = this.buf.indexOf('\n')) >= 0) {
-      const line = this.buf.slice(0, nl)
-      this.buf = this.buf.slice(nl + 1)
-      if (line.trim()) this.onLine(line)
-    }
   }
 
   private onLine(line: string): void {

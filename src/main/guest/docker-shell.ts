@@ -128,7 +128,10 @@ export async function openDockerShell(container: ShellContainer, workspace: stri
         // hang up the shell's session (its jobs too) from inside the guest, then remove the pid file
         const kill = `p=$(cat ${pidFile} 2>/dev/null) && { kill -HUP -- -"$p" 2>/dev/null; kill -HUP "$p" 2>/dev/null; sleep 0.2; kill -KILL -- -"$p" 2>/dev/null; }; rm -f ${pidFile}`
         const killer = await withTimeout(container.exec({ Cmd: ['/bin/sh', '-c', kill], AttachStdout: false, AttachStderr: false }), SHELL_DOCKER_DEADLINE_MS, 'Docker did not create the hang-up exec').catch(() => undefined)
-        await withTimeout(Promise.resolve(killer?.start({ Detach: true })), SHELL_DOCKER_DEADLINE_MS, 'Docker did not start the hang-up exec').catch(() => undefined)
+        const started = await withTimeout(Promise.resolve(killer?.start({ Detach: true })), SHELL_DOCKER_DEADLINE_MS, 'Docker did not start the hang-up exec').catch(() => undefined)
+        // dockerode answers a detached start with the HTTP response as a stream: left unread it
+        // holds its socket open for good, and with it the process (cortex serve never exited)
+        ;(started as { resume?(): void } | undefined)?.resume?.()
       })()
       return closing
     }

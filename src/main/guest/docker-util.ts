@@ -11,6 +11,7 @@ import { LABEL_MANAGED, LABEL_SESSION } from './container-spec'
 import type { GuestProgress } from './guest'
 import { LABEL_OWNER, ownerAlive, ownerTag } from './owner'
 import { isGuestEtcDir, removeStaleGuestEtcDirs } from './paths'
+import { raceDeadline } from '../../shared/deadline'
 
 /** Where the Docker engine is looked for, for error messages. */
 export function dockerWhere(): string {
@@ -35,14 +36,10 @@ export function demuxLogs(buf: Buffer): string {
 }
 
 /** Reject with `message` when `p` has not settled within `ms` milliseconds. */
-export function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  return Promise.race([
-    p,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(message)), ms)
-    })
-  ]).finally(() => clearTimeout(timer))
+export async function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  const r = await raceDeadline(p, { ms })
+  if (r.kind === 'value') return r.value
+  throw new Error(message)
 }
 
 /**
@@ -90,7 +87,8 @@ export interface ReapOptions {
  * is gone from this machine: guests of other live Cortex processes are never removed, nor
  * unlabelled containers. With each removed container goes its passwd folder; then the passwd
  * folders of dead processes that no container mounts are removed too (paths.ts
- * removeStaleGuestEtcDirs). Resolves with the removed container ids.
+ * removeStaleGuestEtcDirs). A container that cannot be removed is logged and the sweep goes on
+ * with the others (one stuck container never shields the rest). Resolves with the removed ids.
  * @throws CortexError `docker_unavailable` when the engine does not answer the first listing
  */
 export async function reapOrphans(docker: ReaperEngine, liveSessionIds: Iterable<string>, opts: ReapOptions = {}): Promise<string[]> {
@@ -119,7 +117,10 @@ export async function reapOrphans(docker: ReaperEngine, liveSessionIds: Iterable
       removed.push(c.Id)
     } catch (err) {
       if (statusOf(err) === 409) continue // removal already in progress: the sweep doing it removes the folder
-      if (statusOf(err) !== 404) throw err
+      if (statusOf(err) !== 404) {
+        log.warn('could not remove an orphan guest; the next sweep retries it', { containerId: c.Id.slice(0, 12), session, owner, ...errorFields(err) })
+        continue
+      }
     }
     gone.add(c.Id)
     const etc = guestEtcDirOf(c)

@@ -19,6 +19,7 @@
  * of attached guests (reapOrphanGuests' `keep`).
  */
 import { randomBytes } from 'node:crypto'
+import { raceDeadline } from '../../shared/deadline'
 import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
 import { DEFAULT_SANDBOX_POLICY } from '../../shared/sandbox'
 import type { SandboxPolicy } from '../../shared/sandbox'
@@ -147,20 +148,14 @@ export class WarmGuestPool implements GuestProvider {
   }
 
   private async alive(guest: Guest): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined
     try {
-      await Promise.race([
-        guest.call({ op: 'ping' }),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('ping timeout')), TAKE_PING_MS)
-        })
-      ])
-      return true
+      const r = await raceDeadline(guest.call({ op: 'ping' }), { ms: TAKE_PING_MS })
+      if (r.kind === 'value') return true
+      this.log.debug('warm guest ping timed out', { containerId: guest.id.slice(0, 12), ms: TAKE_PING_MS })
+      return false
     } catch (err) {
       this.log.debug('warm guest ping failed', { containerId: guest.id.slice(0, 12), ...errorFields(err) })
       return false
-    } finally {
-      clearTimeout(timer)
     }
   }
 

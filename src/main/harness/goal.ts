@@ -4,6 +4,9 @@
  * whether the harness starts the next turn toward the goal and with which message. The session
  * wiring (src/main/session/session-goal.ts) feeds it and emits what it returns.
  *
+ * A met claim whose check names files changed since the goal was set (session/goal-check-files.ts)
+ * ends the turn `needs_confirmation` instead: only the user's `confirm_goal` makes it met.
+ *
  * Rules: a turn counts toward the goal when the goal was active as it started (counted when it
  * ends, with its tokens: input, cached included, + output of its `usage` events). At a counted
  * turn's end, in this order: a claim with passing evidence → `met`; Stop → `paused`; a failed turn →
@@ -22,17 +25,20 @@ import {
 import type { Operation, SessionEvent } from '../../shared/events'
 
 /** The goal operations of {@link Operation}. */
-export type GoalOperation = Extract<Operation, { type: 'set_goal' | 'pause_goal' | 'resume_goal' | 'clear_goal' | 'set_goal_budget' }>
+export type GoalOperation = Extract<Operation, { type: 'set_goal' | 'pause_goal' | 'resume_goal' | 'confirm_goal' | 'clear_goal' | 'set_goal_budget' }>
 
-const GOAL_OPS: ReadonlySet<string> = new Set(['set_goal', 'pause_goal', 'resume_goal', 'clear_goal', 'set_goal_budget'])
+const GOAL_OPS: ReadonlySet<string> = new Set(['set_goal', 'pause_goal', 'resume_goal', 'confirm_goal', 'clear_goal', 'set_goal_budget'])
 
 /** Whether `op` is one of the goal operations. */
 export function isGoalOperation(op: Operation): op is GoalOperation {
   return GOAL_OPS.has(op.type)
 }
 
-/** What the model said through `goal_done` during a turn: the goal is met (check passed), or a blocker. */
-export type GoalClaim = { kind: 'met'; evidence: string } | { kind: 'blocked'; reason: string }
+/**
+ * What the model said through `goal_done` during a turn: the goal is met (check passed), met by a
+ * check whose named files `changed` since the goal was set (the user must confirm), or a blocker.
+ */
+export type GoalClaim = { kind: 'met'; evidence: string } | { kind: 'unconfirmed'; evidence: string; changed: string[] } | { kind: 'blocked'; reason: string }
 
 /** What the end of a turn did to the goal: the snapshot to emit (if any) and the next turn's message (if one starts). */
 export interface GoalTurnEnd {
@@ -92,10 +98,11 @@ export class GoalMachine {
 
   /**
    * Apply a user's goal operation.
+   * @param checkFiles for set_goal: the fingerprints of the files its check names (session/goal-check-files.ts)
    * @returns the snapshot to emit and, when a turn should start now (`idle`), its message
    * @throws CortexError('invalid_input') when there is no goal, or it cannot move that way
    */
-  submit(op: GoalOperation, idle: boolean): GoalTurnEnd {
+  submit(op: GoalOperation, idle: boolean, checkFiles?: Record<string, string>): GoalTurnEnd {
     const g = this.snapshot
     if (op.type === 'set_goal') {
       this.generation++
@@ -103,7 +110,7 @@ export class GoalMachine {
       this.blocker = null
       const update: GoalUpdated = {
         type: 'goal_updated',
-        goal: { text: op.text, ...(op.check ? { check: op.check } : {}) },
+        goal: { text: op.text, ...(op.check ? { check: op.check } : {}), ...(op.check && checkFiles ? { checkFiles } : {}) },
         state: 'active',
         turnsUsed: 0,
         turnBudget: op.turnBudget ?? DEFAULT_GOAL_TURNS,
@@ -118,12 +125,15 @@ export class GoalMachine {
         if (g.state !== 'active') throw new CortexError('invalid_input', `the goal is ${label(g.state)}, not active`)
         return { update: this.move(g, 'paused', 'paused by the user') }
       case 'resume_goal': {
-        if (g.state !== 'paused') throw new CortexError('invalid_input', `the goal is ${label(g.state)}: only a paused goal resumes`)
+        if (g.state !== 'paused' && g.state !== 'needs_confirmation') throw new CortexError('invalid_input', `the goal is ${label(g.state)}: only a paused goal resumes`)
         if (spent(g)) throw new CortexError('invalid_input', 'the goal\'s budget is spent: raise it (set_goal_budget) first')
         this.blocker = null
         const update = this.move(g, 'active', 'resumed by the user')
         return { update, ...(idle ? { next: continuationMessage(update) } : {}) }
       }
+      case 'confirm_goal':
+        if (g.state !== 'needs_confirmation') throw new CortexError('invalid_input', `the goal is ${label(g.state)}: only a goal that needs confirmation can be confirmed`)
+        return { update: this.move(g, 'met', `confirmed by the user (${g.reason ?? 'check passed'})`) }
       case 'clear_goal':
         this.generation++
         return { update: this.move(g, 'cleared', 'cleared by the user') }
@@ -185,6 +195,7 @@ export class GoalMachine {
     this.claim = null
     const counted: GoalUpdated = { ...g, turnsUsed: g.turnsUsed + 1, tokensUsed: g.tokensUsed + tokens }
     if (claim?.kind === 'met') return { update: this.move(counted, 'met', claim.evidence) }
+    if (claim?.kind === 'unconfirmed') return { update: this.move(counted, 'needs_confirmation', unconfirmedReason(claim)) }
     if (g.state !== 'active') return { update: counted } // paused (Stop, user) during the turn: progress only
     if (reason === 'stopped') return { update: this.move(counted, 'paused', 'stopped by the user') }
     if (reason === 'error') return { update: this.move(counted, 'paused', 'the turn failed; resume when the cause is fixed') }
@@ -208,6 +219,11 @@ export class GoalMachine {
     if (FINAL_GOAL_STATES.has(state)) this.blocker = null
     return { ...g, state, reason }
   }
+}
+
+/** Why a passing check did not meet the goal, and what the user can do. */
+export function unconfirmedReason(claim: { evidence: string; changed: string[] }): string {
+  return `the check passed, but ${claim.changed.join(', ')} changed since the goal was set; confirm it (/goal confirm, Confirm met, or the confirm_goal operation), resume to keep working, or set a new goal. Evidence: ${claim.evidence}`
 }
 
 function spent(g: GoalUpdated): boolean {

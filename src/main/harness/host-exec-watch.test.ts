@@ -75,6 +75,24 @@ describe('host-exec watch', () => {
     expect(hostExecWarning(changes).paths).toEqual(['.envrc (added)', '.vscode (added)'])
   })
 
+  it('sees writes through a watched name that links inside the repository, and files editors run on open', async () => {
+    const d = repo({ 'cfg/settings.json': '{}', 'notes.txt': 'a' })
+    symlinkSync('cfg', join(d, '.vscode'))
+    symlinkSync('notes.txt', join(d, '.envrc'))
+    execFileSync('mkfifo', [join(d, 'pipe')])
+    symlinkSync('pipe', join(d, '.npmrc'))
+    const before = await snapshotHostExec(d)
+    write(d, 'cfg/tasks.json', '{"tasks":[{"runOptions":{"runOn":"folderOpen"},"command":"touch /tmp/x"}]}')
+    write(d, 'notes.txt', 'touch /tmp/x')
+    write(d, 'eslint.config.js', 'require("child_process").execSync("touch /tmp/x")')
+    write(d, 'app.code-workspace', '{"tasks":{}}')
+    write(d, 'lefthook.yml', 'pre-commit: {}')
+    const t0 = Date.now()
+    const paths = diffHostExec(before, await snapshotHostExec(d)).map((c) => `${c.path} ${c.change}`)
+    expect(Date.now() - t0).toBeLessThan(5000) // hang guard: the FIFO behind .npmrc is never opened
+    expect(paths).toEqual(['.envrc modified', '.vscode/tasks.json added', 'app.code-workspace added', 'eslint.config.js added', 'lefthook.yml added'])
+  })
+
   it('says when a huge tree could not be searched completely', async () => {
     const d = repo({ 'a/b/c.txt': 'x' })
     const snap = await snapshotHostExec(d, -1)

@@ -3,22 +3,31 @@
  * and IDE folders (`.vscode/`, `.idea/`), git hook managers (`.husky/`, `.pre-commit-config.yaml`),
  * `package.json` scripts and package-manager config that runs code (`.npmrc`, `.yarnrc*`,
  * `.pnpmfile.cjs`), `.gitattributes`/`.gitmodules`, dev containers, agent settings with hooks
- * (`.claude/`), and git's own control files, plus any nested `.git` or `.envrc` deeper in the tree
- * (a nested repository's config runs when the host's `git status` recurses into it).
- * {@link snapshotHostExec} fingerprints them at a turn's start (host file system, never following a
- * link or opening anything but a regular file, non-blocking), {@link diffHostExec} lists what changed at its end.
+ * (`.claude/`), config an editor's linter or formatter loads as code (`eslint.config.*`,
+ * `.prettierrc.*`), `lefthook.yml`, `*.code-workspace`, and git's own control files, plus any
+ * nested `.git` or `.envrc` deeper in the tree (a nested repository's config runs when the host's
+ * `git status` recurses into it). {@link snapshotHostExec} fingerprints them at a turn's start (host
+ * file system, never following a link out of the repository or opening anything but a regular file,
+ * non-blocking; a watched name that is a link is also fingerprinted by what it names),
+ * {@link diffHostExec} lists what changed at its end.
  */
 import { createHash } from 'node:crypto'
 import { constants, promises as fsp } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
 import type { Stats } from 'node:fs'
-import { join } from 'node:path'
+import { join, sep } from 'node:path'
 
 /** Top-level files host tools act on without asking. */
 export const HOST_EXEC_FILES = [
   '.envrc', '.gitattributes', '.gitmodules', '.npmrc', '.yarnrc', '.yarnrc.yml', '.pnpmfile.cjs', '.pre-commit-config.yaml',
-  'mise.toml', '.mise.toml'
+  'mise.toml', '.mise.toml',
+  // run by an editor's linter/formatter integration when the folder opens, and by git hook managers
+  'eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts', 'eslint.config.mts', 'eslint.config.cts', '.eslintrc.js', '.eslintrc.cjs',
+  '.prettierrc.js', '.prettierrc.cjs', '.prettierrc.mjs', 'prettier.config.js', 'prettier.config.cjs', 'prettier.config.mjs',
+  'lefthook.yml', 'lefthook.yaml', '.lefthook.yml', '.lefthook.yaml', 'lefthook-local.yml', '.lefthook-local.yml'
 ] as const
+/** Top-level files by suffix: a VS Code workspace file can hold tasks that run when the folder opens. */
+const HOST_EXEC_SUFFIXES = ['.code-workspace'] as const
 /** Top-level folders whose contents host tools act on without asking (walked to {@link MAX_DIR_ENTRIES}). */
 export const HOST_EXEC_DIRS = ['.vscode', '.idea', '.husky', '.devcontainer', '.claude', '.git/hooks', '.git/info'] as const
 /** Files inside each gitdir (top-level, nested, submodule, worktree) that make git run code. */
@@ -55,7 +64,7 @@ async function lstat(p: string): Promise<Stats | null> {
  * left running), so the open is non-blocking with O_NOFOLLOW and the handle's own fstat decides.
  * @returns the bytes, or a fingerprint for what the name is by now (special, too large, unreadable)
  */
-async function readSmallRegular(abs: string, mode: string, st: Stats): Promise<Buffer | string> {
+export async function readSmallRegular(abs: string, mode: string, st: Stats): Promise<Buffer | string> {
   let fh: FileHandle
   try {
     fh = await fsp.open(abs, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW)
@@ -82,8 +91,11 @@ async function readSmallRegular(abs: string, mode: string, st: Stats): Promise<B
   }
 }
 
-/** A fingerprint that never opens anything but a regular file and never follows a link. */
-async function fingerprint(abs: string, st: Stats, rel: string): Promise<string> {
+/**
+ * A fingerprint of `abs` (lstat `st`, repository-relative `rel`) that never opens anything but a
+ * regular file and never follows a link: `link:<target>`, `dir`, `special:<mode>`, or a content hash.
+ */
+export async function fingerprint(abs: string, st: Stats, rel: string): Promise<string> {
   if (st.isSymbolicLink()) return `link:${await fsp.readlink(abs).catch(() => '?')}` // unreadable target: the link still counts
   if (st.isDirectory()) return 'dir'
   if (!st.isFile()) return `special:${st.mode.toString(8)}`
@@ -104,25 +116,40 @@ async function fingerprint(abs: string, st: Stats, rel: string): Promise<string>
   return `file:${mode}:${createHash('sha256').update(bytes).digest('hex')}`
 }
 
-/** Record `rel` (and, for a folder, what is below it, bounded) into `out`. */
+/**
+ * Record `rel` (and, for a folder, what is below it, bounded) into `out`. A symlink is recorded as
+ * its text AND, when it resolves inside the repository, as what it names (a host tool reads the
+ * target, and the guest can write it without touching the link): a file's content joins the link's
+ * fingerprint, a folder is walked with its entries listed under `rel/`.
+ */
 async function record(root: string, rel: string, out: Map<string, string>, walk: boolean): Promise<void> {
-  const abs = join(root, rel)
+  let abs = join(root, rel)
   const st = await lstat(abs)
   if (!st) return
   out.set(rel, await fingerprint(abs, st, rel))
-  if (!walk || !st.isDirectory()) return
-  const queue = [rel]
+  let isDir = st.isDirectory()
+  if (st.isSymbolicLink()) {
+    const real = await fsp.realpath(abs).catch(() => null)
+    const realRoot = await fsp.realpath(root).catch(() => root)
+    const rst = real && real.startsWith(realRoot + sep) ? await lstat(real) : null
+    if (!real || !rst) return // dangling, or outside the repository: the guest cannot write there
+    if (!rst.isDirectory()) out.set(rel, `${out.get(rel)}|${await fingerprint(real, rst, rel)}`)
+    abs = real
+    isDir = rst.isDirectory()
+  }
+  if (!walk || !isDir) return
+  const queue: Array<[string, string]> = [[abs, rel]]
   let seen = 0
   while (queue.length && seen < MAX_DIR_ENTRIES) {
-    const dir = queue.shift() as string
-    const list = await fsp.readdir(join(root, dir), { withFileTypes: true }).catch(() => [])
+    const [dirAbs, dir] = queue.shift() as [string, string]
+    const list = await fsp.readdir(dirAbs, { withFileTypes: true }).catch(() => [])
     for (const e of list) {
       if (++seen > MAX_DIR_ENTRIES) break
       const r = `${dir}/${e.name}`
-      const s = await lstat(join(root, r))
+      const s = await lstat(join(dirAbs, e.name))
       if (!s) continue
-      out.set(r, await fingerprint(join(root, r), s, r))
-      if (s.isDirectory()) queue.push(r)
+      out.set(r, await fingerprint(join(dirAbs, e.name), s, r))
+      if (s.isDirectory()) queue.push([join(dirAbs, e.name), r])
     }
   }
 }
@@ -144,6 +171,8 @@ async function recordGitdir(root: string, rel: string, out: Map<string, string>)
 export async function snapshotHostExec(root: string, deadlineMs = 1500): Promise<HostExecSnapshot> {
   const entries = new Map<string, string>()
   for (const f of HOST_EXEC_FILES) await record(root, f, entries, false)
+  const top = await fsp.readdir(root).catch(() => [] as string[])
+  for (const f of top) if (HOST_EXEC_SUFFIXES.some((x) => f.endsWith(x))) await record(root, f, entries, false)
   await record(root, 'package.json', entries, false)
   for (const d of HOST_EXEC_DIRS) await record(root, d, entries, true)
   const dotGit = await lstat(join(root, '.git'))

@@ -8,6 +8,7 @@
  */
 import { APICallError, RetryError } from 'ai'
 import { CortexError } from '../../shared/errors'
+import { backoffDelay } from '../../shared/backoff'
 
 /** Env var: seconds a model stream may send nothing before it is aborted (`--stream-idle-timeout`). */
 export const STREAM_IDLE_TIMEOUT_ENV = 'CORTEX_STREAM_IDLE_TIMEOUT'
@@ -90,7 +91,7 @@ export async function requestModel<T>(
       const verdict = retryVerdict(error)
       if (!verdict || ++failures > maxRetries) throw opts.classifyError(error)
       if (verdict.retryAfterMs !== undefined && verdict.retryAfterMs > MAX_RETRY_AFTER_MS) throw opts.classifyError(error)
-      delayMs = verdict.retryAfterMs ?? Math.min(FIRST_BACKOFF_MS * 2 ** (failures - 1), MAX_BACKOFF_MS)
+      delayMs = verdict.retryAfterMs ?? backoffDelay(failures, () => 1, FIRST_BACKOFF_MS, MAX_BACKOFF_MS)
       reason = verdict.reason
     }
     opts.onRetry(n + 1, delayMs, reason)

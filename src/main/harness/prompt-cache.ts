@@ -54,15 +54,30 @@ export function cachedHistory(messages: readonly ModelMessage[]): ModelMessage[]
 }
 
 /**
+ * The system text of one request: `stable` (the system prompt and instructions, the same from
+ * step to step) and `turn` (the environment block, refreshed per turn; absent: none).
+ */
+export interface SystemParts {
+  stable: string
+  turn?: string
+}
+
+/**
  * The system, messages and tools of one request, with breakpoints when `model` is Anthropic's
- * (see the module header) and unchanged otherwise.
+ * (see the module header) and unchanged otherwise. The turn's block is a second system message
+ * after the stable one and carries no breakpoint: a change in it leaves the tools and the stable
+ * prompt cached (ADR 0021).
  */
 export function promptParts(
   model: LanguageModel,
-  system: string,
+  system: string | SystemParts,
   messages: ModelMessage[],
   tools: ToolSet
-): { system: string | SystemModelMessage; messages: ModelMessage[]; tools: ToolSet } {
-  if (!usesAnthropicCache(model)) return { system, messages, tools }
-  return { system: cachedSystem(system), messages: cachedHistory(messages), tools: cachedTools(tools) }
+): { system: string | SystemModelMessage | SystemModelMessage[]; messages: ModelMessage[]; tools: ToolSet } {
+  const { stable, turn } = typeof system === 'string' ? { stable: system, turn: undefined } : system
+  const anthropic = usesAnthropicCache(model)
+  const head: string | SystemModelMessage = anthropic ? cachedSystem(stable) : stable
+  const sys = turn ? [typeof head === 'string' ? { role: 'system' as const, content: head } : head, { role: 'system' as const, content: turn }] : head
+  if (!anthropic) return { system: sys, messages, tools }
+  return { system: sys, messages: cachedHistory(messages), tools: cachedTools(tools) }
 }

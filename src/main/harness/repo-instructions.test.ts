@@ -2,7 +2,7 @@
 // cannot be broken from inside: hostile AGENTS.md texts that close or re-open the frame, in any case
 // and with white space, and a file name with quotes, leave exactly one frame around the whole text.
 import { describe, expect, it } from 'vitest'
-import { buildSystemPrompt } from './system-prompt'
+import { buildSystemPrompt } from './prompt'
 import { instructionsFromBytes, withInstructions } from './repo-instructions'
 
 /** Every tag of the frame's name in `prompt` as a model might read one (lenient on purpose). */

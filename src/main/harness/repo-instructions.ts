@@ -3,11 +3,13 @@
  * GUEST (the host never opens a file of the repository for this) and appended to the system prompt,
  * capped at {@link MAX_INSTRUCTIONS_BYTES}. Only a regular file counts (a folder, FIFO or device
  * is skipped, so a planted FIFO cannot hang the turn: the guest's stat says what it is first).
+ * Sub-folder files (nested-instructions.ts) and the user's own file are framed the same way.
  */
 import { createHash } from 'node:crypto'
 import { posix } from 'node:path'
 import { INSTRUCTION_FILES, MAX_INSTRUCTIONS_BYTES } from '../../shared/session-notices'
 import type { Guest } from '../guest/guest'
+import { introLine, PRECEDENCE } from './prompt/instructions'
 
 /** Instructions as loaded: the file (repository-relative), its text (cut at the cap), its size in bytes and whether it was cut. */
 export interface RepoInstructions {
@@ -18,6 +20,8 @@ export interface RepoInstructions {
   truncated: boolean
   /** sha256 (hex) of the text used, to tell a changed file from the same one. */
   sha256: string
+  /** Where it applies: '' (or absent) the whole repository; a repository-relative folder for a sub-folder's file; `user` for the user's own file in Cortex's home. */
+  scope?: string
 }
 
 /**
@@ -108,14 +112,23 @@ function attribute(value: string): string {
 }
 
 /**
- * `system` followed by the repository's instructions (unchanged without any), framed so the model
- * knows where they come from and that they were cut when they were. The frame cannot be broken
- * from inside: tags of its name in the text are neutralised ({@link neutraliseFrameTags}) and the
- * file name is escaped as an attribute.
+ * `system` followed by the instruction files (unchanged without any): the precedence rule once,
+ * then each file framed so the model knows where it comes from, where it applies and that it was
+ * cut when it was. A frame cannot be broken from inside: tags of its name in the text are
+ * neutralised ({@link neutraliseFrameTags}) and the file name and scope are escaped as attributes.
+ * @param ins the files in precedence order, least specific first (user, root, sub-folders), or one file, or null
  */
-export function withInstructions(system: string, ins: RepoInstructions | null): string {
-  if (!ins) return system
+export function withInstructions(system: string, ins: RepoInstructions | null | readonly RepoInstructions[]): string {
+  const list = ins === null ? [] : Array.isArray(ins) ? (ins as readonly RepoInstructions[]) : [ins as RepoInstructions]
+  if (list.length === 0) return system
+  return [system, PRECEDENCE, ...list.map(framed)].join('\n\n')
+}
+
+/** One file in its frame, its intro line before and its cut note after. */
+function framed(ins: RepoInstructions): string {
   const file = attribute(ins.file)
+  const scope = ins.scope ? attribute(ins.scope) : ''
+  const where = scope ? ` applies-to="${scope === 'user' ? 'user' : `${scope}/`}"` : ''
   const cut = ins.truncated ? `\n[Cortex: ${file} is ${ins.bytes} bytes; only its first ${MAX_INSTRUCTIONS_BYTES} bytes are shown]` : ''
-  return `${system}\n\nInstructions from the repository's ${file} (follow them unless the user asks otherwise):\n<${FRAME_TAG} file="${file}">\n${neutraliseFrameTags(ins.text)}\n</${FRAME_TAG}>${cut}`
+  return `${introLine(file, scope)}\n<${FRAME_TAG} file="${file}"${where}>\n${neutraliseFrameTags(ins.text)}\n</${FRAME_TAG}>${cut}`
 }

@@ -6,6 +6,7 @@
  */
 import type { ToolCall } from '../../shared/events'
 import { errorFields, NOOP_LOGGER } from '../../shared/logger-types'
+import { switchedReason } from './mode-watch'
 import { interruptedResult, KEPT_OUTPUT_EDGE_CHARS, OutputTail } from './interrupted'
 import type { LoopGuard } from './loop-guard'
 import type { StepCall } from './step-calls'
@@ -34,9 +35,12 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
     const text = kept.text()
     return text === '' ? {} : { output: text }
   }
+  // checked against the mode and lock in force now, not when the model asked, and again after every wait (mode-watch.ts)
+  const modeNow = () => ({ mode: deps.getMode(), lock: deps.getLock?.() ?? null, goalActive: deps.getGoalActive?.() ?? false })
+  // a switch that withholds the tool withdraws its approval card at once
+  const watch = deps.modeWatch?.watch(call.name, modeNow, (s) => deps.approvals?.withdraw(call.callId, switchedReason(s.mode)))
   try {
-    // checked against the mode and lock in force now, not when the model asked
-    const mode = { mode: deps.getMode(), lock: deps.getLock?.() ?? null, goalActive: deps.getGoalActive?.() ?? false }
+    const mode = modeNow()
     // the guest is attached (and awaited) by dispatch, only for a valid call of a tool that needs it
     const ctx = {
       getGuest: () => deps.getGuest(),
@@ -47,7 +51,8 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
         kept.add(chunk)
         deps.emit({ type: 'tool_output', turnId, callId: call.callId, stream, chunk })
       },
-      ...(deps.approvals ? { approve: (c: ToolCall) => deps.approvals!.check(c, turnId, signal) } : {})
+      ...(deps.approvals ? { approve: (c: ToolCall) => deps.approvals!.check(c, turnId, signal) } : {}),
+      ...(watch ? { stillAllowed: (waited: string) => watch.refusal(waited) } : {})
     }
     ;({ output, isError } = await dispatchToolCall(call, mode, deps.catalog, ctx, call.invalidReason))
   } catch (err) {
@@ -59,7 +64,11 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
     ;(deps.logger ?? NOOP_LOGGER).error('tool call failed; the turn ends', { turnId, callId: call.callId, tool: call.name, ...errorFields(err) })
     deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: `Error: ${message}`, ...keptOutput() })
     throw err
+  } finally {
+    watch?.close()
   }
+  const note = await deps.afterCall?.(call.name, signal)
+  if (note) output += note
   deps.logger?.debug('tool call finished', { turnId, callId: call.callId, tool: call.name, isError, ms: Date.now() - started, chars: output.length })
   finishCall(deps, call, guard, isError, output, keptOutput().output)
 }

@@ -14,6 +14,7 @@ import { addInputDelta, malformedCall, oversizedCall, toStepCall, type StepCall,
 import { isAbortError, type ModeState } from './tool-dispatch'
 import type { TurnDeps } from './turn-deps'
 import { modelIdOf, usageEvent } from './usage'
+import { estimateTokens } from './compaction/accounting'
 
 /** Longest assistant text kept from one model step, in characters (1 Mi, like the argument cap; a model's output limit, ~64k tokens, is far below it); the response is cut there. */
 export const MAX_STEP_TEXT_CHARS = 1024 * 1024
@@ -66,10 +67,18 @@ async function streamAttempt(deps: TurnDeps, mode: ModeState, offered: ToolDefin
   const cut = new AbortController()
   const inputs = new Map<string, StreamingInput>()
   try {
+    const system = deps.systemPrompt(mode.mode, mode.lock)
+    const environment = deps.environment?.()
+    const messages = buildModelMessages(deps.events(), (note) => deps.logger?.warn('history repaired before the model request', { turnId, note }))
+    // a provider's invalid usage counts are replaced by this estimate of the request (usage.ts)
+    const estimate = () => ({
+      inputTokens: estimateTokens(system) + estimateTokens(environment ?? '') + estimateTokens(JSON.stringify(messages)),
+      outputTokens: estimateTokens(got.text) + [...inputs.values()].reduce((n, i) => n + Math.ceil(i.chars / 4), 0)
+    })
     const result = streamText({
       model: deps.model,
-      // Anthropic: cache breakpoints on the system prompt, the tools and the history prefix (prompt-cache.ts)
-      ...promptParts(deps.model, deps.systemPrompt(mode.mode, mode.lock), buildModelMessages(deps.events(), (note) => deps.logger?.warn('history repaired before the model request', { turnId, note })), declareTools(offered)),
+      // Anthropic: cache breakpoints on the system prompt, the tools and the history prefix; the environment block after them (prompt-cache.ts)
+      ...promptParts(deps.model, { stable: system, turn: environment }, messages, declareTools(offered)),
       abortSignal: AbortSignal.any([ctx.signal, cut.signal]),
       maxRetries: 0, // retried by requestModel, which honours Stop and the idle timeout
       ...(deps.maxOutputTokens ? { maxOutputTokens: deps.maxOutputTokens } : {}),
@@ -99,7 +108,9 @@ async function streamAttempt(deps: TurnDeps, mode: ModeState, offered: ToolDefin
         got.calls.push(toStepCall(part, mode))
       } else if (part.type === 'finish-step') {
         got.finishReason = part.finishReason
-        deps.emit(usageEvent(turnId, modelIdOf(deps.model), part.usage))
+        const usage = usageEvent(turnId, modelIdOf(deps.model), part.usage, estimate)
+        if (usage.estimated) deps.logger?.warn('the provider reported invalid token usage: estimated instead', { turnId, reported: part.usage })
+        deps.emit(usage)
       } else if (part.type === 'error') {
         throw part.error
       }

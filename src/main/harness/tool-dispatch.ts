@@ -75,10 +75,23 @@ export async function dispatchToolCall(
   }
   // approvals (src/main/harness/approvals): asked only for a call that would run; may refuse, or hand a one-off guest
   const approval = ctx.approve ? await ctx.approve({ ...call, args: parsed.data }) : undefined
-  if (approval && !approval.run) return { isError: true, output: boundResult(approval.output) }
+  // a switch to a mode without this tool while the call waited means it does not run (ADR 0019)
+  const refusal = (waited: string): DispatchResult | undefined => {
+    const why = ctx.stillAllowed?.(waited)
+    return why ? { isError: true, output: `Error: ${why}` } : undefined
+  }
+  if (approval && !approval.run) return (approval.withdrawn && refusal('its approval')) || { isError: true, output: boundResult(approval.output) }
   const getGuest = approval?.getGuest ?? ctx.getGuest
   try {
-    const toolCtx = tool.needsGuest === false ? withoutGuest(ctx, call.name) : { ...ctx, guest: await getGuest() }
+    const switched = approval ? refusal('its approval') : undefined
+    if (switched) return switched
+    const beforeSideEffect = (): void => {
+      const why = ctx.stillAllowed?.('its own checks in the guest')
+      if (why) throw new ToolError(why)
+    }
+    const toolCtx = tool.needsGuest === false ? withoutGuest(ctx, call.name) : { ...ctx, guest: await getGuest(), beforeSideEffect }
+    const late = refusal('the guest (its start and the turn-start snapshot)')
+    if (late) return late
     const result = await tool.execute(parsed.data, toolCtx)
     return { output: boundResult(result.output), isError: result.isError ?? false }
   } catch (err) {

@@ -11,6 +11,7 @@ import type { Mode, ModeLock } from '../../shared/modes'
 import type { Guest } from '../guest/guest'
 import type { ToolDefinition, ToolSessionState } from '../tools/tool'
 import type { ApprovalGate } from './approvals/approval-gate'
+import type { ModeWatch } from './mode-watch'
 import type { TurnCompaction } from './compaction/trigger'
 
 /** Everything a turn needs; supplied by the session. */
@@ -36,6 +37,8 @@ export interface TurnDeps {
   classifyError(err: unknown): CortexError
   /** System prompt for the given mode and lock. */
   systemPrompt(mode: Mode, lock?: ModeLock | null): string
+  /** This turn's environment block (prompt/environment.ts), sent after the system prompt; absent: none. */
+  environment?(): string | undefined
   /** Retries per model request for retryable HTTP / connection failures (model-request.ts; default 2). */
   maxRetries?: number
   /** A model stream silent this long (ms) is aborted and retried once, then the turn ends with `provider_timeout` (default 120 s). */
@@ -48,6 +51,14 @@ export interface TurnDeps {
   logger?: Logger
   /** The session's approval gate (policy, rules, escalations); absent, every call runs without asking. */
   approvals?: ApprovalGate
+  /**
+   * Run after each tool call that may have written the repository, before its result is recorded
+   * (git-arming.ts disarms repositories the call made); a returned note is appended to the result.
+   * Absent: nothing runs. Never rejects.
+   */
+  afterCall?(name: string, signal: AbortSignal): Promise<string | null>
+  /** The session's mode switches as dispatched calls see them (mode-watch.ts); absent: only the mode at dispatch is checked. */
+  modeWatch?: ModeWatch
   /** Compaction settings and sources (harness/compaction); absent: the history is never compacted. */
   compaction?: TurnCompaction
 }

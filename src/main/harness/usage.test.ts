@@ -5,7 +5,7 @@ import type { LanguageModelUsage } from 'ai'
 import type { SessionEvent } from '../../shared/events'
 import { formatUsage } from '../../shared/usage'
 import { priceOf } from '../providers/prices'
-import { turnUsage, usageEvent } from './usage'
+import { MAX_REQUEST_TOKENS, turnUsage, usageEvent } from './usage'
 
 const sdkUsage = (input: number, cacheRead: number, cacheWrite: number, output: number): LanguageModelUsage => ({
   inputTokens: input,
@@ -40,5 +40,21 @@ describe('usage', () => {
     ]
     expect(turnUsage(history, 'b')).toMatchObject({ requests: 2, inputTokens: 30, outputTokens: 30 })
     expect(turnUsage([{ type: 'turn_started', turnId: 'c', mode: 'agent' }], 'c')).toBeUndefined()
+  })
+
+  it('replaces invalid counts (negative, NaN, infinite, fractional, absurd) by the estimate and says so; missing counts stay 0', () => {
+    const estimate = () => ({ inputTokens: 1234, outputTokens: 56 })
+    for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, 2.5, MAX_REQUEST_TOKENS + 1]) {
+      const e = usageEvent('t', 'gpt-5', sdkUsage(bad, 0, 0, bad), estimate)
+      expect(e).toMatchObject({ inputTokens: 1234, outputTokens: 56, cachedInputTokens: 0, estimated: true })
+      expect(e.costUsd).toBeGreaterThan(0)
+    }
+    // only the bad count is replaced; cache counts are never negative nor above the input
+    expect(usageEvent('t', 'm', sdkUsage(100, -5, 0, 7), estimate)).toMatchObject({ inputTokens: 100, cachedInputTokens: 0, outputTokens: 7, estimated: true })
+    expect(usageEvent('t', 'm', { ...sdkUsage(100, 0, 0, 7), inputTokenDetails: { noCacheTokens: 0, cacheReadTokens: 500, cacheWriteTokens: 0 } }, estimate).cachedInputTokens).toBe(100)
+    const missing = usageEvent('t', 'm', undefined, estimate)
+    expect(missing).toMatchObject({ inputTokens: 0, outputTokens: 0 })
+    expect(missing.estimated).toBeUndefined()
+    expect(formatUsage({ ...missing, estimated: true })).toBe('0 in · 0 out · estimated')
   })
 })

@@ -1,8 +1,9 @@
 /**
  * The one place a turn is composed from its parts: the guest (through the checkpoints, which take
  * the turn's baseline before its first guest tool), the mode and lock, approvals, compaction, the
- * goal, the repository's instructions, the host-exec watch and the snapshots around the turn. The
- * parts come in through {@link TurnParts}; nothing here reaches back into the session.
+ * goal, the repository's instructions, the environment block (git facts read in the guest), the
+ * host-exec watch and the snapshots around the turn. The parts come in through {@link TurnParts};
+ * nothing here reaches back into the session.
  */
 import type { LanguageModel } from 'ai'
 import type { CortexError } from '../../shared/errors'
@@ -16,9 +17,14 @@ import type { SessionCheckpoints } from '../checkpoints/session-checkpoints'
 import { visibleHistory } from '../checkpoints/rewind-history'
 import type { CompactionSettings } from '../harness/compaction/compact'
 import { runCompactionTurn } from '../harness/compaction/trigger'
+import { watchGitArming, type GitArmingMemory } from '../harness/git-arming-watch'
+import { gitArmingNote, withDisarmed } from '../harness/git-arming-text'
 import { watchHostExec } from '../harness/host-exec-watch'
+import type { ModeWatch } from '../harness/mode-watch'
 import { withInstructions } from '../harness/repo-instructions'
-import { buildSystemPrompt } from '../harness/system-prompt'
+import { readGuestFacts } from '../harness/git-facts'
+import { buildSystemPrompt, formatEnvironment, modelFamily } from '../harness/prompt'
+import { modelIdOf } from '../harness/usage'
 import { runTurn, type TurnDeps, type TurnOutcome } from '../harness/turn-loop'
 import type { ToolDefinition } from '../tools/tool'
 import type { SessionApprovals } from './session-approvals'
@@ -47,7 +53,11 @@ export interface TurnParts {
   queue: MessageQueue
   /** The mode and sandbox in force now (they change between steps). */
   mode(): Mode
+  /** The session's mode switches as dispatched calls see them (harness/mode-watch.ts). */
+  modeWatch: ModeWatch
   sandbox(): SandboxPolicy
+  /** What the last turn's git-arming check left (harness/git-arming.ts); absent: each turn starts afresh. */
+  gitArming?: GitArmingMemory
   /** Whether the session closed (a late warning is then dropped). */
   closed(): boolean
   emit(event: SessionEvent): void
@@ -60,7 +70,9 @@ export interface TurnParts {
  */
 export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, compactFocus?: string): Promise<TurnOutcome> {
   const compaction = p.compaction ? { settings: p.compaction, todos: () => p.record.todos } : undefined
-  const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(p.repo, mode, lock), p.instructions.current)
+  const family = modelFamily(typeof p.model === 'string' ? '' : p.model.provider, modelIdOf(p.model))
+  const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(p.repo, mode, lock, family), p.instructions.all())
+  let environment: string | undefined
   const events = (): readonly SessionEvent[] => visibleHistory(p.record.history)
   if (compactFocus !== undefined && compaction) {
     const lock = p.record.proposals.lock
@@ -84,14 +96,22 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     classifyError: p.classifyError,
     maxOutputTokens: p.maxOutputTokens,
     systemPrompt,
+    environment: () => environment,
     streamIdleTimeoutMs: p.streamIdleTimeoutMs,
     takeQueued: () => p.queue.take(),
     logger: p.logger,
     approvals: p.approvals.gate,
+    modeWatch: p.modeWatch,
     ...(compaction ? { compaction } : {})
   }
-  // the repository's instructions first, through the guest the session has (none is started for them)
-  return watchedForHostExec(p, turnId, () => p.checkpoints.around(turnId, async () => (await p.instructions.refresh(p.guest.current, signal), runTurn(deps)), signal))
+  // the repository's instructions and the environment first, through the guest the session has (none is started for them)
+  const prepare = async (): Promise<void> => {
+    const [, facts] = await Promise.all([p.instructions.refresh(p.guest.current, signal), readGuestFacts(p.guest.current, p.repo, signal)])
+    environment = formatEnvironment({ now: new Date(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, cwd: p.repo, modelId: modelIdOf(p.model), ...facts })
+  }
+  return watchedForHostExec(p, turnId, signal, (afterCall) =>
+    p.checkpoints.around(turnId, async () => (await prepare(), runTurn({ ...deps, ...(afterCall ? { afterCall } : {}) })), signal)
+  )
 }
 
 /** The session state the tools read and replace: todos, the plan, the spec, the goal. */
@@ -113,19 +133,63 @@ function toolSession(p: TurnParts, turnId: string): TurnDeps['session'] {
   }
 }
 
+/** How long the turn-end git-arming walk may take after Stop (ms). */
+const STOPPED_CHECK_MS = 1000
+
+/** Tools that never write the repository: no git-arming check after them. */
+const READ_ONLY_TOOLS = new Set(['read_file', 'glob', 'grep', 'todo_read', 'todo_write', 'plan', 'spec', 'goal_done'])
+
 /**
  * Run a turn between two snapshots of the files host tools run without asking; changes are
- * reported (`host_exec_warning`) before the turn ends. Skipped under `read-only` (ADR 0006) when
- * the approval policy is `never`: otherwise an allowed escalation may write from a one-off guest (ADR 0009).
+ * reported (`host_exec_warning`) before the turn ends. Repositories a call made or changed are
+ * disarmed after each call that may write and again at the turn's end (harness/git-arming.ts).
+ * Skipped under `read-only` (ADR 0006) when the approval policy is `never`: otherwise an allowed
+ * escalation may write from a one-off guest (ADR 0009).
  */
-async function watchedForHostExec<T>(p: TurnParts, turnId: string, run: () => Promise<T>): Promise<T> {
+async function watchedForHostExec<T>(p: TurnParts, turnId: string, signal: AbortSignal, run: (afterCall?: TurnDeps['afterCall']) => Promise<T>): Promise<T> {
   const policy: ApprovalPolicy = p.approvals.getPolicy()
   if (p.sandbox() === 'read-only' && policy === 'never') return run()
-  const watch = await watchHostExec(p.repo)
+  const [watch, arming] = await Promise.all([watchHostExec(p.repo), watchGitArming(p.repo, p.gitArming)])
+  const afterCall = async (name: string, signal: AbortSignal): Promise<string | null> =>
+    READ_ONLY_TOOLS.has(name) ? null : gitArmingNote(await arming.checkAndReport(signal).catch(() => ({ renamed: [], failed: [], incomplete: true })))
+  const stopPeriodic = checkPeriodically(arming)
   try {
-    return await run()
+    return await run(afterCall)
   } finally {
-    const warning = await watch.finish()
+    stopPeriodic()
+    // after Stop the turn must end within 2 s (ADR 0008): a shorter walk, and the next turn's first check finishes it
+    await arming.check(undefined, signal.aborted ? STOPPED_CHECK_MS : undefined).catch(() => undefined) // a failed check shows in the summary
+    const warning = withDisarmed(await watch.finish(), arming.summary())
     if (warning && !p.closed()) p.emit({ type: 'host_exec_warning', turnId, ...warning })
+  }
+}
+
+/** Least time between two git-arming checks while a turn runs (ms); also at most 1/5 of the time goes to scanning. */
+const PERIODIC_CHECK_MS = 3000
+
+/**
+ * Check for armed repositories every few seconds while the turn runs, so one made by a long command
+ * (or a process it left) is disarmed before that call ends. Returns the stop function.
+ */
+function checkPeriodically(arming: { check(signal?: AbortSignal): Promise<unknown> }): () => void {
+  let timer: NodeJS.Timeout | undefined
+  let stopped = false
+  const controller = new AbortController()
+  const schedule = (lastMs: number): void => {
+    if (stopped) return
+    timer = setTimeout(() => {
+      const t0 = Date.now()
+      void arming
+        .check(controller.signal)
+        .catch(() => undefined) // a failed check shows in the turn's summary; the next one runs anyway
+        .then(() => schedule(Date.now() - t0))
+    }, Math.max(PERIODIC_CHECK_MS, 4 * lastMs))
+    timer.unref()
+  }
+  schedule(0)
+  return () => {
+    stopped = true
+    controller.abort()
+    clearTimeout(timer)
   }
 }

@@ -108,13 +108,14 @@ export function deskRequests(deps: DeskDeps): DeskApi {
     async listFiles(input) {
       const { sessionId, includeIgnored, limit } = parse('listFiles', input)
       const guest = await deps.get(sessionId).ensureGuest()
-      const argv = ['rg', '--files', '--hidden', '--no-require-git', '--glob', '!.git', ...(includeIgnored ? ['--no-ignore'] : [])]
+      // NUL-separated (--null): a name may contain a newline
+      const argv = ['rg', '--files', '--null', '--hidden', '--no-require-git', '--glob', '!.git', ...(includeIgnored ? ['--no-ignore'] : [])]
       const res = await guest.spawn({ argv, cwd: guest.workspace, timeoutMs: 30_000, maxOutputBytes: 16 * 1024 * 1024 })
       // rg exits 1 when it finds no file at all
       if (res.exitCode !== 0 && res.exitCode !== 1) {
         throw new CortexError('guest_failed', `listing the workspace failed (exit ${res.exitCode ?? res.signal}): ${res.stderr.slice(0, 300)}`)
       }
-      const files = res.stdout.split('\n').filter((l) => l !== '').map((l) => l.replace(/^\.\//, '')).sort()
+      const files = res.stdout.split('\0').filter((l) => l !== '').map((l) => l.replace(/^\.\//, '')).sort()
       return { files: files.slice(0, limit), truncated: files.length > limit || res.truncatedBytes > 0 }
     },
     async readWorkspaceFile(input) {

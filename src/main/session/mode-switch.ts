@@ -3,12 +3,15 @@
  * model's processes in the guest (harness/mode-processes.ts), then emits `mode_changed` with how
  * many it ended; a later switch waits for that report so the events keep the order of the ops. The
  * session changes its mode at once (the next tool call is checked against it); only the report waits.
+ * Calls already dispatched hear of the switch at once too, before `mode_changed` ({@link ModeWatch}):
+ * one waiting for its approval, the guest or the turn-start snapshot then does not run (ADR 0019).
  */
 import type { SessionEvent } from '../../shared/events'
 import type { Logger } from '../../shared/logger-types'
 import type { Mode } from '../../shared/modes'
 import type { Guest } from '../guest/guest'
 import { endModelProcesses, switchEndsModelProcesses } from '../harness/mode-processes'
+import { ModeWatch } from '../harness/mode-watch'
 
 /** What {@link ModeSwitches} needs from its session. */
 export interface ModeSwitchDeps {
@@ -29,6 +32,8 @@ async function attachedGuest(current: Promise<Guest> | null): Promise<Guest | nu
 
 /** See the module comment. */
 export class ModeSwitches {
+  /** The switches as dispatched calls see them: passed to every turn (`TurnDeps.modeWatch`). */
+  readonly calls = new ModeWatch()
   private chain: Promise<void> = Promise.resolve()
   private stop = new AbortController()
 
@@ -38,8 +43,10 @@ export class ModeSwitches {
   /**
    * Report a switch `from` → `to` that the session has already made: resolves once `mode_changed`
    * is emitted (after the model's processes are ended when `to` takes bash away). Never rejects.
+   * Dispatched calls whose tool `to` withholds are refused (and their approval cards withdrawn) before this returns.
    */
   switched(from: Mode, to: Mode): Promise<void> {
+    this.calls.switched({ mode: to, lock: null }) // a switch releases any lock (harness/mode-locks.ts)
     const signal = this.stop.signal
     const run = async (): Promise<void> => {
       const guest = switchEndsModelProcesses(from, to) ? await attachedGuest(this.deps.currentGuest()) : null

@@ -1,13 +1,15 @@
 /**
  * Which folders may be opened as a repository. The guest runs as the folder's owner and can write
  * all of it, so `/`, system folders, the user's home folder itself (or anything holding it) and
- * Cortex's own data folder are refused, and a root-owned folder (the guest would run as uid 0) is
+ * every Cortex data folder (this process's, the default locations of the CLI and the desktop app,
+ * and any folder that looks like one) — anything inside one or holding one — are refused: the
+ * model could otherwise rewrite settings.json or approval rules. A root-owned folder (the guest would run as uid 0) is
  * refused unless the user opts in (`--allow-root-repo`, or CORTEX_ALLOW_ROOT_REPO=1). See
  * docs/adr/0006-guest-cannot-arm-the-host.md.
  */
-import { realpathSync, statSync } from 'node:fs'
+import { existsSync, realpathSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { isAbsolute, relative, resolve, sep } from 'node:path'
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { CortexError } from '../../shared/errors'
 
 /** Environment variable that allows root-owned repositories when set to `1` (or `true`). */
@@ -30,6 +32,41 @@ export interface RepoPolicyOptions {
   allowRootRepo?: boolean
   /** The user's home folder; default os.homedir(). */
   home?: string
+  /** Environment read for CORTEX_HOME, XDG_CONFIG_HOME and APPDATA; default process.env. */
+  env?: NodeJS.ProcessEnv
+}
+
+/** Names the desktop app's data folder has under the platform's config folder (Electron userData). */
+const APP_FOLDER_NAMES = ['cortex-code', 'Cortex Code'] as const
+
+/**
+ * Every Cortex data folder this machine's user may have, as absolute real paths (existing or not):
+ * `dataDir`, CORTEX_HOME, the CLI's default `~/.cortex`, and the desktop app's userData folders
+ * (`$XDG_CONFIG_HOME` or `~/.config`, `~/Library/Application Support`, `%APPDATA%`, each with
+ * {@link APP_FOLDER_NAMES}).
+ */
+export function cortexDataFolders(opts: RepoPolicyOptions): string[] {
+  const env = opts.env ?? process.env
+  const home = opts.home ?? homedir()
+  const configRoots = [env.XDG_CONFIG_HOME || join(home, '.config'), join(home, 'Library', 'Application Support'), ...(env.APPDATA ? [env.APPDATA] : [])]
+  const all = [opts.dataDir, ...(env.CORTEX_HOME ? [env.CORTEX_HOME] : []), join(home, '.cortex'), ...configRoots.flatMap((root) => APP_FOLDER_NAMES.map((n) => join(root, n)))]
+  return [...new Set(all.map((p) => real(resolve(p))))]
+}
+
+/**
+ * Whether `dir` looks like a Cortex data folder wherever it is (another process's CORTEX_HOME):
+ * a `sessions` folder beside the settings or a log the CLI or the app writes there.
+ */
+function looksLikeDataFolder(dir: string): boolean {
+  return existsSync(join(dir, 'sessions')) && ['settings.json', 'cortex.log', join('logs', 'app.log')].some((f) => existsSync(join(dir, f)))
+}
+
+/** The nearest folder at or above `repo` that looks like a Cortex data folder, if any. */
+function dataFolderAbove(repo: string): string | undefined {
+  for (let dir = repo; ; dir = dirname(dir)) {
+    if (looksLikeDataFolder(dir)) return dir
+    if (dirname(dir) === dir) return undefined
+  }
 }
 
 /** Outcome of an allowed repository: warnings to show the user (empty for an ordinary one). */
@@ -62,14 +99,20 @@ export function allowRootRepoFromEnv(env: NodeJS.ProcessEnv = process.env): bool
  */
 export function checkRepoPolicy(repo: string, opts: RepoPolicyOptions): RepoPolicyResult {
   const home = real(opts.home ?? homedir())
-  const data = real(opts.dataDir)
   const why = (reason: string, advice = 'Open a project folder instead.'): never => {
     throw new CortexError('repo_invalid', `${repo} cannot be opened as a repository: ${reason}. ${advice}`)
   }
   if ((SYSTEM_ROOTS as readonly string[]).includes(repo)) why('it is a system folder, not a project (the agent could change everything below it)')
   for (const t of SYSTEM_TREES) if (within(t, repo)) why(`it is inside the system folder ${t}`)
   if (home !== '/' && within(repo, home)) why(repo === home ? 'it is your home folder itself (it holds your shell, SSH and editor settings)' : `it contains your home folder ${home}`)
-  if (within(data, repo) || within(repo, data)) why(`it ${within(data, repo) ? 'is inside' : 'contains'} Cortex's own data folder ${data} (sessions and settings)`)
+  const advice = 'Cortex keeps sessions, settings and approval rules there, which the agent could rewrite; open a project folder instead.'
+  const own = real(opts.dataDir)
+  for (const data of cortexDataFolders(opts)) {
+    const which = data === own ? "Cortex's own data folder" : 'the Cortex data folder'
+    if (within(data, repo) || within(repo, data)) why(`it ${within(data, repo) ? 'is inside' : 'contains'} ${which} ${data} (sessions and settings)`, advice)
+  }
+  const found = dataFolderAbove(repo)
+  if (found !== undefined) why(`it ${found === repo ? 'is' : 'is inside'} a Cortex data folder (${found} holds sessions and settings)`, advice)
   const owner = statSync(repo).uid
   if (owner !== 0) return { warnings: [] }
   const what =

@@ -67,7 +67,7 @@ export type SessionService = CortexApi & {
  * Create the session service. Every request's input is validated here, once (parseRequest), for
  * every adapter. A `set_mode` switch is written to the session's meta.json, so a resume starts in
  * the mode last set.
- * @throws CortexError(`invalid_input`) at creation for a bad CORTEX_STREAM_IDLE_TIMEOUT; request methods reject with CortexError (`repo_invalid`,
+ * @throws CortexError(`invalid_input`) at creation for a bad CORTEX_STREAM_IDLE_TIMEOUT or compaction setting; request methods reject with CortexError (`repo_invalid`,
  *   `session_not_found`, `busy`, `invalid_input`)
  */
 export async function createSessionService(options: SessionServiceOptions): Promise<SessionService> {
@@ -83,6 +83,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
   const logger = options.logger ?? NOOP_LOGGER
   const maxSessions = options.maxSessions ?? maxSessionsFromEnv()
   const idleTimeoutMs = options.streamIdleTimeoutMs ?? streamIdleTimeoutMs(process.env[STREAM_IDLE_TIMEOUT_ENV])
+  compactionFor(modelSettings, process.env, options.compaction) // a bad setting is refused before any session folder exists
   /** Refuse a new open session past the cap (each session holds at most one guest, so guests follow). */
   const checkCap = (): void => checkSessionCap(sessions.size, maxSessions)
 
@@ -107,7 +108,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       publish,
       // the Anthropic SDK caps unknown model ids at 4096 output tokens otherwise
       maxOutputTokens: modelSettings.provider === 'anthropic' ? 16_384 : undefined,
-      guests: options.guests,
+      guests: options.guests, home: options.dataDir,
       rules,
       catalog: TOOL_CATALOG,
       streamIdleTimeoutMs: idleTimeoutMs,

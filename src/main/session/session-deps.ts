@@ -37,6 +37,8 @@ export interface SessionDeps {
   /** Approval policy (default `commands`) and the per-repository rules store (session-approvals.ts). */
   approvalPolicy?: ApprovalPolicy
   rules: ApprovalRulesStore
+  /** Cortex's home (CORTEX_HOME or the app data folder): the user's own AGENTS.md is read from it; absent: none. */
+  home?: string
   /** Context window, threshold and summary settings (harness/compaction); absent: never compacted. */
   compaction?: CompactionSettings
 }

@@ -9,6 +9,7 @@ import type { Logger } from '../../shared/logger-types'
 import { GoalMachine, isGoalOperation, type GoalOperation, type GoalTurnReason } from '../harness/goal'
 import type { TurnUsage } from '../../shared/usage'
 import type { GoalToolState } from '../tools/tool'
+import { changedCheckFiles, checkFiles } from './goal-check-files'
 
 /** What the goal needs from its session. */
 export interface SessionGoalDeps {
@@ -16,6 +17,8 @@ export interface SessionGoalDeps {
   isRunning(): boolean
   /** Start a turn whose user message is `text` (the session's startTurn). */
   startTurn(text: string): void
+  /** The repository (absolute real path): where the files the check names are fingerprinted. */
+  repo: string
   logger: Logger
 }
 
@@ -43,7 +46,9 @@ export class SessionGoal {
    */
   submit(op: Operation): op is GoalOperation {
     if (!isGoalOperation(op)) return false
-    const { update, next } = this.machine.submit(op, !this.deps.isRunning())
+    // the files the check names, as they are now: a passing check with one changed needs the user's word
+    const files = op.type === 'set_goal' && op.check ? checkFiles(this.deps.repo, op.check) : undefined
+    const { update, next } = this.machine.submit(op, !this.deps.isRunning(), files)
     if (update) {
       this.deps.logger.info('goal updated', { op: op.type, state: update.state })
       this.deps.emit(update)
@@ -82,7 +87,8 @@ export class SessionGoal {
     const m = this.machine
     return {
       current: () => (this.activeFor(turnId) ? m.current?.goal ?? null : null),
-      met: (evidence) => m.claimed({ kind: 'met', evidence }),
+      changedCheckFiles: () => changedCheckFiles(this.deps.repo, m.current?.goal.checkFiles ?? {}),
+      met: (evidence, changed = []) => m.claimed(changed.length > 0 ? { kind: 'unconfirmed', evidence, changed } : { kind: 'met', evidence }),
       blocked: (reason) => {
         m.claimed({ kind: 'blocked', reason })
         return m.blockerRepeats(reason)

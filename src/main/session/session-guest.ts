@@ -9,11 +9,12 @@ import { errorFields, type Logger } from '../../shared/logger-types'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import type { Guest, GuestProvider } from '../guest/guest'
 import { AttachControl, dropCancelledGuest, isCancelledStart } from './attach-control'
+import { raceDeadline } from '../../shared/deadline'
 
 /** `p`'s value, or undefined when it has not settled within `ms` (a rejection passes on). */
-export function settleWithin<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined
-  return Promise.race([p, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)))]).finally(() => clearTimeout(timer))
+export async function settleWithin<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  const r = await raceDeadline(p, { ms })
+  return r.kind === 'value' ? r.value : undefined
 }
 
 /** What a {@link SessionGuest} needs from its session. */

@@ -32,7 +32,7 @@ export interface OperationTarget {
   decide(op: ProposalOperation): void
   /** The approval gate's operations (approval_decision, set_approval_policy; session-approvals.ts). */
   approvalOperation(op: Operation): void
-  /** The goal's operations (set_goal, pause_goal, resume_goal, clear_goal, set_goal_budget; session-goal.ts). */
+  /** The goal's operations (set_goal, pause_goal, resume_goal, confirm_goal, clear_goal, set_goal_budget; session-goal.ts). */
   goalOperation(op: Operation): void
 }
 
@@ -64,6 +64,7 @@ export const OPERATIONS: { [T in Operation['type']]: Handler<T> } = {
   set_goal: (s, op) => s.goalOperation(op),
   pause_goal: (s, op) => s.goalOperation(op),
   resume_goal: (s, op) => s.goalOperation(op),
+  confirm_goal: (s, op) => s.goalOperation(op),
   clear_goal: (s, op) => s.goalOperation(op),
   set_goal_budget: (s, op) => s.goalOperation(op)
 }

@@ -62,13 +62,13 @@ export class Session implements OperationTarget {
   constructor(private readonly deps: SessionDeps) {
     this.logger = deps.logger ?? NOOP_LOGGER
     const emit = (e: SessionEvent): void => this.emit(e)
-    this.instructions = new SessionInstructions(deps.repo, emit, this.logger)
+    this.instructions = new SessionInstructions(deps.repo, emit, this.logger, deps.home)
     this.guest = new SessionGuest({
       sessionId: deps.id, repo: deps.repo, guests: deps.guests, getSandbox: () => this.sandboxPolicy, emit, isClosed: () => this.closed, logger: this.logger,
       // the checkpoint guest starts alongside the session's (not for read-only): the first `before` snapshot finds it up
       onAttaching: (sandbox) => this.checkpoints.warm(sandbox)
     })
-    this.goal = new SessionGoal({ emit, isRunning: () => this.isRunning(), startTurn: (text) => this.turns.start([{ text }]), logger: this.logger })
+    this.goal = new SessionGoal({ emit, isRunning: () => this.isRunning(), startTurn: (text) => this.turns.start([{ text }]), repo: deps.repo, logger: this.logger })
     this.record = new SessionRecord([(e) => this.goal.apply(e)]).restore(deps.resumed ?? [])
     const guest = this.guest
     this.checkpoints = new SessionCheckpoints({
@@ -91,7 +91,7 @@ export class Session implements OperationTarget {
     this.parts = {
       repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger,
       record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
-      mode: () => this.mode, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit
+      mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null }
     }
     this.turns = new TurnScheduler({ parts: this.parts, turnStarting: () => guest.turnStarting(), flush: () => deps.log.flush() })
   }

@@ -3,7 +3,8 @@
  * string limit) loads: no more than one chunk plus one line is held at a time. A line longer than
  * the line cap is skipped without being buffered.
  */
-import { closeSync, openSync, readSync } from 'node:fs'
+import { closeSync, readSync } from 'node:fs'
+import { openNoFollow, READ_NOFOLLOW } from './no-follow'
 
 /** Bytes read per chunk (1 MiB). */
 export const READ_CHUNK_BYTES = 1024 * 1024
@@ -27,7 +28,8 @@ export interface LineReadStats {
 /**
  * Call `onLine` with each line of `path` (UTF-8, without its `\n`), in order; a last line without
  * `\n` is passed too. Return `false` from `onLine` to stop early.
- * @throws the fs error when the file cannot be opened or read
+ * @throws the fs error when the file cannot be opened or read; CortexError('invalid_input') when
+ *   `path` is a symbolic link (never followed)
  */
 export function forEachLine(path: string, onLine: (line: string) => boolean | void, opts: LineReadOptions = {}): LineReadStats {
   const chunkBytes = opts.chunkBytes ?? READ_CHUNK_BYTES
@@ -37,7 +39,7 @@ export function forEachLine(path: string, onLine: (line: string) => boolean | vo
   let carry: Buffer[] = []
   let carryLen = 0
   let discarding = false // inside an overlong line: drop bytes up to its end
-  const fd = openSync(path, 'r')
+  const fd = openNoFollow(path, READ_NOFOLLOW)
   const emit = (last: Buffer): boolean => {
     const line = carry.length === 0 ? last.toString('utf8') : Buffer.concat([...carry, last]).toString('utf8')
     carry = []

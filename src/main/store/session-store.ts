@@ -4,10 +4,10 @@
  * in chunks (any size) and tolerates damage (torn last line, NUL blocks): every valid record is
  * kept, the rest is counted. A missing or damaged `meta.json` is rebuilt from the log. An open log
  * holds the session's lock (session-lock.ts). Folders are 0700 and files 0600, old ones included.
+ * Nothing here follows a symbolic link: a linked session folder or file is refused (no-follow.ts).
  */
 import {
-  chmodSync, closeSync, existsSync, fchmodSync, fstatSync, fsyncSync, readSync, mkdirSync, openSync, readdirSync, readFileSync,
-  writeFileSync, writeSync, renameSync
+  chmodSync, closeSync, existsSync, fchmodSync, fstatSync, fsyncSync, readSync, mkdirSync, readdirSync, readFileSync, writeSync, renameSync
 } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
@@ -15,6 +15,7 @@ import { EventEnvelopeSchema, type EventEnvelope } from '../../shared/events'
 import { ModeSchema } from '../../shared/modes'
 import { capToolArgs } from '../../shared/tool-args'
 import { forEachLine, type LineReadOptions } from './log-reader'
+import { APPEND_NOFOLLOW, chmodNoFollow, openNoFollow, READ_NOFOLLOW, refuseLink, WRITE_NOFOLLOW } from './no-follow'
 import { acquireSessionLock, type SessionLock } from './session-lock'
 
 /** Mode of session folders (owner only). */
@@ -65,18 +66,19 @@ export class SessionLog {
   /**
    * @param path absolute path of `events.jsonl`; created (0600) if missing, made 0600 if not
    * @param lock the session's lock, released by {@link close}
+   * @throws CortexError('invalid_input') when `path` is a symbolic link (never followed)
    */
   constructor(
     readonly path: string,
     private readonly lock?: SessionLock
   ) {
-    this.fd = openSync(path, 'a', FILE_MODE)
+    this.fd = openNoFollow(path, APPEND_NOFOLLOW, FILE_MODE)
     fchmodSync(this.fd, FILE_MODE)
     // A crash can leave a torn last line; start on a fresh line so the next record stays valid.
     const size = fstatSync(this.fd).size
     if (size > 0) {
       const last = Buffer.alloc(1)
-      const rfd = openSync(path, 'r')
+      const rfd = openNoFollow(path, READ_NOFOLLOW)
       try {
         readSync(rfd, last, 0, 1, size - 1)
       } finally {
@@ -173,6 +175,16 @@ export function loadLogFile(path: string, opts?: LineReadOptions): LoadedLog {
   return out
 }
 
+/** The whole of a small file read without following a link (see no-follow.ts). */
+function readNoFollow(path: string): string {
+  const fd = openNoFollow(path, READ_NOFOLLOW)
+  try {
+    return readFileSync(fd, 'utf8')
+  } finally {
+    closeSync(fd)
+  }
+}
+
 /** The folder of all sessions. `dataDir` is CORTEX_HOME (default ~/.cortex) or Electron's userData. */
 export class SessionStore {
   private readonly root: string
@@ -184,10 +196,15 @@ export class SessionStore {
     chmodSync(this.root, DIR_MODE)
   }
 
-  /** Folder of session `id`. */
+  /**
+   * Folder of session `id`.
+   * @throws CortexError('invalid_input') when that folder is a symbolic link (never followed)
+   */
   dir(id: string): string {
     if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`invalid session id: ${id}`)
-    return join(this.root, id)
+    const dir = join(this.root, id)
+    refuseLink(dir)
+    return dir
   }
 
   /**
@@ -197,7 +214,7 @@ export class SessionStore {
   create(meta: SessionMeta): SessionLog {
     const dir = this.dir(meta.id)
     mkdirSync(dir, { recursive: true, mode: DIR_MODE })
-    chmodSync(dir, DIR_MODE)
+    chmodNoFollow(dir, DIR_MODE)
     const lock = acquireSessionLock(dir, meta.id)
     try {
       this.writeMeta(meta)
@@ -212,9 +229,14 @@ export class SessionStore {
   writeMeta(meta: SessionMeta): void {
     const dir = this.dir(meta.id)
     const tmp = join(dir, 'meta.json.tmp')
-    writeFileSync(tmp, JSON.stringify(meta, null, 2) + '\n', { mode: FILE_MODE })
-    chmodSync(tmp, FILE_MODE)
-    renameSync(tmp, join(dir, 'meta.json'))
+    const fd = openNoFollow(tmp, WRITE_NOFOLLOW, FILE_MODE)
+    try {
+      writeSync(fd, JSON.stringify(meta, null, 2) + '\n')
+      fchmodSync(fd, FILE_MODE)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(tmp, join(dir, 'meta.json')) // replaces a link named meta.json, never its target
   }
 
   /**
@@ -226,7 +248,7 @@ export class SessionStore {
     const file = join(this.dir(id), 'meta.json')
     if (existsSync(file)) {
       try {
-        const parsed = SessionMetaSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')))
+        const parsed = SessionMetaSchema.safeParse(JSON.parse(readNoFollow(file)))
         if (parsed.success) return parsed.data
       } catch {
         // empty or damaged: rebuilt below
@@ -276,11 +298,11 @@ export class SessionStore {
    */
   openLog(id: string): SessionLog {
     const dir = this.dir(id)
-    chmodSync(dir, DIR_MODE)
+    chmodNoFollow(dir, DIR_MODE)
     const lock = acquireSessionLock(dir, id)
     try {
       const meta = join(dir, 'meta.json')
-      if (existsSync(meta)) chmodSync(meta, FILE_MODE)
+      if (existsSync(meta)) chmodNoFollow(meta, FILE_MODE)
       return new SessionLog(join(dir, 'events.jsonl'), lock)
     } catch (err) {
       lock.release()
@@ -288,10 +310,17 @@ export class SessionStore {
     }
   }
 
-  /** Ids of all stored sessions (folders with a readable meta.json). */
+  /** Ids of all stored sessions (real folders with readable metadata; linked ones are left out). */
   list(): string[] {
+    const readable = (id: string): boolean => {
+      try {
+        return this.readMeta(id) !== null
+      } catch {
+        return false // a linked meta.json or log: refused when opened, with the reason
+      }
+    }
     return readdirSync(this.root, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && this.readMeta(d.name) !== null)
+      .filter((d) => d.isDirectory() && readable(d.name))
       .map((d) => d.name)
   }
 }

@@ -119,6 +119,7 @@ export const bashTool = defineTool({
     }
     const timeoutMs = input.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS
     let res: SpawnResult
+    ctx.beforeSideEffect?.() // a mode switch during the checks above: not run (ADR 0019)
     try {
       res = await ctx.guest.spawn(
         {

@@ -103,6 +103,7 @@ export const editFileTool = defineTool({
       }
       const out = encoded.bytes
       ctx.signal.throwIfAborted()
+      ctx.beforeSideEffect?.() // a mode switch during the checks above: not written (ADR 0019)
       const res = await ctx.guest.write(real, out).catch((err: unknown) => rethrowGuestError(err, display, ctx.guest.sandbox))
       if (res.size !== out.length || res.sha256 !== sha256Hex(out)) {
         throw new ToolError(`Writing ${display} went wrong: ${out.length} bytes sent but ${res.size} bytes with a different hash on disk. Read the file before trying again.`)

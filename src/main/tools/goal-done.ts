@@ -55,6 +55,8 @@ export const goalDoneTool = defineTool({
       throw new ToolError("the goal's check command runs commands, which the current mode does not allow: the goal stays open until the user switches to Agent mode. Say what you found and end your turn.")
     }
     const root = await workspaceRoot(ctx.guest)
+    // the check's own files, before and after it runs: a check the model changed does not meet the goal alone
+    const before = state.changedCheckFiles?.() ?? []
     let res
     try {
       res = await ctx.guest.spawn(
@@ -65,7 +67,13 @@ export const goalDoneTool = defineTool({
       rethrowGuestError(err, 'goal_done')
     }
     if (res.exitCode === 0 && !res.timedOut) {
-      state.met(evidence)
+      const changed = [...new Set([...before, ...(state.changedCheckFiles?.() ?? [])])].sort()
+      state.met(evidence, changed)
+      if (changed.length > 0) {
+        return {
+          output: `The check \`${goal.check}\` passed, but it names files that changed since the goal was set (${changed.join(', ')}): the goal is NOT met until the user confirms it. End your turn and say what you changed in them and why.`
+        }
+      }
       return { output: `The check \`${goal.check}\` passed: the goal is met. End your turn with a one-line summary; do not call more tools.` }
     }
     return {

@@ -30,8 +30,13 @@ export interface ToolSessionState {
 export interface GoalToolState {
   /** The active goal, or null when none is active (the call is then refused). */
   current(): Goal | null
-  /** The goal is met (evidence given and the check, if any, passed): decided when the turn ends. */
-  met(evidence: string): void
+  /**
+   * The goal is met (evidence given and the check, if any, passed): decided when the turn ends. With
+   * `changed` files the check names (non-empty), it is not met but needs the user's confirmation.
+   */
+  met(evidence: string, changed?: string[]): void
+  /** The files the check names that changed since the goal was set (empty: none; absent: not tracked). */
+  changedCheckFiles?(): string[]
   /** The model reports a blocker; returns how many consecutive turns (this one included) reported it. */
   blocked(reason: string): number
   /**
@@ -48,6 +53,12 @@ export interface ToolContext {
   session: ToolSessionState
   /** Stream live output (bash) to the UI as tool_output events. */
   emitOutput(stream: 'stdout' | 'stderr', chunk: string): void
+  /**
+   * Call right before the tool's side effect (a spawn, a write), after its own round trips to the
+   * guest: throws ToolError when a mode switch since the call's dispatch withholds the tool (ADR 0019).
+   * Absent: nothing to check.
+   */
+  beforeSideEffect?(): void
 }
 
 /** A tool's result. `output` is the text the model receives; `isError` marks a model-fixable failure. */
@@ -81,8 +92,16 @@ export type ToolRunContext = Omit<ToolContext, 'guest'> & {
    * guest `getGuest` gives when set (`release` removes it after the call). Rejects with an AbortError on Stop.
    */
   approve?(call: { callId: string; name: string; args: unknown }): Promise<
-    { run: true; getGuest?: () => Promise<Guest>; release?: () => Promise<void> } | { run: false; output: string }
+    { run: true; getGuest?: () => Promise<Guest>; release?: () => Promise<void> } | { run: false; output: string; withdrawn?: true }
   >
+  /**
+   * Asked after each wait of a dispatched call (its approval; the guest's start and the turn-start
+   * snapshot behind `getGuest`), last right before the tool runs: the refusal for the model when
+   * the user switched to a mode that withholds the tool meanwhile (harness/mode-watch.ts; the
+   * result's text less its `Error: ` prefix), else undefined.
+   * @param waited what the call waited for, as the model reads it ("its approval")
+   */
+  stillAllowed?(waited: string): string | undefined
 }
 
 /** One tool: its name, model-facing description, zod input schema and execution. */

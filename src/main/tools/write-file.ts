@@ -47,6 +47,7 @@ export const writeFileTool = defineTool({
     const bytes = encodeUtf8(input.content)
     const sha = sha256Hex(bytes)
     return withPathLock(ctx.guest, target.real, async () => {
+      ctx.beforeSideEffect?.() // a mode switch during the checks above: not written (ADR 0019)
       const res = await ctx.guest.write(target.real, bytes).catch((err: unknown) => rethrowGuestError(err, target.display, ctx.guest.sandbox))
       if (res.size !== bytes.length || res.sha256 !== sha) {
         throw new ToolError(

@@ -17,6 +17,7 @@
  */
 import { createApiStub, type CortexApi } from '../../shared/contract'
 import { WS_AUTH_PATH, wireErrorToError, WsServerFrameSchema, type WsRequestFrame } from '../../shared/wire'
+import { backoffDelay } from '../../shared/backoff'
 
 type Envelope = Parameters<Parameters<CortexApi['onEvent']>[0]>[0]
 
@@ -59,15 +60,6 @@ export type WsCortexApi = CortexApi & {
 }
 
 const OPEN = 1
-
-/**
- * The next reconnect delay (ms) after `failures` failed attempts in a row: drawn from
- * [cap/2, cap] with cap = min(max, base·2^(failures−1)).
- */
-export function backoffDelay(failures: number, random: () => number, baseMs = 250, maxMs = 10_000): number {
-  const cap = Math.min(maxMs, baseMs * 2 ** Math.max(0, failures - 1))
-  return Math.round(cap / 2 + random() * (cap / 2))
-}
 
 /**
  * The token-check URL of a WebSocket endpoint: same host over http(s), path {@link WS_AUTH_PATH},

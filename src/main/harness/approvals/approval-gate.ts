@@ -7,15 +7,17 @@
  */
 import { randomUUID } from 'node:crypto'
 import {
-  ESCALATION_LABELS, type ApprovalDecision, type ApprovalPolicy, type ApprovalRule, type Escalation
+  ESCALATION_LABELS, type ApprovalDecision, type ApprovalOutcome, type ApprovalPolicy, type ApprovalRule, type Escalation
 } from '../../../shared/approvals'
 import { CortexError } from '../../../shared/errors'
 import type { SessionEvent, ToolCall } from '../../../shared/events'
 import type { SandboxPolicy } from '../../../shared/sandbox'
 import type { Guest } from '../../guest/guest'
-import { analyzeCommand } from './command-analysis'
 import { commandMatches, denyRuleMatch, patternProblem, suggestCommandRule } from './command-rules'
+import { describeRule, findDeny } from './deny-check'
 import type { ApprovalRulesStore } from './rules-store'
+
+export { describeRule, findDeny }
 
 /** The tools each policy asks about. */
 export const POLICY_TOOLS: Readonly<Record<ApprovalPolicy, readonly string[]>> = {
@@ -53,18 +55,26 @@ export interface ApprovalGateDeps {
 /** The gate's answer for one call: run it (maybe in a one-off guest), or refuse it with `output` for the model. */
 export type GateVerdict =
   | { run: true; getGuest?: () => Promise<Guest>; release?: () => Promise<void> }
-  | { run: false; output: string }
+  | { run: false; output: string; withdrawn?: true }
+
+/** How a waiting request ends: the user's answer, or withdrawn by the session ({@link ApprovalGate.withdraw}). */
+type Answer = { decision: ApprovalDecision; reason?: string; rule?: ApprovalRule } | { withdrawn: string }
 
 interface Pending {
   turnId: string
   call: ToolCall
   escalation?: Escalation
-  resolve(answer: { decision: ApprovalDecision; reason?: string; rule?: ApprovalRule }): void
+  resolve(answer: Answer): void
 }
+
+/** How many withdrawn request ids are remembered, so a late answer gets a clear error. */
+const WITHDRAWN_KEPT = 100
 
 /** The approval gate of one session (see the module comment). */
 export class ApprovalGate {
   private readonly pending = new Map<string, Pending>()
+  /** Request id → why it was withdrawn, the latest {@link WITHDRAWN_KEPT}. */
+  private readonly withdrawn = new Map<string, string>()
 
   /** @param deps see {@link ApprovalGateDeps} */
   constructor(private readonly deps: ApprovalGateDeps) {}
@@ -87,7 +97,7 @@ export class ApprovalGate {
     const command = call.name === 'bash' && typeof args.command === 'string' ? args.command : undefined
     const declared = call.name === 'bash' && (args.escalate === 'network' || args.escalate === 'write') ? args.escalate : undefined
     const escalation = declared && needsEscalation(declared, this.deps.getSandbox()) ? declared : undefined
-    const resolved = (extra: Partial<Extract<SessionEvent, { type: 'approval_resolved' }>> & { outcome: 'allowed' | 'denied' | 'cancelled' }): void =>
+    const resolved = (extra: Partial<Extract<SessionEvent, { type: 'approval_resolved' }>> & { outcome: ApprovalOutcome }): void =>
       this.deps.emit({ type: 'approval_resolved', turnId, callId: call.callId, ...extra })
 
     const toolRules = this.deps.rules.list(this.deps.repo).filter((r) => r.tool === call.name)
@@ -101,7 +111,7 @@ export class ApprovalGate {
       resolved({ outcome: 'denied', reason: `cannot be checked against the deny rules (${unsure}), refused under --ask ${policy}` })
       return {
         run: false,
-        output: `Error: this command was not run. The user has deny rules for bash in this repository, and this command cannot be checked against them: ${unsure}. This session never asks for approval (approval policy ${policy}), so such commands are refused. Rewrite it as plain commands (literal program names; no eval, source or trap; no script piped or fed to a shell; no command names built from variables or substitutions) and run that instead. Do not use this to get around a deny rule.`
+        output: `Error: this command was not run. The user has deny rules for bash in this repository, and this command cannot be checked against them: ${unsure}. This session never asks for approval (approval policy ${policy}), so such commands are refused. Rewrite it as plain commands (literal program names; no eval, source, trap or builtins that run a string such as compgen -C; no script piped, fed or linked to a shell's input; no command names built from variables or substitutions) and run that instead. Do not use this to get around a deny rule.`
       }
     }
     const rules = toolRules.filter((r) => r.kind === 'allow' && (r.pattern === undefined || (command !== undefined && commandMatches(r.pattern, command))))
@@ -127,7 +137,7 @@ export class ApprovalGate {
     const reason = escalation
       ? `${ESCALATION_LABELS[escalation]}${justification ? `: ${justification}` : ''}`
       : `approval policy ${policy}${unsure ? `; cannot be checked against the deny rules: ${unsure}` : ''}`
-    const answer = await new Promise<{ decision: ApprovalDecision; reason?: string; rule?: ApprovalRule }>((resolve, reject) => {
+    const answer = await new Promise<Answer>((resolve, reject) => {
       const onAbort = (): void => {
         this.pending.delete(requestId)
         resolved({ requestId, outcome: 'cancelled' })
@@ -147,6 +157,10 @@ export class ApprovalGate {
         ...(escalation ? { escalation } : {}), ...(suggestedRule ? { suggestedRule } : {})
       })
     })
+    if ('withdrawn' in answer) {
+      resolved({ requestId, outcome: 'withdrawn', reason: answer.withdrawn })
+      return { run: false, withdrawn: true, output: `Error: the approval request for this ${call.name} call was withdrawn: ${answer.withdrawn}.` }
+    }
     resolved({
       requestId, outcome: answer.decision === 'deny' ? 'denied' : 'allowed', decision: answer.decision,
       ...(answer.reason ? { reason: answer.reason } : {}), ...(answer.rule ? { rule: answer.rule } : {})
@@ -169,6 +183,8 @@ export class ApprovalGate {
    */
   decide(op: { requestId: string; decision: ApprovalDecision; reason?: string; rule?: string }): void {
     const p = this.pending.get(op.requestId)
+    const withdrawn = this.withdrawn.get(op.requestId)
+    if (!p && withdrawn) throw new CortexError('invalid_input', `approval request ${op.requestId} was withdrawn (${withdrawn}); the answer was ignored`)
     if (!p) throw new CortexError('invalid_input', `no approval request ${op.requestId} is waiting (answered already, or the turn ended)`)
     let stored: ApprovalRule | undefined
     const storing = (op.decision === 'allow_always' && !p.escalation) || (op.decision === 'deny' && op.rule !== undefined)
@@ -178,6 +194,24 @@ export class ApprovalGate {
     }
     this.pending.delete(op.requestId)
     p.resolve({ decision: op.decision, ...(op.reason ? { reason: op.reason } : {}), ...(stored ? { rule: stored } : {}) })
+  }
+
+  /**
+   * Withdraw the request of call `callId`, if one waits: it resolves as `withdrawn` with `reason`
+   * (every front end takes its card or prompt away) and the call gets a refusal; a later answer to
+   * it is refused with a clear error. Used when a mode switch withholds the call's tool (ADR 0019).
+   * @returns whether a request was waiting
+   */
+  withdraw(callId: string, reason: string): boolean {
+    for (const [requestId, p] of this.pending) {
+      if (p.call.callId !== callId) continue
+      this.pending.delete(requestId)
+      this.withdrawn.set(requestId, reason)
+      if (this.withdrawn.size > WITHDRAWN_KEPT) this.withdrawn.delete(this.withdrawn.keys().next().value as string)
+      p.resolve({ withdrawn: reason })
+      return true
+    }
+    return false
   }
 
   /**
@@ -210,30 +244,4 @@ export class ApprovalGate {
       }
     }
   }
-}
-
-/**
- * The deny rule that applies to a call (`command` is the bash command, undefined for other tools),
- * or why the command cannot be judged against `denies` (then `unsure`): a rule without a pattern
- * always applies; patterns go through {@link denyRuleMatch}; an unanalysable command (see
- * command-analysis.ts) or a `maybe` match is `unsure` when any patterned deny rule exists.
- */
-export function findDeny(denies: ApprovalRule[], command: string | undefined): { deny?: ApprovalRule; unsure?: string } {
-  const whole = denies.find((r) => r.pattern === undefined)
-  if (whole) return { deny: whole }
-  if (command === undefined || denies.length === 0) return {}
-  const analysis = analyzeCommand(command)
-  let unsure: string | undefined
-  for (const r of denies) {
-    const m = denyRuleMatch(r.pattern as string, command, analysis)
-    if (m === 'yes') return { deny: r }
-    if (m === 'maybe') unsure ??= `a word computed at run time may make it match the rule ${describeRule(r)}`
-  }
-  const why = analysis.problem ?? unsure
-  return why ? { unsure: why } : {}
-}
-
-/** A rule as quoted to the model and the user: `bash npm test *`, `write_file (any file)`. */
-export function describeRule(rule: Pick<ApprovalRule, 'tool' | 'pattern'>): string {
-  return rule.pattern ? `${rule.tool} ${rule.pattern}` : `${rule.tool} (any call)`
 }

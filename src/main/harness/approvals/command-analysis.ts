@@ -6,18 +6,21 @@
  * wrappers (`env`, `sudo`, `timeout`, `xargs`, `find -exec`, … see command-wrappers.ts).
  *
  * Where the command cannot be analysed with confidence the result carries a `problem` instead of
- * guessing: a parse error at any level, a command name computed at run time (`$X foo`,
- * `"$(echo rm)" -rf`, globs, braces), code read from a string or file (`eval`, `source`, `.`,
- * `trap`, `alias`, `watch`, `su`, `runuser`, `parallel`, `script`), a shell reading its commands
- * from standard input (a pipe, here-doc or here-string into `sh`), `${x@P}`, assignments to
- * variables bash runs as code (PS4, PROMPT_COMMAND, BASH_ENV, ENV, exported functions), shells
- * nested more than {@link MAX_SHELL_DEPTH} deep.
+ * guessing: a parse error at any level, a command name computed at run time, code run from a
+ * string or file (command-code.ts), a shell reading its commands from standard input or from a
+ * script file this command line may be feeding (a link to /dev/stdin), assignments to variables
+ * bash runs as code (command-variables.ts), shells nested more than {@link MAX_SHELL_DEPTH} deep.
  */
-import { forEachChild, parse, type Command, type CommandArgument, type SyntaxNode, type Word, type WordPart } from 'unbash'
+import { forEachChild, parse, type Command, type CommandArgument, type SyntaxNode } from 'unbash'
+import { codeProblem, PROGRAMS_RUNNING_CODE, subscriptProblem } from './command-code'
+import { feeding, lateFedScript, scriptFedProblem, sharesDescriptor, type LineState } from './command-input'
+import { readShellArgs, SHELLS } from './command-shell-args'
 import { isCodeVariable, variableProblem } from './command-variables'
-import { baseName, LOOSE_WRAPPERS, unwrap, WRAPPERS, type ShellWord } from './command-wrappers'
+import { LOOSE_WRAPPERS, unwrap, WRAPPERS } from './command-wrappers'
+import { baseName, staticWord, type ShellWord } from './shell-word'
 
-export type { ShellWord } from './command-wrappers'
+export type { ShellWord } from './shell-word'
+export { staticWord } from './shell-word'
 
 /** The simple commands of one command line (see the module comment). */
 export interface CommandAnalysis {
@@ -33,32 +36,26 @@ export interface CommandAnalysis {
 
 /** Most nested `sh -c` levels analysed; deeper is a problem. */
 export const MAX_SHELL_DEPTH = 4
-
-/** Shells (by base name) whose `-c` script is parsed again. */
-const SHELLS = /^(?:ba|rba|da|z|k|mk|a)?sh$/
-/** Programs that run code from a string or a file that is not analysed here. */
-const RUNS_CODE = new Set(['eval', 'source', '.', 'trap', 'alias', 'watch', 'su', 'runuser', 'parallel', 'script', 'fc'])
-/** Of {@link RUNS_CODE}, the programs (not builtins) a wrapper can run. */
-const PROGRAMS_RUNNING_CODE = new Set(['watch', 'su', 'runuser', 'parallel', 'script'])
 /** Longest command analysed, in characters (UTF-16 units); longer is a problem. Bounds the parser's time (ADR 0009: ~1.5 s worst case measured at this size). */
 export const MAX_COMMAND_CHARS = 32 * 1024
 /** Most words of a loose wrapper (chroot, flock, strace, …) tried as the start of its command. */
 const MAX_LOOSE_WORDS = 32
-/** A script operand that is the shell's standard input under another name. */
-const STDIN_PATH = /^(?:\/dev\/(?:stdin|fd\/\d+)|\/proc\/[^/]+\/fd\/\d+)$/
-/** Bash's single-letter options (`set` flags) that take no value; `c`, `s`, `i`, `o`, `O` are handled apart. */
-const SHELL_FLAGS = new Set([...'abefhklmnprtuvxBCEHPT'])
-const SHELL_LONG_FLAGS = new Set(['--norc', '--noprofile', '--login', '--posix', '--restricted', '--verbose', '--noediting', '--debugger', '--dump-strings', '--dump-po-strings', '--protected'])
-const SHELL_LONG_WITH_VALUE = new Set(['--rcfile', '--init-file'])
+/** A loose wrapper's word that may be a script it hands to `sh -c` (`flock L -c 'rm x'`, `sg G 'rm x'`). */
+const SCRIPT_LIKE = /[\s;&|<>()`$]/
 
-/** Context of one simple command: shell depth, the xargs/find replace string, whether input appends arguments. */
+/** Context of one simple command: shell depth, the xargs/find replace string, whether input appends arguments, what feeds it. */
 interface Ctx {
   depth: number
   out: CommandAnalysis
+  line: LineState
   /** A string that input replaces (`xargs -I {}`, find's `{}`): a command name or script containing it comes from input. */
   replace?: string
   /** xargs without -I appends words read from input to this command. */
   appended?: boolean
+  /** Its standard input or another descriptor is fed by this line: a script file it runs may be that input (a link to /dev/stdin). */
+  fed?: boolean
+  /** Inside a function body. */
+  inFunction?: boolean
 }
 
 /**
@@ -68,7 +65,10 @@ interface Ctx {
 export function analyzeCommand(command: string): CommandAnalysis {
   const out: CommandAnalysis = { commands: [] }
   if (command.length > MAX_COMMAND_CHARS) return { commands: [], problem: `it is longer than ${MAX_COMMAND_CHARS} characters (write long content with write_file)` }
-  analyzeScript(command, { depth: 0, out })
+  const line: LineState = { feeds: false, execFeeds: false }
+  analyzeScript(command, { depth: 0, out, line })
+  const late = lateFedScript(line)
+  if (late !== undefined) fail({ depth: 0, out, line }, scriptFedProblem(late))
   return out
 }
 
@@ -78,6 +78,8 @@ function fail(ctx: Ctx, why: string): void {
 
 function analyzeScript(source: string, ctx: Ctx): void {
   if (ctx.depth > MAX_SHELL_DEPTH) return fail(ctx, `shells are nested more than ${MAX_SHELL_DEPTH} deep`)
+  const subscript = subscriptProblem(source)
+  if (subscript) fail(ctx, subscript)
   try {
     visit(parse(source), ctx)
   } catch (err) {
@@ -85,17 +87,37 @@ function analyzeScript(source: string, ctx: Ctx): void {
   }
 }
 
+function withFed(ctx: Ctx, fed: boolean): Ctx {
+  if (!fed || ctx.fed) return ctx
+  ctx.line.feeds = true
+  return { ...ctx, fed: true }
+}
+
 function visit(node: SyntaxNode, ctx: Ctx): void {
+  let inner = ctx
   switch (node.type) {
     case 'Script': {
       const errors = 'errors' in node ? node.errors : undefined
       if (errors && errors.length > 0) fail(ctx, `bash would not parse it as written (${errors[0]?.message ?? 'syntax error'})`)
       break
     }
+    case 'Pipeline':
+      return forEachChild(node, (child) => visit(child, withFed(ctx, node.commands.indexOf(child as never) > 0)))
+    case 'Redirected':
+      if (sharesDescriptor(node.redirects)) ctx.line.execFeeds = true
+      inner = withFed(ctx, feeding(node.redirects))
+      break
+    case 'Coproc':
+      inner = withFed(ctx, true)
+      break
+    case 'Function':
+      inner = { ...ctx, inFunction: true }
+      break
     case 'CommandExpansion':
     case 'ProcessSubstitution':
     case 'ArithmeticCommandExpansion':
       if (!node.script) fail(ctx, `a substitution (${node.text.slice(0, 40)}) could not be parsed`)
+      if (node.type === 'ProcessSubstitution') inner = withFed(ctx, node.operator === '>') // `>(…)` reads what the command writes
       break
     case 'ArithmeticExpansion':
       if (!node.expression) fail(ctx, 'an arithmetic expansion could not be parsed')
@@ -120,32 +142,20 @@ function visit(node: SyntaxNode, ctx: Ctx): void {
         fail(ctx, `\${${node.parameter}=…} sets ${node.parameter}, whose value bash runs as code`)
       }
       break
+    case 'Word': {
+      const value = staticWord(node)
+      const subscript = value === null ? undefined : subscriptProblem(value)
+      if (subscript) fail(ctx, subscript)
+      break
+    }
     case 'Command':
-      simpleCommand(node, ctx)
+      inner = withFed(ctx, feeding(node.redirects) || node.args.some((a) => a.type === 'Word' && a.parts?.some((p) => p.type === 'ProcessSubstitution')))
+      simpleCommand(node, inner)
       break
     default:
       break
   }
-  forEachChild(node, (child) => visit(child, ctx))
-}
-
-/** The text of a word after quote removal, or null when bash computes any part of it at run time. */
-export function staticWord(word: Word): ShellWord {
-  return !word.parts || word.parts.every(isStaticPart) ? word.value : null
-}
-
-function isStaticPart(part: WordPart): boolean {
-  switch (part.type) {
-    case 'Literal':
-    case 'SingleQuoted':
-    case 'AnsiCQuoted':
-      return true
-    case 'DoubleQuoted':
-    case 'LocaleString':
-      return part.parts.every((p) => p.type === 'Literal')
-    default:
-      return false // expansions, substitutions, globs, braces
-  }
+  forEachChild(node, (child) => visit(child, inner))
 }
 
 function argWord(arg: CommandArgument): ShellWord {
@@ -158,6 +168,7 @@ function argWord(arg: CommandArgument): ShellWord {
 function simpleCommand(cmd: Command, ctx: Ctx): void {
   if (!cmd.name) return // assignments or redirections only; their substitutions are visited
   const ws = [staticWord(cmd.name), ...cmd.args.map(argWord)]
+  if ((ws.includes('exec') && feeding(cmd.redirects)) || sharesDescriptor(cmd.redirects)) ctx.line.execFeeds = true
   // an assignment argument's name is static even when its value is computed (`export PATH=$PATH:x`)
   words(ws, ctx, [ws[0] as ShellWord, ...cmd.args.map((a) => (a.type === 'Word' ? staticWord(a) : `${a.name}=`))])
 }
@@ -175,13 +186,12 @@ function words(ws: ShellWord[], ctx: Ctx, names: ShellWord[] = ws): void {
   if (ctx.replace !== undefined && first.includes(ctx.replace)) return fail(ctx, `a command name comes from input (${ctx.replace})`)
   ctx.out.commands.push(ws)
   const name = baseName(first)
-  if (RUNS_CODE.has(name)) return fail(ctx, `\`${name}\` runs code from a string or a file, which is not analysed`)
-  const variable = variableProblem(name, names)
-  if (variable) return fail(ctx, variable)
+  const problem = codeProblem(ws) ?? variableProblem(name, names)
+  if (problem) return fail(ctx, problem)
   if (SHELLS.test(name)) return shell(ws, ctx)
   if (LOOSE_WRAPPERS.has(name)) return loose(ws, ctx)
   if (!WRAPPERS.has(name)) return
-  if (ctx.appended && (name === 'find' || name === 'busybox')) return fail(ctx, `xargs appends words read from input to \`${name}\`, which may make them a command`)
+  if (ctx.appended && (name === 'find' || name === 'busybox' || name === 'toybox')) return fail(ctx, `xargs appends words read from input to \`${name}\`, which may make them a command`)
   const u = unwrap(ws)
   if ('problem' in u) return fail(ctx, u.problem)
   if (ctx.appended && u.inner.length === 0) return fail(ctx, `xargs appends words read from input to \`${name}\`, which makes them a command`)
@@ -193,58 +203,32 @@ function words(ws: ShellWord[], ctx: Ctx, names: ShellWord[] = ws): void {
   }
 }
 
-/** A shell: parse its `-c` script; reading commands from standard input is a problem; a script file is an opaque program. */
+/** A shell: parse its `-c` script; reading commands from input, or a script file this line may feed, is a problem; another script file is an opaque program. */
 function shell(ws: ShellWord[], ctx: Ctx): void {
   const name = baseName(ws[0] as string)
-  let hasScript = false
-  let fromInput = false
-  let i = 1
-  for (; i < ws.length; i++) {
-    const w = ws[i]
-    if (w === null || w === undefined) return fail(ctx, `an argument of \`${name}\` is computed at run time`)
-    if (w === '--' || w === '-') {
-      i++
-      break
-    }
-    if (!/^[-+]/.test(w)) break
-    if (w.startsWith('--')) {
-      const long = w.replace(/=.*$/, '')
-      if (SHELL_LONG_FLAGS.has(long)) continue
-      if (SHELL_LONG_WITH_VALUE.has(long)) {
-        if (!w.includes('=')) i++
-        continue
-      }
-      return fail(ctx, `\`${name}\` has an option (${w}) that is not known here`)
-    }
-    let takesValue = false
-    for (const ch of w.slice(1)) {
-      if (ch === 'c') hasScript = true
-      else if (ch === 's' || ch === 'i') fromInput = true
-      else if (ch === 'o' || ch === 'O') takesValue = true
-      else if (!SHELL_FLAGS.has(ch)) return fail(ctx, `\`${name}\` has an option (${w}) that is not known here`)
-    }
-    if (takesValue) i++
+  const source = readShellArgs(ws)
+  if ('problem' in source) return fail(ctx, source.problem)
+  if (source.kind === 'script') {
+    if (ctx.replace !== undefined && source.script.includes(ctx.replace)) return fail(ctx, `the script of \`${name} -c\` contains input (${ctx.replace})`)
+    const { replace: _r, appended: _a, ...rest } = ctx
+    return analyzeScript(source.script, { ...rest, depth: ctx.depth + 1 })
   }
-  const operands = ws.slice(i)
-  if (hasScript) {
-    const script = operands[0]
-    if (script === undefined) return fail(ctx, `\`${name} -c\` has no script`)
-    if (script === null) return fail(ctx, `the script of \`${name} -c\` is computed at run time`)
-    if (ctx.replace !== undefined && script.includes(ctx.replace)) return fail(ctx, `the script of \`${name} -c\` contains input (${ctx.replace})`)
-    return analyzeScript(script, { depth: ctx.depth + 1, out: ctx.out })
-  }
-  const first = operands[0]
-  if (fromInput || first === undefined || STDIN_PATH.test(first ?? '') || ctx.appended) {
+  if (source.kind === 'input' || ctx.appended) {
     return fail(ctx, `\`${name}\` reads its commands from standard input (a pipe, here-doc or here-string) or from words read from input, which is not analysed`)
   }
-  // `bash script.sh`: runs a file, like `./script.sh`; what a program does is not analysed
+  // `bash script.sh` runs a file, like `./script.sh` (what a program does is not analysed), unless
+  // this line may be feeding that file: `ln -s /dev/stdin s; bash s <<< 'rm x'`
+  if (ctx.fed) return fail(ctx, scriptFedProblem(name))
+  ctx.line.script ??= name
+  if (ctx.inFunction) ctx.line.scriptInFunction ??= name
 }
 
 /**
  * A wrapper whose options are not modelled (`chroot DIR CMD`, `flock LOCK CMD`, `strace -o F CMD`,
  * …): every word after it that is not an option may be where its command starts, so each such
- * suffix counts as a command (leaning wide: a false match only refuses). A suffix starting with a
- * shell or known wrapper is followed like any command.
+ * suffix counts as a command (leaning wide: a false match only refuses), and a word that looks like
+ * a script (`flock L -c 'rm x'`, `sg G 'rm x'`) is parsed as one. A suffix starting with a shell or
+ * known wrapper is followed like any command.
  */
 function loose(ws: ShellWord[], ctx: Ctx): void {
   if (ws.length > MAX_LOOSE_WORDS) return fail(ctx, `\`${baseName(ws[0] as string)}\` has too many arguments to tell where its command starts`)
@@ -252,6 +236,7 @@ function loose(ws: ShellWord[], ctx: Ctx): void {
     const w = ws[k]
     if (w === null) return fail(ctx, `an argument of \`${baseName(ws[0] as string)}\` is computed at run time, so the command it runs is unknown`)
     if (w === undefined || w.startsWith('-')) continue
+    if (SCRIPT_LIKE.test(w)) analyzeScript(w, { ...ctx, depth: ctx.depth + 1 })
     const suffix = ws.slice(k)
     const name = baseName(w)
     if (SHELLS.test(name) || WRAPPERS.has(name) || LOOSE_WRAPPERS.has(name) || PROGRAMS_RUNNING_CODE.has(name)) words(suffix, ctx)

@@ -38,7 +38,12 @@ describe('prefix rules', () => {
     'npm test # ; rm -rf /',
     'npm test {a,b}',
     'npm test (x)',
-    'npm test\0rm'
+    'npm test\0rm',
+    'npm test;',
+    'npm test @(x)',
+    "npm test $'x'",
+    'npm te\\\nst',
+    'npm test\r'
   ])('refuse %j (control operators, expansions, redirections)', (command) => {
     expect(commandMatches('npm test *', command)).toBe(false)
   })
@@ -47,6 +52,30 @@ describe('prefix rules', () => {
     expect(plainWords("npm test -- 'a; b' \"c && d\"")).toEqual(['npm', 'test', '--', 'a; b', 'c && d'])
     expect(commandMatches('npm test *', "npm test -- 'a; rm -rf /'")).toBe(true)
     expect(plainWords('echo ""')).toEqual(['echo', ''])
+  })
+})
+
+describe('commands are read with the bash parser that deny rules use', () => {
+  it.each(["FOO=1 sh -c 'ls'", "coproc sh -c 'ls'", 'BASH_ENV=./x bash s.sh', 'X=1 git push', 'time npm test', '! npm test', '[[ -f x ]]'])(
+    'a leading assignment or keyword is not plain words: %j',
+    (command) => {
+      expect(plainWords(command)).toBeNull()
+      expect(suggestCommandRule(command)).toBe(command.trim()) // the exact line, never a prefix
+    }
+  )
+
+  it('so no prefix rule covers what such a command could become', () => {
+    // the old reader suggested `coproc sh *` and `X=1 git *`, which covered these
+    expect(commandMatches('coproc sh *', "coproc sh -c 'rm -rf x'")).toBe(false)
+    expect(commandMatches('X=1 git *', 'X=1 git -c core.pager=x log')).toBe(false)
+    expect(patternProblem('X=1 git *')).toMatch(/shell operators/)
+  })
+
+  it('plain words read as before (parity with the old reader): quotes removed, globs, `~` and NAME=value kept as written', () => {
+    expect(plainWords("npm 'te'\"st\" a*.ts ~/x FOO=1")).toEqual(['npm', 'test', 'a*.ts', '~/x', 'FOO=1'])
+    expect(plainWords('export A=1')).toEqual(['export', 'A=1'])
+    expect(plainWords(" \t npm  test\t")).toEqual(['npm', 'test'])
+    expect(plainWords('  ')).toEqual([])
   })
 })
 

@@ -6,61 +6,20 @@
  * only a plain-words command ({@link commandMatches}, below); a deny rule applies when ANY simple
  * command anywhere in the command line matches it ({@link denyRuleMatch}, over command-analysis.ts).
  *
- * A prefix rule only ever covers a command made of PLAIN WORDS: no shell control operator or
- * expansion anywhere outside single quotes (`;`, `&`, `|`, `<`, `>`, `(`, `)`, `{`, `}`, `$`,
- * backquote, backslash, `#`, a newline), and none of `$`, backquote or backslash inside double
- * quotes. So `npm test; rm -rf /`, `npm test && x`, `npm test $(x)` or `npm test > f` never match
+ * A prefix rule only ever covers a command made of PLAIN WORDS ({@link plainWords}, read with the
+ * same bash parser as deny rules): one simple command with no control operator, redirection,
+ * expansion, escape or comment outside single quotes, and none of `$`, backquote or backslash
+ * inside double quotes. So `npm test; rm -rf /`, `npm test && x`, `npm test $(x)` or `npm test > f` never match
  * `npm test *`; they can only be allowed once, or by an exact rule naming the whole command line.
  * Words are compared after quote removal, so `npm "test"` is `npm test` (bash runs the same thing),
  * and a prefix matches whole words only (`npm test *` does not cover `npm testx`).
  */
 
 import { analyzeCommand, type CommandAnalysis, type ShellWord } from './command-analysis'
-import { baseName } from './command-wrappers'
+import { plainWords } from './plain-words'
+import { baseName } from './shell-word'
 
-/** Characters that end a plain-word reading outside quotes (control operators, expansions, comments). */
-const UNSAFE_BARE = new Set([';', '&', '|', '<', '>', '(', ')', '{', '}', '$', '`', '\\', '#', '\n', '\r', '\0'])
-/** Characters that are expansions or escapes inside double quotes. */
-const UNSAFE_DOUBLE = new Set(['$', '`', '\\', '\0'])
-
-/**
- * The shell words of `command` when it is made of plain words only (see the module comment), with
- * quotes removed; null when it contains anything else or an unterminated quote.
- */
-export function plainWords(command: string): string[] | null {
-  const words: string[] = []
-  let word: string | null = null
-  let quote: "'" | '"' | null = null
-  for (const ch of command) {
-    if (quote === "'") {
-      if (ch === "'") quote = null
-      else if (ch === '\0') return null
-      else word = (word ?? '') + ch
-      continue
-    }
-    if (quote === '"') {
-      if (ch === '"') quote = null
-      else if (UNSAFE_DOUBLE.has(ch)) return null
-      else word = (word ?? '') + ch
-      continue
-    }
-    if (ch === ' ' || ch === '\t') {
-      if (word !== null) words.push(word)
-      word = null
-      continue
-    }
-    if (UNSAFE_BARE.has(ch)) return null
-    if (ch === "'" || ch === '"') {
-      quote = ch
-      word ??= ''
-      continue
-    }
-    word = (word ?? '') + ch
-  }
-  if (quote) return null
-  if (word !== null) words.push(word)
-  return words
-}
+export { plainWords } from './plain-words'
 
 /** Whether `pattern` is a prefix rule (`… *`) rather than an exact command. */
 export function isPrefixPattern(pattern: string): boolean {
@@ -78,7 +37,7 @@ export function patternProblem(pattern: string): string | null {
   if (p === '*') return 'a prefix rule needs at least one word before " *"'
   if (!isPrefixPattern(p)) return null
   const words = plainWords(p.replace(/\s\*$/, ''))
-  if (!words) return `the prefix of "${p}" contains shell operators or expansions; a prefix rule must be plain words followed by " *"`
+  if (!words) return `the prefix of "${p}" contains shell operators, expansions, leading assignments or keywords; a prefix rule must be plain words followed by " *"`
   if (words.length === 0) return 'a prefix rule needs at least one word before " *"'
   return null
 }

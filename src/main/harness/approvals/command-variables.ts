@@ -6,7 +6,7 @@
  * variable (or cannot be read), the command is reported as unanalysable; so are `hash -p` (a name
  * runs another program) and `mapfile -C` (a callback string run as code).
  */
-import type { ShellWord } from './command-wrappers'
+import type { ShellWord } from './shell-word'
 
 /**
  * Variables whose value bash runs as code or uses to pick the program a name runs: prompts and

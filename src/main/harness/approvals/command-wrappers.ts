@@ -7,9 +7,7 @@
  */
 
 import { assignedName, isCodeVariable } from './command-variables'
-
-/** A shell word: its text after quote removal, or null when bash computes it at run time (an expansion, glob or brace). */
-export type ShellWord = string | null
+import { baseName, type ShellWord } from './shell-word'
 
 /** What a wrapper runs: the inner command(s) (each a word list), or why that cannot be told. */
 export type Unwrapped =
@@ -55,16 +53,12 @@ export const LOOSE_WRAPPERS: ReadonlySet<string> = new Set([
   'chroot', 'flock', 'taskset', 'chrt', 'prlimit', 'numactl', 'nsenter', 'unshare', 'setpriv', 'setarch', 'linux32', 'linux64',
   'runcon', 'sg', 'pkexec', 'unbuffer', 'rlwrap', 'strace', 'ltrace', 'valgrind', 'gdb', 'catchsegv', 'faketime', 'fakeroot',
   'firejail', 'proxychains', 'proxychains4', 'torsocks', 'tini', 'dumb-init', 'catatonit', 'xvfb-run', 'dbus-run-session',
-  'systemd-run', 'cgexec', 'chpst', 'sem', 'entr', 'ssh-agent', 'caffeinate', 'nocache', 'eatmydata', 'trickle', 'tsp'
+  'systemd-run', 'cgexec', 'chpst', 'sem', 'entr', 'ssh-agent', 'caffeinate', 'nocache', 'eatmydata', 'trickle', 'tsp',
+  'tmux', 'screen', 'dtach', 'abduco', 'daemonize', 'start-stop-daemon', 'bwrap', 'proot', 'chronic', 'ifne'
 ])
 
 /** Wrapper programs (by base name) whose arguments name the command they run. */
-export const WRAPPERS: ReadonlySet<string> = new Set([...Object.keys(SPECS), 'busybox', 'find'])
-
-/** Base name of a command word (`/bin/rm` → `rm`). */
-export function baseName(word: string): string {
-  return word.replace(/^.*\//, '')
-}
+export const WRAPPERS: ReadonlySet<string> = new Set([...Object.keys(SPECS), 'busybox', 'toybox', 'find'])
 
 /**
  * The command(s) that wrapper `words[0]` runs (its base name must be in {@link WRAPPERS}).
@@ -74,7 +68,7 @@ export function baseName(word: string): string {
 export function unwrap(words: ShellWord[]): Unwrapped {
   const name = baseName(words[0] ?? '')
   if (name === 'find') return unwrapFind(words)
-  if (name === 'busybox') return words.length > 1 ? { inner: [words.slice(1)] } : { inner: [] }
+  if (name === 'busybox' || name === 'toybox') return words.length > 1 ? { inner: [words.slice(1)] } : { inner: [] }
   const spec = SPECS[name]
   if (!spec) return { problem: `${name} is not a known wrapper` }
   let replace: string | undefined

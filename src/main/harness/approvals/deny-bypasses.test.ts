@@ -99,15 +99,27 @@ describe('the analysis is bounded in time (the gate never hangs a turn)', () => 
     ['nested quoted substitutions', (n: number) => 'echo ' + '"$(echo '.repeat(n) + 'x' + ')"'.repeat(n)],
     ['nested parameter defaults', (n: number) => 'echo ' + '${x:-'.repeat(n) + 'y' + '}'.repeat(n)],
     ['unclosed substitutions', (n: number) => 'echo ' + '$('.repeat(n)],
-    ['a chain of wrappers', (n: number) => 'nice '.repeat(n) + 'rm x']
+    ['a chain of wrappers', (n: number) => 'nice '.repeat(n) + 'rm x'],
+    ['unclosed subscripts in quoted data', (n: number) => "echo '" + 'a['.repeat(n) + "' ; rm x"],
+    ['one long word', (n: number) => 'rm ' + 'a'.repeat(n)]
   ])('%s at the length cap', (_name, make) => {
-    let n = 1
-    while (make(n * 2).length <= MAX_COMMAND_CHARS) n *= 2
-    while (make(n + 1).length <= MAX_COMMAND_CHARS) n += Math.max(1, Math.floor(n / 64))
-    const command = make(n).length <= MAX_COMMAND_CHARS ? make(n) : make(n - 1)
+    // the largest n whose command fits the cap (binary search: lengths grow with n)
+    let lo = 1
+    let hi = 2
+    while (make(hi).length <= MAX_COMMAND_CHARS) hi *= 2
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2)
+      if (make(mid).length <= MAX_COMMAND_CHARS) lo = mid
+      else hi = mid
+    }
+    const command = make(lo)
+    expect(command.length).toBeLessThanOrEqual(MAX_COMMAND_CHARS)
+    expect(command.length).toBeGreaterThan(MAX_COMMAND_CHARS - 64)
     const started = performance.now()
     const verdict = findDeny([rule('rm *')], command)
-    expect(performance.now() - started).toBeLessThan(15_000)
+    const ms = performance.now() - started
+    if (process.env.CORTEX_PRINT_TIMINGS) process.stdout.write(`${_name}: ${command.length} chars, ${ms.toFixed(0)} ms\n`)
+    expect(ms).toBeLessThan(15_000)
     expect(verdict.deny !== undefined || verdict.unsure !== undefined).toBe(true)
   })
 })

@@ -10,5 +10,10 @@ export function revertText(e: Extract<SessionEvent, { type: 'changes_reverted' }
       : e.scope === 'file' ? `reverted ${e.restored[0] ?? e.deleted[0] ?? 'a file'} to before its turn`
         : e.scope === 'turn' ? `turn undone: ${files} restored`
           : `rewound to before a turn: ${files} restored${e.conversation ? ', and the conversation with them' : ''}`
-  return e.skipped.length ? `${what} · not restored (over the size cap): ${e.skipped.join(', ')}` : what
+  return e.skipped.length ? `${what} · not restored (over the size cap, or not a file git can store): ${e.skipped.join(', ')}` : what
+}
+
+/** The timeline line of a turn whose changes could not be recorded (no review or undo of that turn), with the reason. */
+export function checkpointFailedText(e: Extract<SessionEvent, { type: 'checkpoint_failed' }>): string {
+  return `this turn's changes were not recorded${e.stage === 'after' ? ' at its end' : ''} (no review or undo of it): ${e.reason}`
 }

@@ -11,7 +11,7 @@ import type { ApprovalPolicy } from '../../../shared/approvals'
 import type { GoalUpdated } from '../../../shared/goal'
 import { applyApprovalEvent, closeWaiting, type ApprovalRow } from '../features/approvals/approvals-view'
 import { formatUsage, type TurnUsage } from '../../../shared/usage'
-import { revertText } from './checkpoint-events'
+import { checkpointFailedText, revertText } from './checkpoint-events'
 import { applyCompactionEvent, type CompactionFields } from './compaction-events'
 import { TerminalLog } from '../features/terminal/terminal-log'
 import { applyTurnTiming } from '../features/timeline/turn-timing'
@@ -308,7 +308,9 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'instructions_loaded':
       return push({ kind: 'notice', id, text: `instructions loaded from ${event.file}${event.truncated ? ` (cut at ${event.bytes} bytes)` : ''}`, warn: event.truncated })
     case 'turn_changes':
-      return { ...view, turnChanges: { ...view.turnChanges, [event.turnId]: event.files.length } }
+      return { ...view, turnChanges: { ...view.turnChanges, [event.turnId]: event.files.length + (event.more ?? 0) } }
+    case 'checkpoint_failed':
+      return push({ kind: 'notice', id, text: checkpointFailedText(event), warn: true })
     case 'changes_reverted':
       return push({ kind: 'notice', id, text: revertText(event), warn: event.skipped.length > 0 })
     case 'error':

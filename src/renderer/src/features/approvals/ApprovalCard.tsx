@@ -19,7 +19,8 @@ const OUTCOME_LABELS: Record<ApprovalItem['status'], string> = {
   waiting: 'waiting for your approval',
   allowed: 'allowed',
   denied: 'denied',
-  cancelled: 'cancelled (stopped)'
+  cancelled: 'cancelled (stopped)',
+  withdrawn: 'withdrawn'
 }
 
 /** The card of one approval request (see the module comment). */

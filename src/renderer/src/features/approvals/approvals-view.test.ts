@@ -22,6 +22,11 @@ describe('approval events in the session view', () => {
     v = applyEvent(v, { type: 'approval_requested', turnId: 't', requestId: 'r2', callId: 'c3', tool: 'bash', args: { command: 'curl x' }, escalation: 'network' }, 5)
     v = applyEvent(v, { type: 'approval_resolved', turnId: 't', requestId: 'r2', callId: 'c3', outcome: 'cancelled' }, 6)
     expect(v.items.at(-1)).toMatchObject({ kind: 'approval', status: 'cancelled', escalation: 'network' })
+    // withdrawn by a mode switch: no longer waiting, and the card says why
+    v = applyEvent(v, { type: 'approval_requested', turnId: 't', requestId: 'r4', callId: 'c5', tool: 'write_file', args: { path: 'x' } }, 6)
+    v = applyEvent(v, { type: 'approval_resolved', turnId: 't', requestId: 'r4', callId: 'c5', outcome: 'withdrawn', reason: 'the user switched to plan mode; the call was not run' }, 6)
+    expect(waitingApprovals(v.items)).toEqual([])
+    expect(v.items.at(-1)).toMatchObject({ kind: 'approval', status: 'withdrawn', answer: 'the user switched to plan mode; the call was not run' })
     v = applyEvent(v, { type: 'approval_policy_changed', policy: 'never' }, 7)
     expect(v.approvalPolicy).toBe('never')
     // a card left waiting (a crashed process) is closed when the turn ends

@@ -6,7 +6,10 @@
 import type { ApprovalDecision, ApprovalPolicy, Escalation } from '../../../../shared/approvals'
 import type { SessionEvent } from '../../../../shared/events'
 
-/** An approval card in the timeline. `status` is `waiting` until the request is answered or cancelled by Stop. */
+/**
+ * An approval card in the timeline. `status` is `waiting` until the request is answered, cancelled by
+ * Stop, or withdrawn by a switch to a mode that withholds the call's tool (then `answer` says why).
+ */
 export interface ApprovalItem {
   kind: 'approval'
   id: string
@@ -17,7 +20,7 @@ export interface ApprovalItem {
   reason?: string
   escalation?: Escalation
   suggestedRule?: string
-  status: 'waiting' | 'allowed' | 'denied' | 'cancelled'
+  status: 'waiting' | 'allowed' | 'denied' | 'cancelled' | 'withdrawn'
   decision?: ApprovalDecision
   /** The user's reason for a denial. */
   answer?: string
@@ -58,7 +61,7 @@ export function applyApprovalEvent<Row extends { kind: string }, V extends Appro
     }
     case 'approval_resolved': {
       if (!event.requestId) {
-        if (!event.ruleId || event.outcome === 'cancelled') return view
+        if (!event.ruleId || (event.outcome !== 'allowed' && event.outcome !== 'denied')) return view
         const rule = event.rule ? (event.rule.pattern ?? `${event.rule.tool} (any call)`) : undefined
         return { ...view, items: [...view.items, { kind: 'approval_rule', id, callId: event.callId, outcome: event.outcome, ruleId: event.ruleId, ...(rule ? { rule } : {}) }], streaming: false }
       }

@@ -38,7 +38,7 @@ function FileRow(props: { file: FileChange; turnId?: string; selected: boolean; 
         <span className={`change-status status-${file.status}`}>{STATUS_MARK[file.status]}</span> {file.path}
       </button>
       <span className="change-counts">
-        {file.large ? 'large' : file.binary ? 'binary' : <><span className="diff-add">+{file.additions}</span> <span className="diff-del">−{file.deletions}</span></>}
+        {file.special ? `${file.special}: not recorded` : file.large ? 'large: too large to store' : file.binary ? 'binary' : <><span className="diff-add">+{file.additions}</span> <span className="diff-del">−{file.deletions}</span></>}
       </span>
       {props.onRevert && (
         <button className="link" data-testid="revert-file" title="Restore this file as it was before the turn" onClick={props.onRevert}>
@@ -182,7 +182,7 @@ export function ChangesPanel(): React.JSX.Element {
           {focus === null && (
             <>
               <div className="turn-sep" data-testid="changes-session">
-                This session · {listing.session.length} file{listing.session.length === 1 ? '' : 's'} changed
+                This session · {listing.session.length + (listing.sessionMore ?? 0)} file{listing.session.length + (listing.sessionMore ?? 0) === 1 ? '' : 's'} changed{listing.sessionMore ? ` (the first ${listing.session.length} listed)` : ''}
               </div>
               {listing.session.map((f) => (
                 <FileRow key={`s:${f.path}`} file={f} selected={!selected?.turnId && selected?.path === f.path} onOpen={() => void open({ path: f.path })} />
@@ -192,7 +192,7 @@ export function ChangesPanel(): React.JSX.Element {
           {turns.map((t) => (
             <div key={t.turnId} data-testid="changes-turn" data-turn={t.index}>
               <div className="turn-sep">
-                Turn {t.index} · {t.files.length} file{t.files.length === 1 ? '' : 's'} changed
+                Turn {t.index} · {t.files.length + (t.more ?? 0)} file{t.files.length + (t.more ?? 0) === 1 ? '' : 's'} changed{t.more ? ` (the first ${t.files.length} listed)` : ''}
                 {t.files.length > 0 && (
                   <>
                     {' '}
@@ -212,7 +212,7 @@ export function ChangesPanel(): React.JSX.Element {
                   turnId={t.turnId}
                   selected={selected?.turnId === t.turnId && selected.path === f.path}
                   onOpen={() => void open({ path: f.path, turnId: t.turnId })}
-                  onRevert={f.large ? undefined : () => void revert(t.turnId, 'file', f.path)}
+                  onRevert={f.large || f.special ? undefined : () => void revert(t.turnId, 'file', f.path)}
                 />
               ))}
             </div>

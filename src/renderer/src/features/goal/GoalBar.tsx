@@ -83,7 +83,12 @@ export function GoalBar(): React.JSX.Element | null {
               Pause
             </button>
           )}
-          {goal.state === 'paused' && (
+          {goal.state === 'needs_confirmation' && (
+            <button data-testid="goal-confirm" className="primary" title="The check passed, but a file it names changed since the goal was set: accept it as met" onClick={() => void submit({ type: 'confirm_goal' })}>
+              Confirm met
+            </button>
+          )}
+          {(goal.state === 'paused' || goal.state === 'needs_confirmation') && (
             <button data-testid="goal-resume" className="primary" onClick={() => void submit({ type: 'resume_goal' })}>
               Resume
             </button>
