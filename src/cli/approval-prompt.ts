@@ -7,7 +7,8 @@
 import { createInterface, type Interface } from 'node:readline/promises'
 import type { Operation, SessionEvent } from '../shared/events'
 import { ESCALATION_LABELS } from '../shared/approvals'
-import { INVISIBLE, terminalSafe } from './render'
+import { INVISIBLE } from './render'
+import { terminalSafe } from './terminal-safe'
 
 /** The reason given to the model when no one can answer. */
 export const NO_ONE_TO_ASK = 'no one to ask (run with --ask never, or answer with --input stream-json)'

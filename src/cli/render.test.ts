@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { renderEvents } from '../../test/support/cli-render'
 import type { SessionEvent } from '../shared/events'
-import { summarizeArgs, terminalSafe } from './render'
+import { summarizeArgs, terminalSafe } from './terminal-safe'
 
 const OSC52 = '\u001b]52;c;cHduZWQ=\u0007'
 const HOSTILE = `a${OSC52}b\u001b[2J\u001b]0;title\u001b\\c\rd\u009b31me\u0008f`

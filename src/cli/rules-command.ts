@@ -7,7 +7,7 @@ import { resolve } from 'node:path'
 import { toCortexError } from '../shared/errors'
 import { addBashRule, ApprovalRulesStore } from '../main/session'
 import { dataDir } from './paths'
-import { terminalSafe } from './render'
+import { terminalSafe } from './terminal-safe'
 
 /** The repository's real path (rules are keyed by it, as the session service keys them). */
 function repoPath(repo: string | undefined): string {

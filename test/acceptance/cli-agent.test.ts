@@ -8,8 +8,7 @@ import { runCli } from '../support/cli'
 import { makeNpmRepo, type NpmRepo } from '../support/npm-repo'
 import { skipWithoutDocker } from '../support/requirements'
 import { offeredToolNames, startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { tempDir } from '../support/temp-dir'
 
 type Finished = Extract<SessionEvent, { type: 'tool_call_finished' }>
 const finished = (events: EventEnvelope[]): Finished[] =>
@@ -18,7 +17,7 @@ const finished = (events: EventEnvelope[]): Finished[] =>
 describe.skipIf(skipWithoutDocker())('cortex run on a real npm package in a Docker guest', () => {
   let repo: NpmRepo
   let server: ScriptedModelServer | undefined
-  const home = mkdtempSync(join(tmpdir(), 'cortex-home-'))
+  const home = tempDir('cortex-home-')
   const cli = (mode: string, prompt: string) =>
     runCli(
       ['run', '--repo', repo.dir, '--mode', mode, '--provider', 'openai-compatible', '--base-url', server!.baseUrl, '--model', 'scripted', '--json', prompt],

@@ -1,15 +1,13 @@
 // The CLI's exit statuses: a configuration error is one line and exit 1; Ctrl-C stops the turn
 // (killing the command in the guest) and exits 130.
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli'
 import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
-const home = mkdtempSync(join(tmpdir(), 'cortex-home-'))
+const home = tempDir('cortex-home-')
 
 describe('cortex run errors', () => {
   it('a missing base URL is a one-line error naming the setting, exit 1', async () => {

@@ -2,7 +2,7 @@
 // to stderr with CORTEX_LOG=debug or --verbose; a guest start failure is logged with its cause.
 // Also: `cortex run --resume` continues in the mode last set. Through the built CLI (npm run
 // build:node) against the scripted HTTP model server; Docker is made unreachable by DOCKER_HOST.
-import { chownSync, existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { chownSync, existsSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -10,6 +10,7 @@ import { runCli } from '../support/cli'
 import { TEST_REPO_GID, TEST_REPO_UID } from '../support/repo-owner'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 type LogRecord = Record<string, unknown> & { level: string; msg: string }
 
@@ -20,8 +21,8 @@ afterEach(async () => {
 
 /** A fresh data folder and a repository folder that is not root-owned. */
 function setup(): { home: string; repo: string } {
-  const home = mkdtempSync(join(tmpdir(), 'cortex-home-'))
-  const repo = mkdtempSync(join(tmpdir(), 'cortex-log-repo-'))
+  const home = tempDir('cortex-home-')
+  const repo = tempDir('cortex-log-repo-')
   if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID)
   return { home, repo }
 }

@@ -2,14 +2,14 @@
 // is refused with a one-line error naming the first process (exit 1) and the log is untouched by it;
 // after the first is killed with -9 its lock is stale and a third resume takes the session over.
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CLI, runCli } from '../support/cli'
 import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 /**
  * Remove containers of `sessionId` (the kill -9'd CLI could not), one at a time: the host watchdog
@@ -40,7 +40,7 @@ describe.skipIf(skipWithoutDocker())('cortex run --resume: one process per sessi
       { text: 'holding the session', hangAfterText: true },
       { text: 'taken over' }
     ])
-    const home = mkdtempSync(join(tmpdir(), 'cortex-lock-home-'))
+    const home = tempDir('cortex-lock-home-')
     const repo = await makeTestRepo({ 'a.txt': 'x\n' })
     const model = ['--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'm', '--json']
     const env = { ...process.env, CORTEX_HOME: home, CORTEX_WARM_POOL: '0' }

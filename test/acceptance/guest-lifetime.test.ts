@@ -6,9 +6,6 @@
 // host watchdog's removal even when the agent is SIGSTOPped. Containers are found by the owner label (host/boot-id/pid of the CLI).
 // Times are hang guards (10x expected) or the issue's own bounds.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { EventEnvelope } from '../../src/shared/events'
@@ -18,6 +15,7 @@ import { CLI } from '../support/cli'
 import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -36,6 +34,17 @@ function guestsOf(pid: number, all: boolean, withCheckpoints = false): string[] 
     .map(([id]) => id as string)
 }
 
+/** Whether a process whose command line contains `command` runs in container `id` (docker top). */
+function runsIn(id: string | undefined, command: string): boolean {
+  if (!id) return false
+  try {
+    // docker top needs a pid column
+    return execFileSync('docker', ['top', id, '-eo', 'pid,args'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).includes(command)
+  } catch {
+    return false // not running (yet, or any more)
+  }
+}
+
 async function waitFor(pred: () => boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms
   while (!pred() && Date.now() < end) await sleep(100)
@@ -49,10 +58,12 @@ async function waitFor(pred: () => boolean, ms: number): Promise<boolean> {
  */
 function watchDeath(id: string) {
   const actions: string[] = []
-  const p = spawn('docker', ['events', '--format', '{{.Action}}', '--filter', `container=${id}`, '--filter', 'event=kill', '--filter', 'event=die'], { stdio: ['ignore', 'pipe', 'ignore'] })
+  // --since: events from now on are replayed even if the subscription is made later, so no wait is needed
+  const since = String(Math.floor(Date.now() / 1000))
+  const p = spawn('docker', ['events', '--since', since, '--format', '{{.Action}}', '--filter', `container=${id}`, '--filter', 'event=kill', '--filter', 'event=die'], { stdio: ['ignore', 'pipe', 'ignore'] })
   p.stdout.setEncoding('utf8').on('data', (d: string) => actions.push(...d.split('\n').filter(Boolean)))
   return {
-    ready: sleep(300), // `docker events` subscribes asynchronously
+    ready: Promise.resolve(),
     stoppedByItself: () => actions.includes('die') && actions.indexOf('die') < (actions.includes('kill') ? actions.indexOf('kill') : Infinity),
     actions,
     stop: () => p.kill()
@@ -70,7 +81,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
   let server: ScriptedModelServer | undefined
   let repo: string
   let script: ScriptStep[] = []
-  const home = mkdtempSync(join(tmpdir(), 'cortex-home-'))
+  const home = tempDir('cortex-home-')
   const pids: number[] = []
 
   beforeAll(async () => {
@@ -112,7 +123,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     return { child: child as ChildProcess & { pid: number }, out }
   }
 
-  /** Start `cortex run --json` and resolve once the first tool call started. */
+  /** Start `cortex run --json` and resolve once the first tool call's command (which ends in `sleep 300`) runs in the guest. */
   async function runUntilToolStarts(command: string, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
     script.push({ toolCalls: [{ name: 'bash', args: { command } }] }, { text: 'done' })
     const { child, out: stdout } = startCli(['run', '--repo', repo, ...model(), '--json', 'go'], env)
@@ -121,7 +132,8 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     // tool_call_started comes before the tool waits for its guest (and the checkpoint guest): under load
     // the session guest may still be starting; once it runs, the command starts in it
     expect(await waitFor(() => guestsOf(child.pid, false).length === 1, 30_000)).toBe(true)
-    await sleep(500) // the command is running in the guest
+    // the command is running in the guest
+    expect(await waitFor(() => runsIn(guestsOf(child.pid, false)[0], 'sleep 300'), 30_000)).toBe(true)
     return child
   }
 
@@ -198,7 +210,8 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     await s.request('submit', { sessionId, op: { type: 'user_message', text: 'hang' } })
     expect(await s.toolStarted(1)).toBe(true)
     expect(await waitFor(() => guestsOf(s.child.pid, false).length >= 1, 30_000)).toBe(true) // the guest may still be starting
-    await sleep(500)
+    // the agent is stopped once the command's sleep runs
+    expect(await waitFor(() => runsIn(guestsOf(s.child.pid, false)[0], 'sleep 300'), 30_000)).toBe(true)
     const t0 = Date.now()
     s.child.kill('SIGTERM')
     const { code } = await exited(s.child)
@@ -220,7 +233,8 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     script.push({ toolCalls: [{ name: 'bash', args: { command: 'echo restarted; sleep 300' } }] }, { text: 'done' })
     await s.request('submit', { sessionId, op: { type: 'user_message', text: 'sleep' } })
     expect(await s.toolStarted(2)).toBe(true)
-    await sleep(800)
+    const restarted = (): boolean => s.events.some((e) => e.event.type === 'tool_output' && JSON.stringify(e.event).includes('restarted'))
+    expect(await waitFor(() => restarted() && runsIn(guestsOf(s.child.pid, false)[0], 'sleep 300'), 30_000)).toBe(true)
     const out = s.events.filter((e) => e.event.type === 'tool_output').map((e) => JSON.stringify(e.event)).join('')
     expect(out).toContain('restarted')
     expect(guestsOf(s.child.pid, false)).toHaveLength(1)

@@ -1,7 +1,9 @@
 // The import rules of eslint.config.mjs really fail: probe files, one per forbidden edge, are
 // written into temporary folders inside src/ (each in the layer it probes), linted with the
 // project's config through the ESLint Node API, and removed; each must yield an import-rule error
-// on its import line, and each allowed edge must yield none. A config change that opens a hole, or
+// on its import line, and each allowed edge must yield none. Probes also cover .js/.mjs/.cjs files,
+// a cycle between two files (import-x/no-cycle really runs), and main/session/index.ts's public
+// surface (its text replaced in memory, never on disk). A config change that opens a hole, or
 // one that bans a legitimate edge, fails here. CORTEX_LINT_CONFIG names another config file to
 // check instead (e.g. an older eslint.config.mjs copied elsewhere, to see this test fail on it).
 import { randomBytes } from 'node:crypto'
@@ -18,7 +20,9 @@ const CONFIG = resolve(process.env.CORTEX_LINT_CONFIG ?? join(ROOT, 'eslint.conf
 const IMPORT_RULES = new Set([
   'import-x/no-restricted-paths',
   'import-x/no-unresolved',
+  'import-x/no-cycle',
   'no-restricted-imports',
+  'no-restricted-syntax',
   '@typescript-eslint/no-restricted-imports'
 ])
 
@@ -35,6 +39,10 @@ interface Probe {
   pkg?: boolean
   kind?: 'value' | 'type'
   via?: string
+  /** The probe file's extension (default `ts`); `cjs` writes `require()`. */
+  ext?: 'ts' | 'js' | 'mjs' | 'cjs'
+  /** A second probe file beside this one imports it back: a two-file cycle (`imports` unused). */
+  cycle?: boolean
   allowed?: boolean
 }
 
@@ -88,6 +96,20 @@ const forbidden: Probe[] = [
   { name: 'renderer imports electron', in: 'src/renderer/src', imports: 'electron', pkg: true },
   { name: 'renderer imports main/session', in: 'src/renderer/src', imports: 'src/main/session/index' },
   { name: 'renderer imports the preload', in: 'src/renderer/src', imports: 'src/preload/index' },
+  { name: 'renderer imports a Node-only package (ws)', in: 'src/renderer/src', imports: 'ws', pkg: true },
+  { name: 'renderer imports commander', in: 'src/renderer/src', imports: 'commander', pkg: true },
+  // The app is an adapter too: main/session's index, the logger and shared.
+  { name: 'app imports main/harness', in: 'src/main/app', imports: 'src/main/harness/turn-loop' },
+  { name: 'app imports main/guest/docker-guest', in: 'src/main/app', imports: 'src/main/guest/docker-guest' },
+  { name: 'app imports main/session/service (not the index)', in: 'src/main/app', imports: 'src/main/session/service' },
+  // JavaScript files obey the same rules as TypeScript ones.
+  { name: 'an .mjs file in harness imports dockerode', in: 'src/main/harness', imports: 'dockerode', pkg: true, ext: 'mjs' },
+  { name: 'an .mjs file in cli imports main/store', in: 'src/cli', imports: 'src/main/store/session-store', ext: 'mjs' },
+  { name: 'a .js file in the renderer imports ws', in: 'src/renderer/src', imports: 'ws', pkg: true, ext: 'js' },
+  { name: 'a .cjs file in web requires electron', in: 'src/web', imports: 'electron', pkg: true, ext: 'cjs' },
+  // Cycles: two files importing each other.
+  { name: 'two tools files import each other (a cycle)', in: 'src/main/tools', imports: '', cycle: true },
+  { name: 'two .mjs files in cli import each other (a cycle)', in: 'src/cli', imports: '', cycle: true, ext: 'mjs' },
   // Preload: electron and shared.
   { name: 'preload imports main/session', in: 'src/preload', imports: 'src/main/session/index' },
   // Shared: zod only.
@@ -116,6 +138,11 @@ const allowed: Probe[] = [
   { name: 'session imports main/guest/docker-guest', in: 'src/main/session', imports: 'src/main/guest/docker-guest' },
   { name: 'renderer imports shared/contract', in: 'src/renderer/src', imports: 'src/shared/contract' },
   { name: 'renderer imports react', in: 'src/renderer/src', imports: 'react', pkg: true },
+  { name: 'renderer imports react-dom/client', in: 'src/renderer/src', imports: 'react-dom/client', pkg: true },
+  { name: 'renderer imports zustand', in: 'src/renderer/src', imports: 'zustand', pkg: true },
+  { name: 'app imports main/session (its index)', in: 'src/main/app', imports: 'src/main/session/index' },
+  { name: 'app imports the file logger', in: 'src/main/app', imports: 'src/main/log/file-logger' },
+  { name: 'an .mjs file in cli imports main/session (its index)', in: 'src/cli', imports: 'src/main/session/index', ext: 'mjs' },
   { name: 'shared imports zod', in: 'src/shared', imports: 'zod', pkg: true },
   { name: 'guest-agent imports node:fs', in: 'src/guest-agent', imports: 'node:fs', pkg: true },
   { name: 'guest-agent imports shared/guest-protocol', in: 'src/guest-agent', imports: 'src/shared/guest-protocol' }
@@ -139,9 +166,15 @@ function specifier(p: Probe, file: string): string {
 }
 
 function probeSource(p: Probe, file: string): string {
-  const spec = specifier(p, file)
+  const spec = p.cycle ? `./${partnerName(file).replace(/\.ts$/, '')}` : specifier(p, file)
+  if (p.ext === 'cjs') return `const probe = require('${spec}')\nmodule.exports = { used: probe }\n`
   if (p.kind === 'type') return `import type * as probe from '${spec}'\nexport type Probe = typeof probe\n`
   return `import * as probe from '${spec}'\nexport const used = probe\n`
+}
+
+/** The partner file of a cycle probe `probe-3.ts`: `probe-3-back.ts`, which imports the probe. */
+function partnerName(file: string): string {
+  return file.replace(/^.*\/(probe-\d+)\.(\w+)$/, '$1-back.$2')
 }
 
 interface Outcome { importErrors: string[]; fatal: string[] }
@@ -155,8 +188,10 @@ async function lintProbes(probes: Probe[]): Promise<Map<Probe, Outcome>> {
       const dir = join(ROOT, p.in, PROBE_DIR)
       mkdirSync(dir, { recursive: true })
       dirs.add(dir)
-      const file = join(dir, `probe-${i}.ts`)
+      const file = join(dir, `probe-${i}.${p.ext ?? 'ts'}`)
       writeFileSync(file, probeSource(p, file))
+      const self = `./probe-${i}${p.ext && p.ext !== 'ts' ? `.${p.ext}` : ''}`
+      if (p.cycle) writeFileSync(join(dir, partnerName(file)), `import { used } from '${self}'\nexport const back = used\n`)
       files.set(p, file)
     })
     const eslint = new ESLint({
@@ -216,6 +251,32 @@ describe('import rules (eslint.config.mjs)', () => {
   })
 })
 
+describe('main/session/index.ts re-exports only its public surface', () => {
+  const INDEX = join(ROOT, 'src/main/session/index.ts')
+  /** Texts linted as if they were main/session/index.ts (the file on disk is never touched). */
+  const leaks = [
+    ['export * of a harness module', `export * from '../harness/turn-loop'\n`],
+    ['a named re-export of a harness module', `export { runTurn } from '../harness/turn-loop'\n`],
+    ['a named re-export of a guest internal', `export { WarmGuestPool } from '../guest/warm-pool'\n`],
+    ['a re-export of an imported binding', `export { WarmGuestPool }\nimport { WarmGuestPool } from '../guest/warm-pool'\n`]
+  ] as const
+
+  async function importErrorsOf(text: string | null): Promise<string[]> {
+    const eslint = new ESLint({ cwd: ROOT, overrideConfigFile: CONFIG, ruleFilter: ({ ruleId }) => IMPORT_RULES.has(ruleId) })
+    const [result] = text === null ? await eslint.lintFiles([INDEX]) : await eslint.lintText(text, { filePath: INDEX })
+    return (result?.messages ?? []).filter((m) => m.severity === 2).map((m) => `${m.line}: ${m.ruleId ?? 'fatal'}: ${m.message}`)
+  }
+
+  it.each(leaks)('forbidden: %s', async (_name, text) => {
+    const errors = await importErrorsOf(text)
+    expect(errors.filter((e) => e.startsWith('1: no-restricted-syntax')), errors.join('\n')).not.toEqual([])
+  })
+
+  it('the real index lints clean', async () => {
+    expect(await importErrorsOf(null)).toEqual([])
+  })
+})
+
 describe('the layers are stated once and cover src/', () => {
   interface Layer { layer: string }
   interface ConfigModule { default: Array<{ rules?: Record<string, unknown> }>; layers?: Layer[]; zones?: unknown[] }
@@ -241,7 +302,7 @@ describe('the layers are stated once and cover src/', () => {
         if (name.startsWith('__lint-probe-')) continue
         const path = `${dir}/${name}`
         if (statSync(join(ROOT, path)).isDirectory()) walk(path)
-        else if (/\.(ts|tsx|mts|cts)$/.test(name)) files.push(path)
+        else if (/\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/.test(name)) files.push(path)
       }
     }
     walk('src')

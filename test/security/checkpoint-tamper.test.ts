@@ -5,8 +5,7 @@
 // fails. Also: snapshots do not hang on a FIFO the model plants. Through the real loop, real Docker
 // guests and the scripted model server.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
@@ -14,6 +13,7 @@ import { checkpointsDirOf, createDefaultGuestProvider, createSessionService, typ
 import { ensureAgentBundle, makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 /** A bash command that edits edit.txt, then points the turn's `before` ref at a commit of the edited tree. */
 const REWRITE_BEFORE_REF = [
@@ -44,7 +44,7 @@ describe.skipIf(skipWithoutDocker())('a model cannot hide its changes from revie
     server = await startScriptedModelServer(script)
     const repo = await makeTestRepo({ 'edit.txt': 'one\ntwo\n', 'vendor/lib/lib.c': 'int x;\n' })
     prepare?.(repo)
-    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-cp-tamper-'))
+    const dataDir = tempDir('cortex-cp-tamper-')
     service = await createSessionService({
       dataDir,
       modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl },

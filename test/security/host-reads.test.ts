@@ -9,9 +9,7 @@
 // regular file and a FIFO made the host's open block for good, so the turn never ended. Through the
 // session service: a dozen turns against that swapping loop all end.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DockerGuestProvider } from '../../src/main/guest/docker-guest'
 import { createSessionService } from '../../src/main/session'
@@ -19,6 +17,7 @@ import { CLI } from '../support/cli'
 import { ensureAgentBundle, makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 /** Run the CLI; a run still going after `hangMs` is killed (SIGKILL) and reported as hung. */
 function runCliGuarded(args: string[], env: NodeJS.ProcessEnv, hangMs: number): Promise<{ code: number | null; hung: boolean; stdout: string; stderr: string }> {
@@ -61,7 +60,7 @@ describe.skipIf(skipWithoutDocker())('host reads of guest-made files never block
       ]
       const server = await startScriptedModelServer(script)
       servers.push(server)
-      const home = mkdtempSync(join(tmpdir(), 'cortex-host-reads-home-'))
+      const home = tempDir('cortex-host-reads-home-')
       homes.push(home)
       const repo = await makeTestRepo({ 'a.txt': 'a\n' })
       const env = { ...process.env, CORTEX_HOME: home, CORTEX_WARM_POOL: '0' }
@@ -80,7 +79,7 @@ describe.skipIf(skipWithoutDocker())('host reads of guest-made files never block
     const script: ScriptStep[] = []
     const server = await startScriptedModelServer(script)
     servers.push(server)
-    const home = mkdtempSync(join(tmpdir(), 'cortex-host-reads-home-'))
+    const home = tempDir('cortex-host-reads-home-')
     homes.push(home)
     const service = await createSessionService({
       dataDir: home,

@@ -3,8 +3,7 @@
 // install -m 4755, python os.open(..., 0o4755), mknod and mkdir -m 2755 leave no setuid/setgid
 // file or folder on the host (checked with lstat on the host), for a user-owned repository and for
 // a root-owned one opened with the explicit opt-in (the guest then runs as uid 0).
-import { lstatSync, mkdtempSync, readdirSync, writeFileSync, chmodSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { lstatSync, readdirSync, writeFileSync, chmodSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DockerGuestProvider } from '../../src/main/guest/docker-guest'
@@ -13,6 +12,7 @@ import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
 import { ensureAgentBundle, makeTestRepo, TEST_REPO_UID } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 type Finished = Extract<SessionEvent, { type: 'tool_call_finished' }>
 
@@ -58,7 +58,7 @@ describe.skipIf(skipWithoutDocker())('no setuid/setgid artefacts (real guest, se
 
   const runAttacks = async (repo: string, allowRootRepo: boolean): Promise<{ result: string; events: SessionEvent[] }> => {
     const service = await createSessionService({
-      dataDir: mkdtempSync(join(tmpdir(), 'cortex-suid-home-')),
+      dataDir: tempDir('cortex-suid-home-'),
       modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl },
       guests: new DockerGuestProvider({ agentPath: ensureAgentBundle(), labels: { 'dev.cortex.test': '1' } }),
       allowRootRepo

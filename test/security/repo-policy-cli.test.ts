@@ -13,8 +13,9 @@ import { makeTestRepo } from '../support/guest'
 import { TEST_REPO_GID, TEST_REPO_UID } from '../support/repo-owner'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
-const home = mkdtempSync(join(tmpdir(), 'cortex-policy-cli-home-'))
+const home = tempDir('cortex-policy-cli-home-')
 const isRoot = process.getuid?.() === 0
 
 describe.skipIf(skipWithoutDocker())('cortex run: which folders may be a repository', () => {

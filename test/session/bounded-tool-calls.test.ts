@@ -1,8 +1,7 @@
 // Bounded tool calls over real HTTP (scripted model server, all three wire formats): an argument
 // over the cap is refused as an error result and kept in history truncated, so the NEXT request is
 // small; empty, path-like and huge tool names get error results the model sees and the turn goes on.
-import { chownSync, mkdtempSync, readFileSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { chownSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CortexError } from '../../src/shared/errors'
@@ -12,6 +11,7 @@ import { MAX_MALFORMED_STEPS, MAX_STEP_TEXT_CHARS } from '../../src/main/harness
 import { createSessionService, type SessionService } from '../../src/main/session'
 import { TEST_REPO_GID, TEST_REPO_UID } from '../support/repo-owner'
 import { sentToolCalls, sentToolResults, startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 let cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -29,7 +29,7 @@ interface Run {
 
 async function runOneTurn(provider: 'openai-compatible' | 'openai' | 'anthropic', script: ScriptStep[]): Promise<Run> {
   const server = await startScriptedModelServer(script)
-  const dataDir = mkdtempSync(join(tmpdir(), 'cortex-bounded-'))
+  const dataDir = tempDir('cortex-bounded-')
   const run: Run = { server, events: [], dataDir, sessionId: '', starts: 0 }
   const service: SessionService = await createSessionService({
     dataDir,
@@ -47,7 +47,7 @@ async function runOneTurn(provider: 'openai-compatible' | 'openai' | 'anthropic'
     await server.close()
   })
   service.onEvent((e: EventEnvelope) => run.events.push(e.event))
-  const repo = mkdtempSync(join(tmpdir(), 'cortex-bounded-repo-'))
+  const repo = tempDir('cortex-bounded-repo-')
   if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID) // a root-owned repository is refused
   run.sessionId = (await service.openSession({ repo, mode: 'agent' })).id
   await service.submit({ sessionId: run.sessionId, op: { type: 'user_message', text: 'go' } })

@@ -3,9 +3,7 @@
 // for the sweeps; shared by the sessions of one repository, removed with the last of them; removed
 // when idle and replaced when it died. The session guests of the repository mount no store.
 import Dockerode from 'dockerode'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CortexError } from '../../src/shared/errors'
 import type { SessionEvent } from '../../src/shared/events'
@@ -15,6 +13,7 @@ import { checkpointsDirOf, createDefaultGuestProvider, createSessionService, typ
 import { ensureAgentBundle, makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 const docker = new Dockerode()
 
@@ -40,7 +39,7 @@ describe.skipIf(skipWithoutDocker())('the checkpoint guest', () => {
     ensureAgentBundle()
     server = await startScriptedModelServer([{ text: 'one' }, { text: 'two' }])
     const repo = await makeTestRepo({ 'a.txt': 'a\n' })
-    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-cp-guest-'))
+    const dataDir = tempDir('cortex-cp-guest-')
     dirs.push(dataDir)
     service = await createSessionService({
       dataDir,
@@ -83,7 +82,7 @@ describe.skipIf(skipWithoutDocker())('the checkpoint guest', () => {
   it('starts when a session opens, before any turn (not for a read-only session), and goes when the session closes without a turn', async () => {
     ensureAgentBundle()
     const repo = await makeTestRepo({ 'a.txt': 'a\n' })
-    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-cp-early-'))
+    const dataDir = tempDir('cortex-cp-early-')
     dirs.push(dataDir)
     service = await createSessionService({
       dataDir,
@@ -123,7 +122,7 @@ describe.skipIf(skipWithoutDocker())('the checkpoint guest', () => {
     const agentPath = ensureAgentBundle()
     server = await startScriptedModelServer([{ toolCalls: [{ name: 'bash', args: { command: 'echo ran > ran.txt && echo RAN' } }] }, { text: 'done' }])
     const repo = await makeTestRepo({ 'a.txt': 'a\n' })
-    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-cp-broken-'))
+    const dataDir = tempDir('cortex-cp-broken-')
     dirs.push(dataDir)
     const docker = new DockerGuestProvider({ agentPath, labels: { 'dev.cortex.test': '1' } })
     const broken: GuestProvider = {
@@ -145,7 +144,7 @@ describe.skipIf(skipWithoutDocker())('the checkpoint guest', () => {
   it('is removed when idle and started anew at the next operation; a dead one is replaced', async () => {
     const agentPath = ensureAgentBundle()
     const repo = await makeTestRepo({ 'a.txt': 'a\n' })
-    const stores = mkdtempSync(join(tmpdir(), 'cortex-cp-idle-'))
+    const stores = tempDir('cortex-cp-idle-')
     dirs.push(stores)
     const provider = new DockerGuestProvider({ agentPath, checkpointsDir: stores, labels: { 'dev.cortex.test': '1' }, checkpointIdleMs: 1500 })
     const lease = provider.checkpointLease(repo)!

@@ -3,8 +3,7 @@
 // diffed, and rewound byte for byte (modes included) while the repository's .git stays identical;
 // a turn stopped inside a bash command keeps its change undoable; a later host edit makes the undo
 // ask first. The CLI side (cortex changes / rewind) is test/acceptance/cli-checkpoints.test.ts.
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { chmodSync, existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
@@ -14,6 +13,7 @@ import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
 import { ensureAgentBundle } from '../support/guest'
 import { FOUR_CHANGE_FILES, fourChangeScript, hashTree, snapshotFiles } from '../support/checkpoint-fixtures'
+import { tempDir } from '../support/temp-dir'
 
 describe.skipIf(skipWithoutDocker())('checkpoints over a Docker guest', () => {
   let server: ScriptedModelServer | undefined
@@ -31,7 +31,7 @@ describe.skipIf(skipWithoutDocker())('checkpoints over a Docker guest', () => {
     server = await startScriptedModelServer(script)
     const repo = await makeTestRepo(files)
     chmodSync(join(repo, 'tool.sh'), 0o755)
-    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-cp-'))
+    const dataDir = tempDir('cortex-cp-')
     service = await createSessionService({
       dataDir,
       modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl },

@@ -2,8 +2,7 @@
 // only when the mode in force allows commands: in Plan mode goal_done's check does not run, the model
 // gets an error result saying why, and the goal stays open; in Agent mode the same check runs.
 // Through the real session service, turn loop, a real Docker guest and the scripted model server.
-import { existsSync, mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
@@ -12,6 +11,7 @@ import { createDefaultGuestProvider, createSessionService, type SessionService }
 import { ensureAgentBundle, makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 /** The user's check: leaves a trace in the repository when it runs, then passes. */
 const CHECK = 'touch check-ran.txt && true'
@@ -31,7 +31,7 @@ describe.skipIf(skipWithoutDocker())("a goal's check runs only where commands ma
     server = await startScriptedModelServer([{ toolCalls: [{ name: 'goal_done', args: { evidence: 'looked at it' } }] }, { text: 'ok' }])
     const repo = await makeTestRepo({ 'a.txt': 'a\n' })
     service = await createSessionService({
-      dataDir: mkdtempSync(join(tmpdir(), 'cortex-goalmode-')),
+      dataDir: tempDir('cortex-goalmode-'),
       modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl },
       guests: createDefaultGuestProvider({ warmPool: 0 })
     })

@@ -4,9 +4,6 @@
 // replaced, and Stop and closeSession finish within 5 s with no container left. Times are hang
 // guards (10x expected), not speed figures.
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
 import { createDefaultGuestProvider, createSessionService, type SessionService } from '../../src/main/session'
@@ -14,6 +11,7 @@ import { CALL_DEADLINE_MS, PING_CHECK_MS, SPAWN_GRACE_MS } from '../../src/main/
 import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 type Finished = Extract<SessionEvent, { type: 'tool_call_finished' }>
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -35,7 +33,7 @@ describe.skipIf(skipWithoutDocker())('no guest call can hang (issue 8, item 3)',
     server = await startScriptedModelServer(script)
     repo = await makeTestRepo({ 'a.txt': 'a\n' })
     service = await createSessionService({
-      dataDir: mkdtempSync(join(tmpdir(), 'cortex-hang-')),
+      dataDir: tempDir('cortex-hang-'),
       modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl },
       guests: createDefaultGuestProvider({ warmPool: 0 })
     })

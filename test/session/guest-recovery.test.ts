@@ -1,15 +1,13 @@
 // A session over a real Docker guest: Stop kills the command running in the guest (the guest
 // stays), and a guest that dies (container killed) is replaced at the next tool call.
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
 import { createDefaultGuestProvider, createSessionService, type SessionService } from '../../src/main/session'
 import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 describe.skipIf(skipWithoutDocker())('session over a Docker guest', () => {
   let server: ScriptedModelServer
@@ -25,7 +23,7 @@ describe.skipIf(skipWithoutDocker())('session over a Docker guest', () => {
     server = await startScriptedModelServer(script)
     const repo = await makeTestRepo({ 'a.txt': 'a\n' })
     service = await createSessionService({
-      dataDir: mkdtempSync(join(tmpdir(), 'cortex-rec-')),
+      dataDir: tempDir('cortex-rec-'),
       modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl },
       guests: createDefaultGuestProvider({ warmPool: 0 })
     })

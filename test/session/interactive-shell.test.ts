@@ -63,7 +63,11 @@ describe.skipIf(skipWithoutDocker())('interactive shell in the guest', () => {
     await sh.waitFor(/40 120/)
     // a job in the background and one in the foreground, then the shell is closed
     await sh.type('sleep 4242 & sleep 4343\r')
-    await new Promise((r) => setTimeout(r, 300))
+    // both are running (seen from a second shell) before the shell is closed
+    const watcher = await s.shell()
+    await watcher.type('until [ "$(ps -eo args | grep -c "^sleep 4[23]4[23]$")" = 2 ]; do sleep 0.05; done; echo both-$((6*7))\r')
+    await watcher.waitFor(/both-42/)
+    await s.service.closeShell({ shellId: watcher.shellId })
     await s.service.closeShell({ shellId: sh.shellId })
     const deadline = Date.now() + 20_000
     while (!sh.exited()) {

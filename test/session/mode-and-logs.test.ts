@@ -2,7 +2,7 @@
 // Docker provider pointed at a dead socket, the real JSON-lines file logger, the real turn loop
 // against the scripted HTTP model server): a set_mode switch is stored in meta.json and a resume
 // starts in it; a guest start failure is logged with its cause; tool_output events carry turnId.
-import { chownSync, mkdtempSync, readFileSync } from 'node:fs'
+import { chownSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -16,6 +16,7 @@ import { SessionStore } from '../../src/main/store/session-store'
 import { defineTool } from '../../src/main/tools/tool'
 import { TEST_REPO_GID, TEST_REPO_UID } from '../support/repo-owner'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 const services: SessionService[] = []
 const servers: ScriptedModelServer[] = []
@@ -26,7 +27,7 @@ afterEach(async () => {
 
 /** A repository folder that is not root-owned (root-owned repositories are refused). */
 function makeRepo(): string {
-  const repo = mkdtempSync(join(tmpdir(), 'cortex-mode-repo-'))
+  const repo = tempDir('cortex-mode-repo-')
   if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID)
   return repo
 }
@@ -38,7 +39,7 @@ const settings = { provider: 'openai-compatible' as const, modelId: 'scripted', 
 
 describe('session mode in meta.json', () => {
   it('follows set_mode, and a resume in a new service starts in the mode last set', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-mode-'))
+    const dataDir = tempDir('cortex-mode-')
     const first = await createSessionService({ dataDir, modelSettings: settings, guests: deadDocker(), eagerGuest: false })
     services.push(first)
     const { id } = await first.openSession({ repo: makeRepo(), mode: 'agent' })
@@ -59,7 +60,7 @@ describe('session mode in meta.json', () => {
 
 describe('session logging', () => {
   it('logs a guest start failure with its cause to the log file', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-log-'))
+    const dataDir = tempDir('cortex-log-')
     const file = join(dataDir, 'cortex.log')
     // a turn whose first tool needs the guest: the start fails and the turn ends with the error
     const server = await startScriptedModelServer([{ toolCalls: [{ name: 'bash', args: { command: 'true' } }] }])

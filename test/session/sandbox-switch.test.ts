@@ -1,15 +1,14 @@
 // Switching the sandbox policy restarts the session's guest with the new policy: the old guest is
 // closed before the new one starts, and a switch during a turn is refused. The guest provider here
 // records what the session asks of it; the Docker side of each policy is tested in src/main/guest.
-import { chownSync, mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { chownSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Guest, GuestProvider } from '../../src/main/guest/guest'
 import { createSessionService, type SessionService } from '../../src/main/session'
 import type { SandboxPolicy } from '../../src/shared/sandbox'
 import { TEST_REPO_GID, TEST_REPO_UID } from '../support/repo-owner'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 let cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -31,7 +30,7 @@ function recordingProvider(log: string[]): GuestProvider {
 async function setup(script = [{ text: 'hi', hangAfterText: true }]): Promise<{ service: SessionService; id: string; log: string[]; server: ScriptedModelServer }> {
   const log: string[] = []
   const server = await startScriptedModelServer(script)
-  const dataDir = mkdtempSync(join(tmpdir(), 'cortex-sbx-'))
+  const dataDir = tempDir('cortex-sbx-')
   const service = await createSessionService({
     dataDir,
     modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl },
@@ -42,7 +41,7 @@ async function setup(script = [{ text: 'hi', hangAfterText: true }]): Promise<{ 
     await server.close()
   })
   // a repository apart from the data folder, not root-owned (both are refused as repositories)
-  const repo = mkdtempSync(join(tmpdir(), 'cortex-sbx-repo-'))
+  const repo = tempDir('cortex-sbx-repo-')
   if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID)
   const { id, sandbox } = await service.openSession({ repo, sandbox: 'read-only' })
   expect(sandbox).toBe('read-only')

@@ -2,15 +2,14 @@
 // synchronously) still lets close() close the log and release the session's lock, and a turn whose
 // end handler fails (the log cannot be flushed) is never an unhandled rejection nor a session stuck
 // "running". Real session service, real log files and lock, real HTTP to the scripted model.
-import { chownSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { chownSync, rmSync } from 'node:fs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Guest, GuestProvider } from '../../src/main/guest/guest'
 import { createSessionService, type SessionService } from '../../src/main/session'
 import { SessionLog } from '../../src/main/store/session-store'
 import { TEST_REPO_GID, TEST_REPO_UID } from '../support/repo-owner'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 const cleanups: Array<() => Promise<unknown> | unknown> = []
 afterEach(async () => {
@@ -20,8 +19,8 @@ afterEach(async () => {
 
 async function setup(guests: GuestProvider, script = [{ text: 'one' }, { text: 'two' }]): Promise<{ service: SessionService; server: ScriptedModelServer; dataDir: string; repo: string }> {
   const server = await startScriptedModelServer(script)
-  const dataDir = mkdtempSync(join(tmpdir(), 'cortex-close-'))
-  const repo = mkdtempSync(join(tmpdir(), 'cortex-close-repo-'))
+  const dataDir = tempDir('cortex-close-')
+  const repo = tempDir('cortex-close-repo-')
   if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID)
   const service = await createSessionService({ dataDir, modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl }, guests })
   cleanups.push(() => server.close(), () => service.shutdown(), () => rmSync(dataDir, { recursive: true, force: true }), () => rmSync(repo, { recursive: true, force: true }))

@@ -1,9 +1,7 @@
 // The session API and turn loop over real HTTP (scripted model server, all three wire formats),
 // for behaviour that needs no guest: mode refusal, todos, malformed calls, Stop, provider errors.
 // A guest provider that records starts and refuses proves no guest is touched by these paths.
-import { chownSync, mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { chownSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CortexError } from '../../src/shared/errors'
 import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
@@ -19,6 +17,7 @@ import {
   type ScriptStep,
   type ScriptedModelServer
 } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 const ALL_TOOLS = ['bash', 'edit_file', 'glob', 'grep', 'plan', 'read_file', 'todo_read', 'todo_write', 'write_file']
 
@@ -50,7 +49,7 @@ async function harness(
 ): Promise<Harness> {
   const server = await startScriptedModelServer(script)
   const provider = opts.provider ?? 'openai-compatible'
-  const dataDir = mkdtempSync(join(tmpdir(), 'cortex-svc-'))
+  const dataDir = tempDir('cortex-svc-')
   const h = { events: [] as EventEnvelope[], starts: 0, server, dataDir } as Harness
   const guests: GuestProvider = {
     start: async () => {
@@ -66,7 +65,7 @@ async function harness(
   })
   h.service.onEvent((e) => h.events.push(e))
   // a repository apart from the data folder, not root-owned (both are refused as repositories)
-  const repo = mkdtempSync(join(tmpdir(), 'cortex-svc-repo-'))
+  const repo = tempDir('cortex-svc-repo-')
   if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID)
   h.repo = repo
   h.sessionId = (await h.service.openSession({ repo, mode: opts.mode ?? 'agent' })).id

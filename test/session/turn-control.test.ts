@@ -3,9 +3,7 @@
 // what the model receives is read from the recorded requests. Tool calls that run use the real
 // Docker guest (skipped outside CI without Docker). Times are hang guards, except where a wait is
 // the behaviour under test (retry-after), which is bounded from below only.
-import { chownSync, mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { chownSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CortexError } from '../../src/shared/errors'
 import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
@@ -18,6 +16,7 @@ import { skipWithoutDocker } from '../support/requirements'
 import {
   rateLimitStep, sentToolResults, startScriptedModelServer, type RecordedRequest, type ScriptStep, type ScriptedModelServer
 } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 interface Harness {
   service: SessionService
@@ -45,7 +44,7 @@ async function harness(
   opts: { guests?: GuestProvider; repo?: string; streamIdleTimeoutMs?: number; provider?: Provider } = {}
 ): Promise<Harness> {
   const server = await startScriptedModelServer(script)
-  const dataDir = mkdtempSync(join(tmpdir(), 'cortex-control-'))
+  const dataDir = tempDir('cortex-control-')
   const service = await createSessionService({
     dataDir,
     modelSettings: { provider: opts.provider ?? 'openai-compatible', modelId: 'scripted', baseUrl: server.baseUrl, apiKey: 'k' },
@@ -59,7 +58,7 @@ async function harness(
   })
   let repo = opts.repo
   if (!repo) {
-    repo = mkdtempSync(join(tmpdir(), 'cortex-control-repo-'))
+    repo = tempDir('cortex-control-repo-')
     if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID) // root-owned repositories are refused
   }
   const events: SessionEvent[] = []

@@ -2,9 +2,7 @@
 // scripted model server: a `usage` event per model request (tokens from the wire, cost from the
 // price table for a known model, none for an unknown one), the turn's totals on `turn_ended`, and
 // Anthropic requests carrying cache_control on the system prompt, the last tool and the history.
-import { chownSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { chownSync, rmSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CortexError } from '../../src/shared/errors'
 import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
@@ -12,6 +10,7 @@ import type { ModelSettings } from '../../src/main/providers'
 import { createSessionService, type SessionService } from '../../src/main/session'
 import { TEST_REPO_GID, TEST_REPO_UID } from '../support/repo-owner'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -26,8 +25,8 @@ async function twoRequestTurn(provider: ModelSettings['provider'], modelId: stri
     { text: 'Noting it.', toolCalls: [{ name: 'todo_write', args: { todos: [{ content: 'x', status: 'pending' }] } }] },
     { text: 'Done.' }
   ])
-  const dataDir = mkdtempSync(join(tmpdir(), 'cortex-usage-'))
-  const repo = mkdtempSync(join(tmpdir(), 'cortex-usage-repo-'))
+  const dataDir = tempDir('cortex-usage-')
+  const repo = tempDir('cortex-usage-repo-')
   if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID)
   const service: SessionService = await createSessionService({
     dataDir,

@@ -2,17 +2,18 @@
 // holds at most one chunk plus one line, meta.json rebuilt from the log, private modes (old files
 // included), and a per-session lock that a second process is refused by and a kill -9 cannot leave stuck.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { hostname, tmpdir } from 'node:os'
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventEnvelope } from '../../src/shared/events'
 import { forEachLine } from '../../src/main/store/log-reader'
 import { LOCK_FILE, processStartTime } from '../../src/main/store/session-lock'
 import { SessionStore, loadLogFile } from '../../src/main/store/session-store'
+import { tempDir } from '../support/temp-dir'
 
 const env = (seq: number, text: string): EventEnvelope => ({ sessionId: 's1', seq, time: 1000 + seq, event: { type: 'user_message', turnId: 't', text } })
-const tmp = (): string => mkdtempSync(join(tmpdir(), 'cortex-files-'))
+const tmp = (): string => tempDir('cortex-files-')
 const mode = (path: string): number => statSync(path).mode & 0o777
 
 const children: ChildProcess[] = []
@@ -145,7 +146,14 @@ describe('session lock', () => {
     const store = new SessionStore(tmp())
     store.create({ id: 's1', repo: '/r', mode: 'agent', createdAt: 1 }).close()
     const own = JSON.stringify({ pid: process.pid, start: String(Number(processStartTime(process.pid) ?? '0') + 1), host: hostname(), token: 'old' })
-    writeFileSync(join(store.dir('s1'), LOCK_FILE), own)
-    store.openLog('s1').close()
+    const lockPath = join(store.dir('s1'), LOCK_FILE)
+    writeFileSync(lockPath, own)
+    const log = store.openLog('s1') // would throw session_locked if the old owner counted as alive
+    const holder = JSON.parse(readFileSync(lockPath, 'utf8')) as { pid: number; start: string | null; token: string }
+    expect(holder.token).not.toBe('old') // the stale lock was taken over, not kept
+    expect(holder).toMatchObject({ pid: process.pid, start: processStartTime(process.pid) })
+    log.append(env(1, 'after the takeover'))
+    log.close()
+    expect(store.load('s1').envelopes).toHaveLength(1)
   })
 })

@@ -4,7 +4,6 @@
 // { type: 'state' } -> the record; { type: 'fetch', url, method } -> the app:// handler's response.
 // FAKE_ELECTRON_LOCK=0 makes requestSingleInstanceLock() fail.
 'use strict'
-/* eslint-disable @typescript-eslint/no-require-imports -- a CJS file preloaded with node --require */
 const Module = require('node:module')
 const { EventEmitter } = require('node:events')
 

@@ -5,7 +5,7 @@
  */
 import { Marked } from 'marked'
 import { markedTerminal } from 'marked-terminal'
-import { terminalSafe } from '../render'
+import { terminalSafe } from '../terminal-safe'
 
 const renderers = new Map<number, Marked>()
 

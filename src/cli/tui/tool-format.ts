@@ -4,7 +4,7 @@
  * tail of a command's output, and durations.
  */
 import { structuredPatch } from 'diff'
-import { terminalSafe } from '../render'
+import { terminalSafe } from '../terminal-safe'
 
 /** One line of a diff: ' ' context, '+' added, '-' removed, '@' a hunk header. */
 export interface DiffLine {

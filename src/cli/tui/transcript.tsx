@@ -9,7 +9,7 @@ import { Box, Text } from 'ink'
 import type { Item, ToolItem } from './tui-state'
 import { renderMarkdown } from './markdown'
 import { diffOf, formatDuration, keyArgument, nonZeroExit, tailLines } from './tool-format'
-import { terminalSafe } from '../render'
+import { terminalSafe } from '../terminal-safe'
 
 /** Spinner frames (one per 100 ms tick). */
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']

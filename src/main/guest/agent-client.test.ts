@@ -2,7 +2,7 @@
  * Unit tests of AgentClient over in-memory streams with a scripted fake agent (no Docker).
  */
 import { PassThrough } from 'node:stream'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { CortexError } from '../../shared/errors'
 import { ABORT_SETTLE_MS, AgentClient, CALL_DEADLINE_MS, KILL_ACK_MS, PING_CHECK_MS, SPAWN_GRACE_MS, deadlineOf } from './agent-client'
 import { GuestCallError } from './guest'
@@ -50,22 +50,33 @@ describe('AgentClient', () => {
   })
 
   it('on abort sends kill for the spawn and rejects with AbortError once the spawn is reported ended', async () => {
-    const { client, reply, nextRequest } = harness()
-    const ac = new AbortController()
-    const p = client.call({ op: 'spawn', argv: ['sleep', '9'], cwd: '/' }, { signal: ac.signal })
-    let rejected = false
-    p.catch(() => (rejected = true))
-    const spawnReq = await nextRequest(1)
-    ac.abort()
-    const kill = await nextRequest(2)
-    expect(kill).toMatchObject({ op: 'kill', target: spawnReq.id })
-    await new Promise((r) => setTimeout(r, 50))
-    expect(rejected).toBe(false) // the group is not reported gone yet
-    const t0 = Date.now()
-    reply({ id: kill.id, type: 'result', result: { killed: true } })
-    reply({ id: spawnReq.id, type: 'result', result: { exitCode: null, signal: 'SIGTERM', killed: true } })
-    await expect(p).rejects.toMatchObject({ name: 'AbortError' })
-    expect(Date.now() - t0).toBeLessThan(ABORT_SETTLE_MS)
+    // Fake timers: the ABORT_SETTLE_MS fallback can never fire, so only the reported end can
+    // settle the call. I/O is waited for in event-loop turns (setImmediate is not faked).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const { client, reply, requests } = harness()
+      const turns = async (until: () => boolean): Promise<void> => {
+        for (let i = 0; i < 1000 && !until(); i++) await new Promise((r) => setImmediate(r))
+      }
+      const ac = new AbortController()
+      const p = client.call({ op: 'spawn', argv: ['sleep', '9'], cwd: '/' }, { signal: ac.signal })
+      let rejected: unknown
+      p.catch((err: unknown) => (rejected = err))
+      await turns(() => requests.length >= 1)
+      const spawnReq = requests[0] as Record<string, unknown>
+      ac.abort()
+      await turns(() => requests.length >= 2)
+      const kill = requests[1] as Record<string, unknown>
+      expect(kill).toMatchObject({ op: 'kill', target: spawnReq.id })
+      reply({ id: kill.id, type: 'result', result: { killed: true } })
+      await turns(() => false) // the kill's acknowledgement alone does not settle the spawn
+      expect(rejected).toBeUndefined() // the group is not reported gone yet
+      reply({ id: spawnReq.id, type: 'result', result: { exitCode: null, signal: 'SIGTERM', killed: true } })
+      await turns(() => rejected !== undefined)
+      expect(rejected).toMatchObject({ name: 'AbortError' })
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('rejects in-flight and later calls when the agent output ends', async () => {

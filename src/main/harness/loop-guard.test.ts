@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { CortexError } from '../../shared/errors'
 import { LOOP_STOP_AT, LOOP_WARN_AT, LoopGuard } from './loop-guard'
+import { formatBashResult } from '../tools/bash-format'
 
 const FAIL = 'exit_code: 1\nstderr:\ncat: missing.txt: No such file or directory'
 
@@ -54,11 +55,22 @@ describe('LoopGuard', () => {
 })
 
 describe('LoopGuard on real bash results', () => {
+  /** What the bash tool returns for `cat x` failing after `ms` milliseconds (its own formatter). */
+  const res = (ms: number, stderr = 'cat: x: No such file or directory\n'): string => formatBashResult({
+    exitCode: 1, signal: null, timedOut: false, killed: false, stdout: '', stderr,
+    totalBytes: stderr.length, truncatedBytes: 0, durationMs: ms
+  }, 120_000)
+
   it('ignores the duration line when comparing failures', () => {
+    expect(res(3)).not.toBe(res(7)) // the results really differ, in their duration only
     const g = new LoopGuard()
-    const res = (ms: number): string => `exit_code: 1\nduration_ms: ${ms}\nstdout: (empty)\nstderr:\ncat: x: No such file`
     g.record('bash', { command: 'cat x' }, false, res(3))
     g.record('bash', { command: 'cat x' }, false, res(7))
     expect(g.record('bash', { command: 'cat x' }, false, res(12)).note).toBeDefined()
+  })
+
+  it('still tells failures with different output apart', () => {
+    const g = new LoopGuard()
+    for (let i = 0; i < 5; i++) expect(g.record('bash', { command: 'cat x' }, false, res(3, `cat: x: attempt ${i}\n`))).toEqual({})
   })
 })

@@ -1,13 +1,13 @@
 // The JSON-lines file logger on a real file system: level filtering for the file and the stderr
 // mirror, error fields with their cause chain, a log file rotated at open when over the cap, and a
 // file that cannot be written falling back to stderr without throwing.
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CortexError } from '../../shared/errors'
 import { errorFields } from '../../shared/logger-types'
 import { cliLogLevels, createFileLogger, LOG_ROTATE_BYTES } from './file-logger'
+import { tempDir } from '../../../test/support/temp-dir'
 
 const lines = (text: string): Array<Record<string, unknown>> =>
   text
@@ -22,7 +22,7 @@ function sink(): { write(line: string): void; text: string } {
 
 describe('createFileLogger', () => {
   it('creates its log readable by the user only: the file 0600 in a new folder 0700', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'cortex-logger-')), 'home')
+    const dir = join(tempDir('cortex-logger-'), 'home')
     const file = join(dir, 'cortex.log')
     createFileLogger({ file, level: 'info' }).info('hello', { repo: '/srv/private' })
     expect(statSync(dir).mode & 0o777).toBe(0o700)
@@ -30,7 +30,7 @@ describe('createFileLogger', () => {
   })
 
   it('writes records at or above its level to the file, and mirrors from the stderr level', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'cortex-logger-')), 'sub', 'x.log')
+    const file = join(tempDir('cortex-logger-'), 'sub', 'x.log')
     const err = sink()
     const log = createFileLogger({ file, level: 'info', stderr: 'warn', stderrStream: err })
     log.debug('hidden', { a: 1 })
@@ -46,7 +46,7 @@ describe('createFileLogger', () => {
   })
 
   it('moves an oversized log aside at open', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'cortex-logger-')), 'big.log')
+    const file = join(tempDir('cortex-logger-'), 'big.log')
     writeFileSync(file, 'x'.repeat(LOG_ROTATE_BYTES + 1))
     createFileLogger({ file }).info('fresh')
     expect(statSync(`${file}.1`).size).toBe(LOG_ROTATE_BYTES + 1)
@@ -54,7 +54,7 @@ describe('createFileLogger', () => {
   })
 
   it('never throws: an unwritable file is dropped with one warning on stderr and logging goes on', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cortex-logger-'))
+    const dir = tempDir('cortex-logger-')
     const err = sink()
     const log = createFileLogger({ file: join(dir, 'is-a-folder'), level: 'debug', stderr: 'error', stderrStream: err })
     // a folder where the file should be: every append fails

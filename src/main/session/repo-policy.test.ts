@@ -1,8 +1,8 @@
 // Which folders may be opened as a repository (issue 8.2): system folders, the home folder, the
 // data folder and root-owned folders without the opt-in are refused with repo_invalid; through the
 // session service too, where an allowed root-owned repository shows a warning event.
-import { chownSync, mkdirSync, mkdtempSync } from 'node:fs'
-import { homedir, tmpdir } from 'node:os'
+import { chownSync, mkdirSync } from 'node:fs'
+import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventEnvelope } from '../../shared/events'
@@ -10,11 +10,12 @@ import { CortexError } from '../../shared/errors'
 import { createSessionService, type SessionService } from './service'
 import { ALLOW_ROOT_REPO_ENV, allowRootRepoFromEnv, checkRepoPolicy } from './repo-policy'
 import { TEST_REPO_GID, TEST_REPO_UID } from '../../../test/support/repo-owner'
+import { tempDir } from '../../../test/support/temp-dir'
 
 const isRoot = process.getuid?.() === 0
-const dataDir = mkdtempSync(join(tmpdir(), 'cortex-policy-home-'))
+const dataDir = tempDir('cortex-policy-home-')
 const userDir = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'cortex-policy-repo-'))
+  const d = tempDir('cortex-policy-repo-')
   if (isRoot) chownSync(d, TEST_REPO_UID, TEST_REPO_GID)
   return d
 }
@@ -60,7 +61,7 @@ describe('checkRepoPolicy', () => {
   })
 
   it.skipIf(!isRoot)('refuses a root-owned folder unless opted in, then warns what it means', () => {
-    const rootOwned = mkdtempSync(join(tmpdir(), 'cortex-policy-root-'))
+    const rootOwned = tempDir('cortex-policy-root-')
     expect(refusal(rootOwned, { allowRootRepo: false })).toMatch(/owned by root.*chown -R.*--allow-root-repo.*CORTEX_ALLOW_ROOT_REPO=1\)\.$/)
     expect(refusal(rootOwned, { allowRootRepo: false })).not.toContain('Open a project folder instead')
     const { warnings } = checkRepoPolicy(rootOwned, { dataDir, allowRootRepo: true })
@@ -104,7 +105,7 @@ describe('the session service applies the policy', () => {
   })
 
   it.skipIf(!isRoot)('refuses a root-owned repository without the opt-in and opens it with one, with a warning', async () => {
-    const rootOwned = mkdtempSync(join(tmpdir(), 'cortex-policy-root-'))
+    const rootOwned = tempDir('cortex-policy-root-')
     const saved = process.env[ALLOW_ROOT_REPO_ENV]
     delete process.env[ALLOW_ROOT_REPO_ENV]
     try {

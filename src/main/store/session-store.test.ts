@@ -1,10 +1,10 @@
 // Tests of the JSONL session store: round trip, damaged logs, metadata.
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { EventEnvelope } from '../../shared/events'
 import { SessionStore, parseLog } from './session-store'
+import { tempDir } from '../../../test/support/temp-dir'
 
 const env = (seq: number, text: string): EventEnvelope => ({
   sessionId: 's1',
@@ -15,7 +15,7 @@ const env = (seq: number, text: string): EventEnvelope => ({
 
 describe('SessionStore', () => {
   it('appends envelopes and loads them back in order', () => {
-    const store = new SessionStore(mkdtempSync(join(tmpdir(), 'cortex-store-')))
+    const store = new SessionStore(tempDir('cortex-store-'))
     const log = store.create({ id: 's1', repo: '/r', mode: 'agent', createdAt: 1 })
     log.append(env(1, 'one'))
     log.append(env(2, 'two'))
@@ -27,7 +27,7 @@ describe('SessionStore', () => {
   })
 
   it('keeps every valid record of a damaged log and counts what it skipped', () => {
-    const store = new SessionStore(mkdtempSync(join(tmpdir(), 'cortex-store-')))
+    const store = new SessionStore(tempDir('cortex-store-'))
     const log = store.create({ id: 's1', repo: '/r', mode: 'ask', createdAt: 1 })
     log.append(env(1, 'one'))
     log.close()
@@ -44,7 +44,7 @@ describe('SessionStore', () => {
   })
 
   it('a NUL block in the middle of a line hides neither the record after it nor the count', () => {
-    const store = new SessionStore(mkdtempSync(join(tmpdir(), 'cortex-store-')))
+    const store = new SessionStore(tempDir('cortex-store-'))
     store.create({ id: 's1', repo: '/r', mode: 'ask', createdAt: 1 }).close()
     const file = join(store.dir('s1'), 'events.jsonl')
     // a torn record, a zero-filled block, then a whole record on the same line (no newline between)
@@ -56,7 +56,7 @@ describe('SessionStore', () => {
   })
 
   it('a 0-byte log loads as empty; a rebuilt meta.json keeps the model connection and the last mode', () => {
-    const store = new SessionStore(mkdtempSync(join(tmpdir(), 'cortex-store-')))
+    const store = new SessionStore(tempDir('cortex-store-'))
     store.create({ id: 's1', repo: '/r', mode: 'ask', createdAt: 1 }).close()
     const file = join(store.dir('s1'), 'events.jsonl')
     writeFileSync(file, '')
@@ -76,7 +76,7 @@ describe('SessionStore', () => {
   })
 
   it('rejects ids that could escape the sessions folder', () => {
-    const store = new SessionStore(mkdtempSync(join(tmpdir(), 'cortex-store-')))
+    const store = new SessionStore(tempDir('cortex-store-'))
     expect(() => store.dir('../etc')).toThrow(/invalid session id/)
   })
 

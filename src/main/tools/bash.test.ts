@@ -7,6 +7,7 @@ import { makeTestRepo, startTestGuest, TEST_REPO_GID, TEST_REPO_UID } from '../.
 import type { Guest } from '../guest/guest'
 import { makeContext, runTool, type RecordingContext } from './test-support'
 import { MAX_RESULT_CHARS } from './limits'
+import { BASH_MAX_TIMEOUT_MS } from './bash'
 
 describe.skipIf(skipWithoutDocker())('bash in a real guest', () => {
   let repo: string
@@ -182,7 +183,12 @@ describe.skipIf(skipWithoutDocker())('bash in a real guest', () => {
     expect(r.output).toContain('stdout:\n1')
   })
 
-  it('rejects timeouts above the maximum at the schema', async () => {
-    expect((await runTool('bash', { command: 'true', timeout_ms: 700_000 }, ctx)).isError).toBe(true)
+  it('rejects timeouts above the maximum at the schema, before anything runs; the maximum itself is accepted', async () => {
+    const over = await runTool('bash', { command: 'touch .over-max-ran', timeout_ms: BASH_MAX_TIMEOUT_MS + 1 }, ctx)
+    expect(over.isError).toBe(true)
+    expect(over.output).toMatch(/^invalid input: [\s\S]*timeout_ms/)
+    const check = await runTool('bash', { command: 'test -e .over-max-ran && echo ran || echo not-run', timeout_ms: BASH_MAX_TIMEOUT_MS }, ctx)
+    expect(check.isError).toBe(false)
+    expect(check.output).toContain('stdout:\nnot-run')
   })
 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { MODE_TOOLS, TOOL_NAMES } from '../../shared/modes'
-import { allTools, TOOL_CATALOG, toolsFor } from './catalog'
+import { TOOL_NAMES } from '../../shared/modes'
+import { TOOL_CATALOG } from './catalog'
 
 describe('TOOL_CATALOG', () => {
   it('has exactly the tools of TOOL_NAMES, each named by its key, with a description and object schema', () => {
@@ -13,11 +13,6 @@ describe('TOOL_CATALOG', () => {
       const schema = z.toJSONSchema(t.inputSchema) as { type?: string }
       expect(schema.type).toBe('object')
     }
-  })
-  it('toolsFor keeps the order given and drops duplicates', () => {
-    expect(toolsFor(MODE_TOOLS.ask).map((t) => t.name)).toEqual(['read_file', 'glob', 'grep'])
-    expect(toolsFor(['plan', 'glob', 'plan']).map((t) => t.name)).toEqual(['plan', 'glob'])
-    expect(allTools().map((t) => t.name)).toEqual([...TOOL_NAMES])
   })
 })
 

@@ -1,9 +1,9 @@
 /**
- * The tool catalog: every tool by name, and {@link toolsFor} to pick the tools a mode offers.
+ * The tool catalog: every tool by name (the session hands it to the harness, whose offeredTools
+ * picks the tools a mode offers).
  * Results are bounded once, by the harness (tool-dispatch boundResult, MAX_RESULT_CHARS), not here.
  */
 import type { ToolName } from '../../shared/modes'
-import { TOOL_NAMES } from '../../shared/modes'
 import type { ToolDefinition } from './tool'
 import { readFileTool } from './read-file'
 import { writeFileTool } from './write-file'
@@ -30,18 +30,4 @@ export const TOOL_CATALOG: Readonly<Record<ToolName, ToolDefinition>> = {
   plan: planTool,
   spec: specTool,
   goal_done: goalDoneTool
-}
-
-/**
- * The definitions for `names`, in the order given (duplicates removed).
- * @param names tool names, e.g. `MODE_TOOLS[mode]`
- * @returns one definition per distinct name
- */
-export function toolsFor(names: readonly ToolName[]): ToolDefinition[] {
-  return [...new Set(names)].map((n) => TOOL_CATALOG[n])
-}
-
-/** All tools in catalog order ({@link TOOL_NAMES}). */
-export function allTools(): ToolDefinition[] {
-  return toolsFor(TOOL_NAMES)
 }

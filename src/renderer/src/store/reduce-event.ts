@@ -16,6 +16,7 @@ import { applyCompactionEvent, type CompactionFields } from './compaction-events
 import { TerminalLog } from '../features/terminal/terminal-log'
 import { applyTurnTiming } from '../features/timeline/turn-timing'
 import { EMPTY_QUEUE_FIELDS, applyQueueEvent, dropQueued, type QueueFields } from './queue-events'
+import { appendsInPlace } from './in-place'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
@@ -117,35 +118,11 @@ function commandOf(args: unknown): string {
   return typeof args === 'string' ? args : JSON.stringify(args)
 }
 
-/**
- * While true, rows are appended to (and tool rows replaced in) the view's own items array instead of
- * a copy: only for a replay whose views nobody else holds yet (see {@link withInPlaceAppends}).
- */
-let inPlace = false
-
-/**
- * Run `f` (a replay of a session's history into a fresh view) with in-place appends: 10,000 events
- * cost O(n) instead of O(n²) array copies. The caller must hand out a fresh view only after `f`.
- */
-export function withInPlaceAppends<T>(f: () => T): T {
-  inPlace = true
-  try {
-    return f()
-  } finally {
-    inPlace = false
-  }
-}
-
-/** True inside {@link withInPlaceAppends}. */
-export function appendsInPlace(): boolean {
-  return inPlace
-}
-
 function updateTool(items: TimelineItem[], callId: string, f: (t: Extract<TimelineItem, { kind: 'tool' }>) => TimelineItem): TimelineItem[] {
   for (let i = items.length - 1; i >= 0; i--) {
     const it = items[i]
     if (it && it.kind === 'tool' && it.callId === callId) {
-      const next = inPlace ? items : items.slice()
+      const next = appendsInPlace() ? items : items.slice()
       next[i] = f(it)
       return next
     }
@@ -176,12 +153,14 @@ function findTool(items: TimelineItem[], callId: string): Extract<TimelineItem, 
  * @param view the session's current view
  * @param event the event
  * @param seq the envelope's seq, used for row ids
- * @returns a new view (the input is not mutated)
+ * @returns a new view object. The input's items array is left as it was, except inside
+ *   {@link withInPlaceAppends} (./in-place.ts), where rows are added to it and tool rows replaced
+ *   in it; the terminal log (`view.terminal`) is always appended in place, shared by both views.
  */
 export function applyEvent(view: SessionView, event: SessionEvent, seq: number): SessionView {
   const id = `e${seq}`
   const push = (item: TimelineItem, streaming = false): SessionView => {
-    if (!inPlace) return { ...view, items: [...view.items, item], streaming }
+    if (!appendsInPlace()) return { ...view, items: [...view.items, item], streaming }
     view.items.push(item)
     return { ...view, streaming }
   }
@@ -190,7 +169,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
   const pushBesideStream = (item: TimelineItem): SessionView => {
     const last = view.items[view.items.length - 1]
     if (!view.streaming || last?.kind !== 'assistant') return push(item, view.streaming)
-    if (!inPlace) return { ...view, items: [...view.items.slice(0, -1), item, last] }
+    if (!appendsInPlace()) return { ...view, items: [...view.items.slice(0, -1), item, last] }
     view.items.splice(view.items.length - 1, 0, item)
     return { ...view }
   }

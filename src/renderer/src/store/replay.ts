@@ -6,7 +6,8 @@
  */
 import type { EventEnvelope } from '../../../shared/events'
 import { applyTurnTiming } from '../features/timeline/turn-timing'
-import { applyEvent, emptyView, withInPlaceAppends, type SessionView } from './reduce-event'
+import { applyEvent, emptyView, type SessionView } from './reduce-event'
+import { withInPlaceAppends } from './in-place'
 
 /** The view of session `sessionId` after `envelopes` (its history, in order; duplicates skipped). */
 export function replayHistory(sessionId: string, envelopes: readonly EventEnvelope[]): SessionView {

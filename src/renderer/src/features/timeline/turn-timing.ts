@@ -4,7 +4,8 @@
  * `durationMs`. Works the same live and when a session's history is replayed.
  */
 import type { EventEnvelope } from '../../../../shared/events'
-import { appendsInPlace, type SessionView } from '../../store/reduce-event'
+import type { SessionView } from '../../store/reduce-event'
+import { appendsInPlace } from '../../store/in-place'
 
 /**
  * Record a turn's start, or put its duration on the turn_end row just pushed.
