@@ -20,12 +20,27 @@ import { tempDir } from '../support/temp-dir'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
+ * The owner tag of `pid`, taken while it runs: it holds the process's start time, which /proc no
+ * longer gives once the process exited (a tag computed then would match no container, and every
+ * "no container left" check after an exit would pass whatever was left).
+ */
+const ownerTags = new Map<number, string>()
+function ownerTagOf(pid: number): string {
+  const known = ownerTags.get(pid)
+  if (known) return known
+  const tag = ownerTag(pid)
+  if (tag.split('/').length !== 4) throw new Error(`owner tag of ${pid} taken after it exited: ${tag}`)
+  ownerTags.set(pid, tag)
+  return tag
+}
+
+/**
  * Ids of the containers (running only, or any state with `all`) created by process `pid`: its
  * session guests, and with `withCheckpoints` also the repository's checkpoint guest (ADR 0010), which
  * must go the same way.
  */
 function guestsOf(pid: number, all: boolean, withCheckpoints = false): string[] {
-  const out = execFileSync('docker', ['ps', ...(all ? ['-a'] : []), '--filter', `label=${LABEL_OWNER}=${ownerTag(pid)}`, '--format', '{{.ID}} {{.Label "dev.cortex.role"}}'], { encoding: 'utf8' })
+  const out = execFileSync('docker', ['ps', ...(all ? ['-a'] : []), '--filter', `label=${LABEL_OWNER}=${ownerTagOf(pid)}`, '--format', '{{.ID}} {{.Label "dev.cortex.role"}}'], { encoding: 'utf8' })
   return out
     .split('\n')
     .filter(Boolean)
@@ -133,7 +148,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     // the session guest may still be starting; once it runs, the command starts in it
     expect(await waitFor(() => guestsOf(child.pid, false).length === 1, 30_000)).toBe(true)
     // the command is running in the guest
-    expect(await waitFor(() => runsIn(guestsOf(child.pid, false)[0], 'sleep 300'), 30_000)).toBe(true)
+    expect(await waitFor(() => guestsOf(child.pid, false).some((id) => runsIn(id, 'sleep 300')), 30_000)).toBe(true)
     return child
   }
 
@@ -211,7 +226,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     expect(await s.toolStarted(1)).toBe(true)
     expect(await waitFor(() => guestsOf(s.child.pid, false).length >= 1, 30_000)).toBe(true) // the guest may still be starting
     // the agent is stopped once the command's sleep runs
-    expect(await waitFor(() => runsIn(guestsOf(s.child.pid, false)[0], 'sleep 300'), 30_000)).toBe(true)
+    expect(await waitFor(() => guestsOf(s.child.pid, false).some((id) => runsIn(id, 'sleep 300')), 30_000)).toBe(true)
     const t0 = Date.now()
     s.child.kill('SIGTERM')
     const { code } = await exited(s.child)
@@ -234,7 +249,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     await s.request('submit', { sessionId, op: { type: 'user_message', text: 'sleep' } })
     expect(await s.toolStarted(2)).toBe(true)
     const restarted = (): boolean => s.events.some((e) => e.event.type === 'tool_output' && JSON.stringify(e.event).includes('restarted'))
-    expect(await waitFor(() => restarted() && runsIn(guestsOf(s.child.pid, false)[0], 'sleep 300'), 30_000)).toBe(true)
+    expect(await waitFor(() => restarted() && guestsOf(s.child.pid, false).some((id) => runsIn(id, 'sleep 300')), 30_000)).toBe(true)
     const out = s.events.filter((e) => e.event.type === 'tool_output').map((e) => JSON.stringify(e.event)).join('')
     expect(out).toContain('restarted')
     expect(guestsOf(s.child.pid, false)).toHaveLength(1)

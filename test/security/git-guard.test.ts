@@ -6,7 +6,7 @@
 // turn-end watch lists changed host-run files (.envrc, package.json scripts, a nested .git).
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,6 +16,7 @@ import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
 import type { SandboxPolicy } from '../../src/shared/sandbox'
 import { ensureAgentBundle, makeTestRepo, TEST_REPO_GID, TEST_REPO_UID } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
+import { tempDir } from '../support/temp-dir'
 import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
 
 type Finished = Extract<SessionEvent, { type: 'tool_call_finished' }>
@@ -37,7 +38,7 @@ describe.skipIf(skipWithoutDocker())('the git guard (real guest, session service
   beforeAll(async () => {
     server = await startScriptedModelServer(script)
     service = await createSessionService({
-      dataDir: mkdtempSync(join(tmpdir(), 'cortex-gitguard-home-')),
+      dataDir: tempDir('cortex-gitguard-home-'),
       modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl },
       guests: new DockerGuestProvider({ agentPath: ensureAgentBundle(), labels: { 'dev.cortex.test': '1' } })
     })
