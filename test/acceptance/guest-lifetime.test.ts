@@ -171,7 +171,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     const took = Date.now() - t0
     expect(code).toBe(130)
     expect(guestsOf(child.pid!, true, true)).toEqual([])
-    expect(took).toBeLessThan(50_000)
+    expect(took).toBeLessThan(50_000) // hang guard: a few seconds expected (force-remove, then exit)
     process.stdout.write(`[guest-lifetime] run double Ctrl-C: exited after ${took} ms, no container\n`)
   }, 120_000)
 
@@ -218,7 +218,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     const took = Date.now() - t0
     s.ws.terminate()
     expect(code).toBe(0)
-    expect(took).toBeLessThan(5_000)
+    expect(took).toBeLessThan(5_000) // the product's promise (README: `cortex serve` closes within about 5 s), not a speed figure
     expect(guestsOf(s.child.pid, true, true)).toEqual([])
     process.stdout.write(`[guest-lifetime] serve SIGTERM: exited after ${took} ms, no container\n`)
   }, 120_000)

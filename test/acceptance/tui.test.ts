@@ -101,7 +101,7 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
       s.write(ESC)
       await s.waitFor((l) => l.some((x) => x.trim() === 'stopped'), 10_000)
       const stopMs = Date.now() - t0
-      expect(stopMs).toBeLessThan(2000)
+      expect(stopMs).toBeLessThan(2000) // the product's promise (README: Stop ends the turn within 2 s), not a speed figure
       // the queued message then starts the next turn
       await s.waitFor('Later it is.', 30_000)
       s.dump('stopped-120x40')

@@ -23,7 +23,7 @@ import {
 } from '../support/scripted-model-server'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-/** The issue's bound for Stop, in ms. */
+/** The issue's bound for Stop, in ms: the product's promise (README), not a speed figure; kept as is. */
 const STOP_BOUND_MS = 2000
 
 /** Containers (any state) of session `id`. */
