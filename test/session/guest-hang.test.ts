@@ -121,6 +121,7 @@ describe.skipIf(skipWithoutDocker())('no guest call can hang (issue 8, item 3)',
     const t0 = Date.now()
     const evs = await w.turn('attack')
     const took = Date.now() - t0
+    if (process.env.CORTEX_PRINT_TIMINGS) process.stdout.write(`[guest-hang] test 1: ${took} ms\n`)
     const rs = results(evs)
     expect(evs.at(-1)).toMatchObject({ type: 'turn_ended', reason: 'completed' })
     expect(rs.map((r) => r.isError)).toEqual([false, false, false, false, false, false, false])
@@ -142,6 +143,7 @@ describe.skipIf(skipWithoutDocker())('no guest call can hang (issue 8, item 3)',
     const t0 = Date.now()
     const evs = await w.turn('stop the agent')
     const took = Date.now() - t0
+    if (process.env.CORTEX_PRINT_TIMINGS) process.stdout.write(`[guest-hang] test 2: ${took} ms\n`)
     const first = w.guestId()
     expect(evs.at(-1)).toMatchObject({ type: 'turn_ended', reason: 'error' })
     expect(evs.find((e) => e.type === 'error')).toMatchObject({ code: 'guest_failed', message: expect.stringMatching(/stopped answering/) })
@@ -175,6 +177,7 @@ describe.skipIf(skipWithoutDocker())('no guest call can hang (issue 8, item 3)',
     await w.service.idle(w.id)
     const evs = w.of(from)
     const took = Date.now() - t0
+    if (process.env.CORTEX_PRINT_TIMINGS) process.stdout.write(`[guest-hang] test 3: ${took} ms\n`)
     expect(evs.at(-1)).toMatchObject({ type: 'turn_ended', reason: 'error' })
     expect(evs.find((e) => e.type === 'error')).toMatchObject({ code: 'guest_failed', message: expect.stringMatching(/stopped answering/) })
     // hang guard: the call deadline plus the liveness ping, 10x
@@ -203,6 +206,7 @@ describe.skipIf(skipWithoutDocker())('no guest call can hang (issue 8, item 3)',
     await w.service.submit({ sessionId: w.id, op: { type: 'stop' } })
     await w.service.idle(w.id)
     const took = Date.now() - t0
+    if (process.env.CORTEX_PRINT_TIMINGS) process.stdout.write(`[guest-hang] test 4: ${took} ms\n`)
     expect(w.of().at(-1)).toMatchObject({ type: 'turn_ended', reason: 'stopped' })
     expect(took).toBeLessThan(STOP_PROMISE_MS) // the product's promise (README: Stop ends the turn within 2 s), not a speed figure
     const first = w.guestId()
@@ -220,6 +224,7 @@ describe.skipIf(skipWithoutDocker())('no guest call can hang (issue 8, item 3)',
     const t0 = Date.now()
     await w.service.closeSession({ sessionId: w.id })
     const took = Date.now() - t0
+    if (process.env.CORTEX_PRINT_TIMINGS) process.stdout.write(`[guest-hang] test 5: ${took} ms\n`)
     expect(took).toBeLessThan(5_000) // the product's promise (README: closed and its guest removed within about 5 s), not a speed figure
     expect(containers('dev.cortex.session', w.id)).toEqual([])
   }, 120_000)

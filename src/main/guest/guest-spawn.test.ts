@@ -62,7 +62,7 @@ describe.skipIf(skipWithoutDocker())('guest spawn (real Docker)', () => {
     expect(r.exitCode).toBeNull()
     expect(r.signal).toBe('SIGTERM')
     expect(r.stdout).toBe('before\n')
-    expect(r.durationMs).toBeGreaterThanOrEqual(700)
+    expect(r.durationMs).toBeGreaterThanOrEqual(700) // it ran until its timeout: a lower bound set by the product's own timer
     const bg = await readText('/tmp/t-bg')
     expect(await eventually(async () => !(await alive(bg)))).toBe(true)
   })
