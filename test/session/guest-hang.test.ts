@@ -1,9 +1,9 @@
 // Issue 8 item 3 over a real Docker guest and the session service: no bash command can hang a call
 // (the working directory comes back on an agent-owned pipe, never through a file the command could
 // replace with a FIFO), a stopped guest agent ends the call at its deadline and the guest is
-// replaced, Stop ends the turn within 2 s and closeSession within 5 s with no container left. Each test has its
-// own model server, script, service and session. Times are hang guards (10x expected) or the
-// product's stated promises, not speed figures.
+// replaced, Stop ends the turn within 2 s and closeSession within 5 s with no container left. Each
+// test has its own model server, script, service and session. Times are hang guards (10x expected)
+// or the product's stated promises, not speed figures.
 import { execFileSync } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
@@ -63,22 +63,25 @@ interface HangWorld {
 }
 
 describe.skipIf(skipWithoutDocker())('no guest call can hang (issue 8, item 3)', () => {
-  let world: HangWorld | undefined
+  /** What this test started, stopped in reverse order after it (also when start() failed halfway). */
+  const cleanups: Array<() => Promise<unknown>> = []
 
   /** Start this test's model server (on `script`), session service and session. */
   async function start(script: ScriptStep[]): Promise<HangWorld> {
     const server = await startScriptedModelServer(script)
+    cleanups.push(() => server.close())
     const repo = await makeTestRepo({ 'a.txt': 'a\n' })
     const service = await createSessionService({
       dataDir: tempDir('cortex-hang-'),
       modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: server.baseUrl },
       guests: createDefaultGuestProvider({ warmPool: 0 })
     })
+    cleanups.push(() => service.shutdown())
     const events: EventEnvelope[] = []
     service.onEvent((e) => events.push(e))
     const id = (await service.openSession({ repo })).id
     const of = (from = 0) => events.slice(from).filter((e) => e.sessionId === id).map((e) => e.event)
-    world = {
+    return {
       server, service, script, repo, id, of,
       mark: () => events.length,
       turn: async (text) => {
@@ -92,13 +95,9 @@ describe.skipIf(skipWithoutDocker())('no guest call can hang (issue 8, item 3)',
         return ready && ready.type === 'guest_status' ? ready.detail?.split(' ')[0] : undefined
       }
     }
-    return world
   }
   afterEach(async () => {
-    const w = world
-    world = undefined
-    await w?.service.shutdown()
-    await w?.server.close()
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   })
 
   const results = (evs: SessionEvent[]) => evs.filter((e): e is Finished => e.type === 'tool_call_finished')
