@@ -17,8 +17,9 @@ import type { ManagedGuest } from './managed-guest'
 
 /** Command lines of the processes in container `id` (docker top; none when it cannot be listed). */
 function argsIn(id: string): string[] {
-  const r = spawnSync('docker', ['top', id, '-eo', 'args'], { encoding: 'utf8', timeout: 10_000 })
-  return r.status === 0 ? r.stdout.split('\n').slice(1).map((l) => l.trim()).filter(Boolean) : []
+  // docker top needs a pid column: `PID COMMAND` lines, the pid dropped here
+  const r = spawnSync('docker', ['top', id, '-eo', 'pid,args'], { encoding: 'utf8', timeout: 10_000 })
+  return r.status === 0 ? r.stdout.split('\n').slice(1).map((l) => l.trim().replace(/^\d+\s+/, '')).filter(Boolean) : []
 }
 
 /** Wait until `pred()` holds or `ms` pass (a deadline, not a sleep); returns whether it held. */
