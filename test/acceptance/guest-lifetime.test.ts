@@ -185,7 +185,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     const took = Date.now() - t0
     expect(code).toBe(130)
     expect(guestsOf(child.pid!, true, true)).toEqual([])
-    expect(took).toBeLessThan(50_000) // hang guard: a few seconds expected (force-remove, then exit)
+    expect(took).toBeLessThan(10_000) // hang guard: ~0.2 s measured on a quiet machine (force-remove, then exit), more under load
     process.stdout.write(`[guest-lifetime] run double Ctrl-C: exited after ${took} ms, no container\n`)
   }, 120_000)
 
