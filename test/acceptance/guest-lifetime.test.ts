@@ -6,6 +6,7 @@
 // host watchdog's removal even when the agent is SIGSTOPped. Containers are found by the owner label (host/boot-id/pid of the CLI).
 // Times are hang guards (10x expected) or the issue's own bounds.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { EventEnvelope } from '../../src/shared/events'
@@ -58,6 +59,18 @@ function runsIn(id: string | undefined, command: string): boolean {
   } catch {
     return false // not running (yet, or any more)
   }
+}
+
+/** Whether a SIGINT sent to process `pid` is still pending, not yet delivered (/proc/PID/status masks). */
+function sigintPending(pid: number): boolean {
+  let status: string
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  } catch {
+    return false // exited: nothing pending
+  }
+  // SIGINT is signal 2: bit 1 of the last hex digit of each mask
+  return [...status.matchAll(/^(?:SigPnd|ShdPnd):\s*([0-9a-f]+)$/gm)].some((m) => (parseInt(m[1]!.slice(-1), 16) & 2) !== 0)
 }
 
 async function waitFor(pred: () => boolean, ms: number): Promise<boolean> {
@@ -180,13 +193,14 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     const child = await runUntilToolStarts('kill -STOP $PPID; sleep 300', { [HOST_WATCHDOG_ENV]: '0' })
     const t0 = Date.now()
     child.kill('SIGINT')
-    await sleep(50)
+    // the second comes once the first was delivered (two pending SIGINTs would merge into one)
+    expect(await waitFor(() => !sigintPending(child.pid!), 10_000)).toBe(true)
     child.kill('SIGINT')
     const { code } = await exited(child)
     const took = Date.now() - t0
     expect(code).toBe(130)
     expect(guestsOf(child.pid!, true, true)).toEqual([])
-    expect(took).toBeLessThan(50_000)
+    expect(took).toBeLessThan(10_000) // hang guard: ~0.2 s measured on a quiet machine (force-remove, then exit), more under load
     process.stdout.write(`[guest-lifetime] run double Ctrl-C: exited after ${took} ms, no container\n`)
   }, 120_000)
 
@@ -226,6 +240,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     expect(await s.toolStarted(1)).toBe(true)
     expect(await waitFor(() => guestsOf(s.child.pid, false).length >= 1, 30_000)).toBe(true) // the guest may still be starting
     // the agent is stopped once the command's sleep runs
+    // (in whichever guest of serve's runs it: a warm-pool guest may be listed first)
     expect(await waitFor(() => guestsOf(s.child.pid, false).some((id) => runsIn(id, 'sleep 300')), 30_000)).toBe(true)
     const t0 = Date.now()
     s.child.kill('SIGTERM')
@@ -233,7 +248,7 @@ describe.skipIf(skipWithoutDocker())('guests end with their host and never outli
     const took = Date.now() - t0
     s.ws.terminate()
     expect(code).toBe(0)
-    expect(took).toBeLessThan(5_000)
+    expect(took).toBeLessThan(5_000) // the product's promise (README: `cortex serve` closes within about 5 s), not a speed figure
     expect(guestsOf(s.child.pid, true, true)).toEqual([])
     process.stdout.write(`[guest-lifetime] serve SIGTERM: exited after ${took} ms, no container\n`)
   }, 120_000)

@@ -134,7 +134,7 @@ describe.skipIf(skipWithoutDocker())('cortex serve with a client that stops read
     slow.ws.terminate()
     stuck.ws.terminate()
     expect(code).toBe(0)
-    expect(took).toBeLessThan(5_000)
+    expect(took).toBeLessThan(5_000) // the product's promise (README: `cortex serve` closes within about 5 s), not a speed figure
     // it exited by itself, nothing left open: not by serve's last-resort exit after its shutdown
     expect(readFileSync(log, 'utf8')).not.toContain('handles still open after shutdown')
   }, 180_000)

@@ -161,7 +161,7 @@ describe.each(PROVIDERS)('$provider over HTTP', ({ provider, path, authHeader, a
     }
     const elapsed = performance.now() - abortedAt
     expect(abortedAt).toBeGreaterThan(0)
-    expect(elapsed).toBeLessThan(2000)
+    expect(elapsed).toBeLessThan(2000) // hang guard: the stream ends within a few ms of the abort; 2 s is also Stop's promise
     expect(parts.at(-1)?.type).toBe('abort')
     expect(ofType(parts, 'tool-call')).toEqual([])
     await expect.poll(() => server!.requests[0]?.closedByClient, { timeout: 2000 }).toBe(true)

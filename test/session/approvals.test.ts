@@ -233,7 +233,7 @@ describe.skipIf(skipWithoutDocker())('approvals through the real loop and a Dock
     const t0 = Date.now()
     await service.submit({ sessionId: id, op: { type: 'stop' } })
     await service.idle(id)
-    expect(Date.now() - t0).toBeLessThan(2000)
+    expect(Date.now() - t0).toBeLessThan(2000) // the product's promise (README: Stop ends the turn within 2 s), not a speed figure
     expect(of('turn_ended', from)[0]?.reason).toBe('stopped')
     expect(of('approval_resolved', from)[0]).toMatchObject({ requestId: req.requestId, outcome: 'cancelled' })
     expect(results(from)[0]?.result).toMatch(/interrupted/)

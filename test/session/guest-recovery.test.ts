@@ -9,6 +9,23 @@ import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
 import { tempDir } from '../support/temp-dir'
 
+/** Wait until `pred()` holds or `ms` pass (a deadline, not a sleep); returns whether it held. */
+async function until(pred: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms
+  while (!pred() && Date.now() < end) await new Promise((r) => setTimeout(r, 50))
+  return pred()
+}
+
+/** Whether a process whose command line contains `text` runs in container `id` (docker top). */
+function runsIn(id: string | undefined, text: string): boolean {
+  if (!id) return false
+  try {
+    return execFileSync('docker', ['top', id, '-eo', 'pid,args'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).includes(text)
+  } catch {
+    return false // not running (yet)
+  }
+}
+
 describe.skipIf(skipWithoutDocker())('session over a Docker guest', () => {
   let server: ScriptedModelServer
   let service: SessionService
@@ -51,8 +68,9 @@ describe.skipIf(skipWithoutDocker())('session over a Docker guest', () => {
   it('Stop kills the running command in the guest and the guest stays', async () => {
     script.push({ toolCalls: [{ name: 'bash', args: { command: 'sleep 300 # marker-sleep' } }] })
     await service.submit({ sessionId, op: { type: 'user_message', text: 'sleep' } })
-    while (!events.some((e) => e.event.type === 'tool_call_started')) await new Promise((r) => setTimeout(r, 20))
-    await new Promise((r) => setTimeout(r, 300))
+    // Stop once the command runs in the guest (not a fixed pause after the call started)
+    expect(await until(() => events.some((e) => e.event.type === 'tool_call_started'), 30_000)).toBe(true)
+    expect(await until(() => runsIn(guestId(), 'sleep 300'), 30_000)).toBe(true)
     await service.submit({ sessionId, op: { type: 'stop' } })
     await service.idle(sessionId)
     expect(events.at(-1)?.event).toMatchObject({ type: 'turn_ended', reason: 'stopped' })
@@ -69,9 +87,7 @@ describe.skipIf(skipWithoutDocker())('session over a Docker guest', () => {
     expect(first).toBeTruthy()
     execFileSync('docker', ['kill', first!])
     // the death is noticed (agent stream ends), then the next tool call attaches a new guest
-    for (let i = 0; i < 100 && !events.some((e) => e.event.type === 'guest_status' && e.event.state === 'error'); i++) {
-      await new Promise((r) => setTimeout(r, 50))
-    }
+    await until(() => events.some((e) => e.event.type === 'guest_status' && e.event.state === 'error'), 5_000)
     script.push({ toolCalls: [{ name: 'bash', args: { command: 'echo alive' } }] }, { text: 'ok' })
     const [r] = results(await turn('again'))
     expect(r).toMatchObject({ isError: false })

@@ -61,7 +61,7 @@ if libc.vfork() == 0:
     expect(changed?.endedProcesses, seen).toBeGreaterThanOrEqual(1)
 
     const after = size(hop)
-    await sleep(1500)
+    await sleep(1500) // a window in which a surviving writer would grow the file: nothing to wait for when none is left
     expect(size(hop)).toBe(after)
     expect(await user.ask(`$(ps -eo args | grep -c '^[p]ython3')`)).toBe('0')
     // the user's jobs: thawed after the freeze, and the one the user stopped is still stopped

@@ -49,7 +49,7 @@ describe.skipIf(skipWithoutDocker())('a switch to a mode without bash ends the m
     expect(changed?.endedProcesses, seen).toBeLessThanOrEqual(3)
 
     const sizes = [size(tick), size(tock)]
-    await sleep(1000) // five loop periods
+    await sleep(1000) // five loop periods: a window in which a surviving loop would write (nothing to wait for when none is left)
     expect([size(tick), size(tock)]).toEqual(sizes)
     // nothing of theirs is left in the guest; the user's shell answers and its own job lives
     expect(await user.ask(`$(ps -eo args | grep -c '[t]i''ck.txt\\|[t]o''ck.txt')`)).toBe('0')

@@ -36,8 +36,10 @@ describe('session close and turn end under failure', () => {
       }
     } as unknown as Guest
     const { service, dataDir, repo } = await setup({ start: async () => guest })
+    const ready: string[] = []
+    service.onEvent((e) => e.event.type === 'guest_status' && e.event.state === 'ready' && ready.push(e.sessionId))
     const { id } = await service.openSession({ repo, mode: 'agent' })
-    await new Promise((r) => setTimeout(r, 50)) // let the eager attach resolve
+    await vi.waitFor(() => expect(ready).toContain(id), { timeout: 10_000, interval: 10 }) // the eager attach resolved
     await service.closeSession({ sessionId: id })
     // the lock is free: another service in this process can resume the session
     const again = await createSessionService({ dataDir, modelSettings: { provider: 'openai-compatible', modelId: 'm', baseUrl: 'http://127.0.0.1:9/v1' }, guests: { start: async () => guest }, eagerGuest: false })
@@ -59,7 +61,7 @@ describe('session close and turn end under failure', () => {
     await service.idle(id)
     expect(flush).toHaveBeenCalled()
     expect((await service.listSessions({}))[0]?.running).toBe(false)
-    await new Promise((r) => setTimeout(r, 50))
+    await new Promise((r) => setTimeout(r, 50)) // a window for a rejection to surface: nothing to wait for when there is none
     expect(unhandled).toEqual([])
     // the session goes on
     const ended: string[] = []

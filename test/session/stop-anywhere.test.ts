@@ -23,7 +23,7 @@ import {
 } from '../support/scripted-model-server'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-/** The issue's bound for Stop, in ms. */
+/** The issue's bound for Stop, in ms: the product's promise (README), not a speed figure; kept as is. */
 const STOP_BOUND_MS = 2000
 
 /** Containers (any state) of session `id`. */
@@ -253,7 +253,7 @@ describe.skipIf(skipWithoutDocker())('Stop anywhere, history always valid (issue
       await waitFor(() => h.of(id).some((e) => e.type === 'guest_status' && e.state === 'stopped'), 10_000, 'start cancelled')
       expect(h.of(id).filter((e) => e.type === 'guest_status' && e.state === 'error'), JSON.stringify(h.of(id))).toEqual([])
       expect(containersOf(id)).toHaveLength(0)
-      await sleep(300)
+      await sleep(300) // a window in which a cancelled build would end: it must not
       expect(existsSync(lock)).toBe(true) // still building, for the next start
       writeFileSync(join(recipeDir, 'release'), '')
       await waitFor(() => !existsSync(lock), 10_000, 'the background build to end')

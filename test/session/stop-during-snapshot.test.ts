@@ -13,7 +13,7 @@ import { ensureAgentBundle, makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
 
-/** Stop → turn_ended bound (ms), as in stop-anywhere.test.ts. */
+/** Stop → turn_ended bound (ms), as in stop-anywhere.test.ts: the product's promise (README), not a speed figure. */
 const STOP_BOUND_MS = 2_000
 
 async function waitFor(cond: () => boolean, ms: number, what: string): Promise<void> {

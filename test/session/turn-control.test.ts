@@ -199,7 +199,7 @@ describe.each(['openai-compatible', 'openai', 'anthropic'] as const)('streams th
     await h.service.idle(h.sessionId)
     expect(Date.now() - t0).toBeLessThan(10_000) // hang guard: the server asked for 30 s
     expect(ofType(h.events, 'turn_ended')[0]?.reason).toBe('stopped')
-    await new Promise((r) => setTimeout(r, 200))
+    await new Promise((r) => setTimeout(r, 200)) // a window for a late retry to show: none must come, so nothing to wait for
     expect(h.server.requests).toHaveLength(1)
   })
 })

@@ -143,7 +143,7 @@ describe('AgentClient', () => {
     const t0 = Date.now()
     ac.abort()
     await expect(p).rejects.toMatchObject({ name: 'AbortError' })
-    expect(Date.now() - t0).toBeLessThan(ABORT_SETTLE_MS + 500)
+    expect(Date.now() - t0).toBeLessThan(ABORT_SETTLE_MS + 500) // the design bound (ADR 0007: an unacknowledged abort settles after ABORT_SETTLE_MS), not a speed figure
     for (let i = 0; i < 200 && wedged.length === 0; i++) await new Promise((r) => setTimeout(r, 50))
     expect(wedged).toEqual([`kill got no answer within ${KILL_ACK_MS} ms, nor a ping within ${PING_CHECK_MS} ms`])
     expect(client.closed).toBe(true)

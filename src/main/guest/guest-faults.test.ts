@@ -5,6 +5,7 @@
  * limit (the agent stays responsive, the next call works) and a full tmpfs (ENOSPC, also for the
  * output spill). One small-limits guest plus one guest that gets killed.
  */
+import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -13,6 +14,20 @@ import { ensureAgentBundle, makeTestRepo } from '../../../test/support/guest'
 import { DockerGuestProvider } from './docker-guest'
 import type { Guest } from './guest'
 import type { ManagedGuest } from './managed-guest'
+
+/** Command lines of the processes in container `id` (docker top; none when it cannot be listed). */
+function argsIn(id: string): string[] {
+  // docker top needs a pid column: `PID COMMAND` lines, the pid dropped here
+  const r = spawnSync('docker', ['top', id, '-eo', 'pid,args'], { encoding: 'utf8', timeout: 10_000 })
+  return r.status === 0 ? r.stdout.split('\n').slice(1).map((l) => l.trim().replace(/^\d+\s+/, '')).filter(Boolean) : []
+}
+
+/** Wait until `pred()` holds or `ms` pass (a deadline, not a sleep); returns whether it held. */
+async function until(pred: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms
+  while (!pred() && Date.now() < end) await new Promise((r) => setTimeout(r, 100))
+  return pred()
+}
 
 describe.skipIf(skipWithoutDocker())('guest faults (real Docker)', () => {
   let repo: string
@@ -79,7 +94,8 @@ describe.skipIf(skipWithoutDocker())('guest faults (real Docker)', () => {
     const bomb = small.spawn({ argv: ['bash', '-c', 'f() { f | f & }; f; sleep 5'], cwd: repo, timeoutMs: 3000 })
     let bombSettled = false
     void bomb.finally(() => { bombSettled = true }).catch(() => undefined)
-    await new Promise((r) => setTimeout(r, 1000))
+    // read once the bomb is forking: many of its bash processes in the container
+    expect(await until(() => argsIn(small.id).filter((a) => a.startsWith('bash')).length >= 5, 30_000)).toBe(true)
     const read = await small.read(join(repo, 'a.txt'))
     expect(Buffer.from(read.dataB64, 'base64').toString()).toBe('a\n')
     // Responsive: the read answered while the bomb was still running (not after its timeout).
@@ -103,7 +119,7 @@ describe.skipIf(skipWithoutDocker())('guest faults (real Docker)', () => {
     const deaths: string[] = []
     g.onDead?.((err) => deaths.push(err.message))
     const inflight = g.spawn({ argv: ['sleep', '30'], cwd: repo }).then(() => 'resolved', (e: unknown) => e)
-    await new Promise((r) => setTimeout(r, 200))
+    expect(await until(() => argsIn(g.id).includes('sleep 30'), 30_000)).toBe(true) // the call is in flight
     await provider.docker.getContainer(g.id).kill()
     expect(await inflight).toMatchObject({ code: 'guest_failed', message: expect.stringMatching(/guest container stopped \(the container exited with code 137/) })
     await expect(g.read(join(repo, 'a.txt'))).rejects.toMatchObject({ code: 'guest_failed', message: expect.stringMatching(/start a new guest/) })

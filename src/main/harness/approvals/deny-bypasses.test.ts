@@ -119,7 +119,7 @@ describe('the analysis is bounded in time (the gate never hangs a turn)', () => 
     const verdict = findDeny([rule('rm *')], command)
     const ms = performance.now() - started
     if (process.env.CORTEX_PRINT_TIMINGS) process.stdout.write(`${_name}: ${command.length} chars, ${ms.toFixed(0)} ms\n`)
-    expect(ms).toBeLessThan(15_000)
+    expect(ms).toBeLessThan(15_000) // hang guard: at most ~1 s measured under load (CORTEX_PRINT_TIMINGS=1 prints it)
     expect(verdict.deny !== undefined || verdict.unsure !== undefined).toBe(true)
   })
 })

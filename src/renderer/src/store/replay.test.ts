@@ -1,5 +1,5 @@
 /** A history replay equals reducing its envelopes one by one; live events batch per frame, in order. */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { EventEnvelope, SessionEvent } from '../../../shared/events'
 import { ingestBatcher } from './ingest-batch'
 import { emptyView, reduceEnvelope, type SessionView } from './reduce-event'
@@ -45,8 +45,8 @@ describe('ingestBatcher', () => {
     const b = ingestBatcher((batch) => batches.push(batch.map((e) => e.seq)))
     for (const e of envelopes(1)) b.push(e)
     expect(batches).toEqual([])
-    await new Promise((r) => setTimeout(r, 150))
-    expect(batches).toEqual([[1, 2, 3, 4, 5, 6, 7]])
+    // the batch comes on the next frame or the fallback timer: wait for it, with a deadline
+    await vi.waitFor(() => expect(batches).toEqual([[1, 2, 3, 4, 5, 6, 7]]), { timeout: 5_000, interval: 5 })
     b.push(envelopes(1)[0] as EventEnvelope)
     b.flush()
     expect(batches).toHaveLength(2)
