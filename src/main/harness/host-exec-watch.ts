@@ -12,9 +12,8 @@
  * {@link diffHostExec} lists what changed at its end.
  */
 import { createHash } from 'node:crypto'
-import { constants, promises as fsp } from 'node:fs'
+import { constants, promises as fsp, type Stats } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
-import type { Stats } from 'node:fs'
 import { join, sep } from 'node:path'
 
 /** Top-level files host tools act on without asking. */
