@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Builds the Cortex guest image without any container registry:
-#   debootstrap (minbase) a Debian root filesystem from the HOST's own apt mirror,
+# The offline builder of the guest image's BASE, without any container registry:
+#   debootstrap (minbase) a Debian root filesystem with packages.txt from the HOST's own apt mirror,
 #   then `docker import` it with the container defaults (Cmd, Env, WorkingDir) baked in.
-# Usage: bash resources/guest/build-image.sh <tag>        e.g. cortex-guest:0123456789ab
-# The tag is normally computed by src/main/guest/image.ts (guestImageTag()) from this recipe.
+# Cortex's own layer (./Dockerfile: Node, npm, corepack as files) is then built FROM this base by
+# src/main/guest/environment/ (`docker build --network none`), as on the online builder's base.
+# Usage: bash resources/guest/build-image.sh <base-tag>   e.g. cortex-guest-base:0123456789ab
+# The tag is normally computed by src/main/guest/environment/recipe.ts from this recipe.
 # Env: CORTEX_APT_MIRROR overrides the mirror; CORTEX_GUEST_SUITE overrides the suite (bookworm).
 # Needs root (debootstrap), debootstrap, tar and a docker CLI that reaches the engine.
 set -euo pipefail
 
 TAG="${1:-}"
 if [ -z "$TAG" ]; then
-  echo "usage: build-image.sh <image-tag>   (normally run by 'cortex guest build', which computes the tag from this recipe)" >&2
+  echo "usage: build-image.sh <base-image-tag>   (normally run by 'cortex guest build', which computes the tag from this recipe)" >&2
   exit 2
 fi
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -65,7 +67,7 @@ rm -rf "$ROOT"/var/cache/apt/archives/*.deb "$ROOT"/var/lib/apt/lists/* "$ROOT"/
 mkdir -p "$ROOT/opt/cortex" "$ROOT/home/cortex"
 
 step "checking tools inside the root filesystem"
-chroot "$ROOT" /bin/sh -c 'node --version && git --version && rg -V && python3 --version'
+chroot "$ROOT" /bin/sh -c 'git --version && rg -V && python3 --version && make --version | head -n1 && gcc --version | head -n1 && jq --version'
 
 step "docker import -> $TAG"
 tar -C "$ROOT" --numeric-owner -c . | docker import \
@@ -73,7 +75,7 @@ tar -C "$ROOT" --numeric-owner -c . | docker import \
   --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8' \
   --change 'WORKDIR /' \
   --change 'LABEL dev.cortex.guest-image=1' \
-  --message "cortex guest image ($SUITE)" \
+  --message "cortex guest base ($SUITE)" \
   - "$TAG"
 
 step "built $TAG in $(( $(date +%s) - START ))s"

@@ -43,3 +43,35 @@ export function makeNpmRepo(pkg: string): NpmRepo {
   if (root) execFileSync('chown', ['-R', `${owner.uid}:${owner.gid}`, base])
   return { dir, ...owner, cleanup: () => rmSync(base, { recursive: true, force: true }) }
 }
+
+/**
+ * A published package as its author shipped it, from the npm registry (the machine's npm config):
+ * `npm pack <spec>`, unpacked under /tmp, its devDependencies installed with npm on the host
+ * (`--ignore-scripts`), committed with git and chowned like {@link makeNpmRepo}.
+ * @param spec an exact registry spec, e.g. `through@2.3.8`
+ * @throws when npm, tar or git fail (the message includes their stderr)
+ */
+export function makeRegistryRepo(spec: string): NpmRepo {
+  const base = mkdtempSync('/tmp/cortex-repo-')
+  chmodSync(base, 0o755)
+  try {
+    const tarball = execFileSync('npm', ['pack', spec, '--pack-destination', base, '--silent'], { encoding: 'utf8' }).trim().split('\n').pop() as string
+    execFileSync('tar', ['-xzf', join(base, tarball), '-C', base])
+    rmSync(join(base, tarball))
+    const dir = join(base, readdirSync(base)[0] as string)
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock'], { cwd: dir, stdio: 'pipe' })
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd: dir, stdio: 'pipe' })
+    git('init', '-q')
+    execFileSync('sh', ['-c', 'echo node_modules/ > .git/info/exclude'], { cwd: dir })
+    git('add', '-A')
+    git('commit', '-qm', `import ${spec}`)
+    const root = process.getuid?.() === 0
+    const owner = root ? TEST_REPO_OWNER : { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 }
+    if (root) execFileSync('chown', ['-R', `${owner.uid}:${owner.gid}`, base])
+    return { dir, ...owner, cleanup: () => rmSync(base, { recursive: true, force: true }) }
+  } catch (err) {
+    rmSync(base, { recursive: true, force: true })
+    throw err
+  }
+}

@@ -129,7 +129,7 @@ describe.skipIf(skipWithoutDocker())('DockerGuestProvider (real Docker)', () => 
         ['?', 'BAD_REQUEST'],
         ['?', 'BAD_REQUEST']
       ])
-      expect(msgs.find((m) => m.id === 'p1')).toMatchObject({ type: 'result', result: { node: expect.stringMatching(/^v18\./) } })
+      expect(msgs.find((m) => m.id === 'p1')).toMatchObject({ type: 'result', result: { node: expect.stringMatching(/^v22\./) } })
     })
   })
 

@@ -3,61 +3,28 @@
  * existence check, and building a missing image with visible progress. Talks to Docker through the
  * `docker` CLI (the build script needs it anyway); only docker-guest.ts uses dockerode.
  */
-import { spawn } from 'node:child_process'
-import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { mkdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { CortexError } from '../../shared/errors'
 import type { PingResult, SpawnResult } from '../../shared/guest-protocol'
 import { errorFields, type Logger } from '../../shared/logger-types'
+import { buildGuestImage, dockerImageExists, type BuilderChoice } from './environment/builders'
+import { GUEST_IMAGE_REPO, GUEST_RECIPE_FILES, recipeHash } from './environment/recipe'
 import type { Guest } from './guest'
 import { guestRecipeDir } from './paths'
+import { join } from 'node:path'
 
-/** Recipe files whose bytes determine the image tag, relative to resources/guest/. */
-export const GUEST_RECIPE_FILES = ['build-image.sh', 'packages.txt'] as const
+export { GUEST_IMAGE_REPO, GUEST_RECIPE_FILES } from './environment/recipe'
 /** Tools the guest agent and the tools need in a user-named image, besides `node` ≥ 18. */
 export const REQUIRED_GUEST_COMMANDS = ['bash', 'rg', 'git'] as const
-/** Image repository name; the tag is the recipe hash. */
-export const GUEST_IMAGE_REPO = 'cortex-guest'
 
 /**
  * `cortex-guest:<first 12 hex of sha256 over the recipe files>`; the hash covers each file's name,
- * a NUL, its bytes and a NUL, in {@link GUEST_RECIPE_FILES} order.
+ * a NUL, its bytes (`<absent>` for a missing one) and a NUL, in {@link GUEST_RECIPE_FILES} order.
  * @param recipeDir defaults to `<package root>/resources/guest`
- * @throws Error when a recipe file cannot be read.
  */
 export function guestImageTag(recipeDir: string = guestRecipeDir()): string {
-  const h = createHash('sha256')
-  for (const f of GUEST_RECIPE_FILES) {
-    h.update(f + '\0')
-    h.update(readFileSync(join(recipeDir, f)))
-    h.update('\0')
-  }
-  return `${GUEST_IMAGE_REPO}:${h.digest('hex').slice(0, 12)}`
-}
-
-function run(argv: string[], onLine?: (line: string) => void, signal?: AbortSignal): Promise<{ code: number | null; tail: string[] }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0] as string, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], signal })
-    const tail: string[] = []
-    for (const s of [child.stdout, child.stderr]) {
-      let buf = ''
-      s.setEncoding('utf8')
-      s.on('data', (d: string) => {
-        buf += d
-        const lines = buf.split('\n')
-        buf = lines.pop() ?? ''
-        for (const l of lines) {
-          tail.push(l)
-          if (tail.length > 20) tail.shift()
-          onLine?.(l)
-        }
-      })
-    }
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, tail }))
-  })
+  return `${GUEST_IMAGE_REPO}:${recipeHash(recipeDir, GUEST_RECIPE_FILES)}`
 }
 
 /**
@@ -65,12 +32,7 @@ function run(argv: string[], onLine?: (line: string) => void, signal?: AbortSign
  * @throws CortexError `docker_unavailable` when the docker CLI cannot run.
  */
 export async function imageExists(tag: string = guestImageTag()): Promise<boolean> {
-  try {
-    const r = await run(['docker', 'image', 'inspect', '--format', '{{.Id}}', tag])
-    return r.code === 0
-  } catch (err) {
-    throw new CortexError('docker_unavailable', `cannot run the docker CLI: ${(err as Error).message}`, { cause: err })
-  }
+  return dockerImageExists(tag)
 }
 
 /** Outcome of {@link ensureGuestImage}: the tag, whether it was built now, and how long that took (ms). */
@@ -78,6 +40,8 @@ export interface EnsureImageResult {
   tag: string
   built: boolean
   durationMs: number
+  /** The builder that made it (only when `built`). */
+  builder?: BuilderChoice
 }
 
 const inFlight = new Map<string, Promise<EnsureImageResult>>()
@@ -113,20 +77,10 @@ async function buildOnce(tag: string, recipeDir: string, onProgress: (line: stri
   }
   try {
     if (await imageExists(tag)) return { tag, built: false, durationMs: Date.now() - started }
-    onProgress(`building guest image ${tag} (debootstrap + docker import; about a minute)`)
-    let r: { code: number | null; tail: string[] }
-    try {
-      r = await run(['bash', join(recipeDir, 'build-image.sh'), tag], onProgress, signal)
-    } catch (err) {
-      throw new CortexError('image_unavailable', `building guest image ${tag} failed: ${(err as Error).message}`, { cause: err })
-    }
-    if (r.code !== 0 || !(await imageExists(tag))) {
-      throw new CortexError(
-        'image_unavailable',
-        `building guest image ${tag} failed (exit ${r.code}); last output: ${r.tail.slice(-5).join(' | ')}`
-      )
-    }
-    return { tag, built: true, durationMs: Date.now() - started }
+    onProgress(`==> building guest image ${tag} (a few minutes the first time)`)
+    const builder = await buildGuestImage(tag, recipeDir, onProgress, signal)
+    if (!(await imageExists(tag))) throw new CortexError('image_unavailable', `building guest image ${tag} ended without the image (builder: ${builder.kind})`)
+    return { tag, built: true, durationMs: Date.now() - started, builder }
   } finally {
     rmSync(lock, { recursive: true, force: true })
   }
@@ -134,9 +88,10 @@ async function buildOnce(tag: string, recipeDir: string, onProgress: (line: stri
 
 /**
  * Make sure the guest image exists: resolves at once when `tag` is present (never rebuilds an
- * existing tag), else runs resources/guest/build-image.sh, passing each output line to `onProgress`.
+ * existing tag), else builds it (environment/builders.ts: the builder's base, then Cortex's layer),
+ * passing each output line to `onProgress`; the first says which builder and why.
  * Concurrent calls share one build (in-process) or wait on a lock file (across processes).
- * @param onProgress receives progress lines (debootstrap output, `==> step` lines)
+ * @param onProgress receives progress lines (builder output, `==> step` lines)
  * @param opts.tag defaults to {@link guestImageTag}; opts.signal cancels a build
  * @throws CortexError `image_unavailable` when the build fails, `docker_unavailable` without a docker CLI.
  */
@@ -161,7 +116,7 @@ export function ensureGuestImage(
 export async function guestBuildMain(write: (line: string) => void): Promise<number> {
   try {
     const r = await ensureGuestImage(write)
-    write(r.built ? `built ${r.tag} in ${(r.durationMs / 1000).toFixed(1)} s` : `${r.tag} already present`)
+    write(r.built ? `built ${r.tag} in ${(r.durationMs / 1000).toFixed(1)} s with the ${r.builder?.kind} builder` : `${r.tag} already present`)
     return 0
   } catch (err) {
     write(`error: ${(err as Error).message}`)
