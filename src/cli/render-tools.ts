@@ -6,6 +6,7 @@
  * `todos_updated` and the plan tool's to `plan_updated`; other results as their first lines.
  */
 import type { SessionEvent } from '../shared/events'
+import { callFailed } from '../shared/tool-outcome'
 import { diffOf } from './tui/tool-format'
 
 /** Result lines printed under a tool row. */
@@ -66,8 +67,8 @@ export function createToolRows(t: ToolRowTools): { render(event: ToolEvent): voi
     if (liveMid) t.out.write('\n')
     liveMid = false
   }
-  const resultLines = (lines: string[], isError: boolean): void => {
-    const shown = lines.slice(0, RESULT_LINES).map((l) => (l.length > 200 ? `${l.slice(0, 199)}…` : l))
+  const resultLines = (lines: string[], isError: boolean, mark = ''): void => {
+    const shown = lines.slice(0, RESULT_LINES).map((l, i) => (i === 0 ? mark : '') + (l.length > 200 ? `${l.slice(0, 199)}…` : l))
     const more = lines.length > RESULT_LINES ? t.paint('dim', ` … +${lines.length - RESULT_LINES} lines`) : ''
     const body = shown.map((l, i) => (i === 0 || l === '' ? l : `    ${l}`)).join('\n')
     t.out.write(`  ⎿ ${isError ? t.paint('red', body) : t.paint('dim', body)}${more}\n`)
@@ -113,12 +114,14 @@ export function createToolRows(t: ToolRowTools): { render(event: ToolEvent): voi
             diff(event.name, call.args)
             break
           }
+          // a command that ran and exited non-zero is not an error for the model, but is a failure to people
+          const failedMark = !event.isError && callFailed(event) ? '✗ ' : ''
           if (call?.streamed) {
-            resultLines(bashStatus(result), event.isError)
+            resultLines(bashStatus(result), callFailed(event), failedMark)
             break
           }
           if (event.name === 'bash') {
-            resultLines(result.split('\n').filter((l) => !l.startsWith('duration_ms:') && l !== 'stdout: (empty)' && l !== 'stderr: (empty)'), event.isError)
+            resultLines(result.split('\n').filter((l) => !l.startsWith('duration_ms:') && l !== 'stdout: (empty)' && l !== 'stderr: (empty)'), callFailed(event), failedMark)
             break
           }
           resultLines(result.split('\n'), event.isError)

@@ -24,6 +24,7 @@ import { defineTool } from './tool'
 import { displayPath, isInside, workspaceRoot } from './paths'
 import { gitGuardNote, READ_ONLY_SANDBOX_NOTE, rethrowGuestError } from './guest-errors'
 import { formatBashResult } from './bash-format'
+import { missingCommandNote, notFoundCommand } from './missing-command'
 import { getBashCwd, setBashCwd } from './guest-state'
 
 export { cleanOutput, formatBashResult } from './bash-format'
@@ -151,6 +152,9 @@ export const bashTool = defineTool({
     if (guardNote) notes.push(`note: ${guardNote}`)
     // a write refused by the read-only sandbox: say so, and how to ask for write access
     else if (ctx.guest.sandbox === 'read-only' && /Read-only file system/i.test(`${res.stdout}\n${res.stderr}`)) notes.push(`note: ${READ_ONLY_SANDBOX_NOTE}`)
+    // a command that is not installed: say what this guest has and who can add a toolchain
+    const missing = res.exitCode === 127 ? notFoundCommand(res.stderr) : undefined
+    if (missing) notes.push(`note: ${await missingCommandNote(ctx.guest, cwd, missing, ctx.signal)}`)
     return { output: formatBashResult(res, timeoutMs, { lines: notes }), isError: res.timedOut || undefined }
   }
 })

@@ -121,4 +121,20 @@ describe('reduceEnvelope', () => {
     ])
     expect(v.items[1]).not.toHaveProperty('note')
   })
+
+  it('a bash row that exited non-zero (or was killed) is failed, exit 0 is ok, other tools go by isError (issue 18)', () => {
+    const call = (callId: string, name: string, result: string) => [
+      { type: 'tool_call_started', turnId: 't', callId, name, args: {} },
+      { type: 'tool_call_finished', turnId: 't', callId, name, isError: false, result }
+    ] as SessionEvent[]
+    const v = run([
+      { type: 'session_opened', repo: '/r', mode: 'agent' },
+      { type: 'turn_started', turnId: 't', mode: 'agent' },
+      ...call('a', 'bash', 'exit_code: 127\nduration_ms: 3\nstdout: (empty)\nstderr:\nbash: npm: command not found'),
+      ...call('b', 'bash', 'exit_code: 0\nduration_ms: 3\nstdout:\nok'),
+      ...call('c', 'bash', 'exit_code: none\nsignal: SIGKILL'),
+      ...call('d', 'read_file', 'exit_code: 1')
+    ])
+    expect(v.items.filter((i) => i.kind === 'tool').map((i) => (i as { status: string }).status)).toEqual(['error', 'ok', 'error', 'ok'])
+  })
 })

@@ -17,6 +17,7 @@ import { TerminalLog } from '../features/terminal/terminal-log'
 import { applyTurnTiming } from '../features/timeline/turn-timing'
 import { EMPTY_QUEUE_FIELDS, applyQueueEvent, dropQueued, type QueueFields } from './queue-events'
 import { appendsInPlace } from './in-place'
+import { callFailed } from '../../../shared/tool-outcome'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
@@ -247,7 +248,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       const replayed = event.output !== undefined && tool !== undefined && tool.output === '' && tool.turnId === event.turnId
       const items = updateTool(view.items, event.callId, (t) => ({
         ...t,
-        status: event.isError ? 'error' : 'ok',
+        status: callFailed(event) ? 'error' : 'ok',
         result: event.result,
         ...(replayed ? { output: (event.output ?? '').slice(-TOOL_OUTPUT_CAP) } : {})
       }))
