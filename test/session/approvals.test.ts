@@ -124,7 +124,7 @@ describe.skipIf(skipWithoutDocker())('approvals through the real loop and a Dock
     expect(second.args).toEqual({ command: 'npm publish' })
     expect(of('approval_requested', from)).toHaveLength(2)
     const ran = results(from)
-    expect(ran.map((r) => r.result.split('\n')[0])).toEqual([expect.stringMatching(/exit_code: 127/), expect.stringMatching(/exit_code: 127/)]) // both ran (the guest has no npm)
+    expect(ran.map((r) => r.result.split('\n')[0])).toEqual([expect.stringMatching(/^exit_code: \d+$/), expect.stringMatching(/^exit_code: \d+$/)]) // both ran (npm finds no package.json here)
     expect(of('approval_resolved', from)[1]).toMatchObject({ outcome: 'allowed', ruleId: expect.any(String) })
     expect((await service.listApprovalRules({ repo })).map((r) => [r.tool, r.kind, r.pattern])).toEqual([['bash', 'allow', 'npm test *']])
     await service.submit({ sessionId: id, op: { type: 'approval_decision', requestId: second.requestId, decision: 'deny' } })
@@ -140,7 +140,7 @@ describe.skipIf(skipWithoutDocker())('approvals through the real loop and a Dock
     expect(esc.suggestedRule).toBeUndefined()
     await service.submit({ sessionId: id, op: { type: 'approval_decision', requestId: esc.requestId, decision: 'allow_always' } })
     await service.idle(id)
-    expect(results(from)[0]?.result).toMatch(/exit_code: 127/)
+    expect(results(from)[0]?.result).toMatch(/^exit_code: \d+\n/) // it ran
     const oneOff = started.filter((s) => s.oneOff)
     expect(oneOff).toEqual([expect.objectContaining({ sandbox: 'network' })])
     expect(oneOff[0]?.networkMode).not.toBe('none')

@@ -60,6 +60,8 @@ function GuestBadge(): React.JSX.Element | null {
   return (
     <span className={`badge guest-${guest.state}`} data-testid="guest-status" data-state={guest.state} title={guest.detail}>
       {GUEST_LABELS[guest.state] ?? `guest: ${guest.state}`}
+      {/* the image build's latest step (which builder and why first, then its progress) */}
+      {guest.state === 'building_image' && guest.detail ? ` ${guest.detail.replace(/^==> /, '').slice(0, 80)}` : null}
     </span>
   )
 }
