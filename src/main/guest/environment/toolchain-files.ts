@@ -11,6 +11,9 @@ import { CortexError } from '../../../shared/errors'
 import { toolchainPackages, type PinnedPackage } from './recipe'
 import { runCommand } from './run-command'
 
+/** How npm is started: through cmd.exe on Windows (npm.cmd cannot be spawned without a shell), else directly. */
+const NPM = process.platform === 'win32' ? ['cmd.exe', '/d', '/s', '/c', 'npm'] : ['npm']
+
 /** The bin links made under /usr/local/bin: name → target relative to /usr/local/bin. */
 const BIN_LINKS: ReadonlyArray<[string, string]> = [
   ['npm', '../lib/node_modules/npm/bin/npm-cli.js'],
@@ -39,7 +42,7 @@ async function mustRun(argv: string[], what: string, onLine: (l: string) => void
 async function pack(p: PinnedPackage, dest: string, onProgress: (l: string) => void, signal?: AbortSignal): Promise<string> {
   const spec = `${p.name}@${p.version}`
   onProgress(`==> npm pack ${spec} (from the npm registry of this machine's npm config, or npm's cache)`)
-  const out = await mustRun(['npm', 'pack', spec, '--json', '--pack-destination', dest, '--no-fund', '--no-audit'], `npm pack ${spec}`, () => undefined, signal)
+  const out = await mustRun([...NPM, 'pack', spec, '--json', '--pack-destination', dest, '--no-fund', '--no-audit'], `npm pack ${spec}`, () => undefined, signal)
   let meta: Array<{ filename: string; integrity: string }>
   try {
     meta = JSON.parse(out.join('\n').slice(out.join('\n').indexOf('['))) as typeof meta
