@@ -10,6 +10,7 @@ import { raceDeadline } from '../../shared/deadline'
 import { abortError } from './agent-client'
 import { statusOf, throttleBuildProgress } from './docker-util'
 import type { GuestProgress } from './guest'
+import { assertGlibcImage } from './environment/libc-check'
 import { ensureGuestImage, guestImageTag } from './image'
 
 /**
@@ -48,8 +49,11 @@ export interface StartImageOptions {
 export async function ensureStartImage(engine: ImageEngine, image: string, progress: GuestProgress, opts: StartImageOptions = {}): Promise<void> {
   try {
     await raceAbort(engine.getImage(image).inspect(), opts.signal)
+    // a user's image built on musl (Alpine) cannot run the agent: refused with what to use (ADR 0030)
+    if (image !== guestImageTag(opts.recipeDir)) await raceAbort(assertGlibcImage(image), opts.signal)
     return
   } catch (err) {
+    if (err instanceof CortexError) throw err
     if ((err as Error).name === 'AbortError') throw err
     if (statusOf(err) !== 404) throw new CortexError('docker_unavailable', `Docker engine error inspecting ${image}: ${(err as Error).message}`, { cause: err })
   }
