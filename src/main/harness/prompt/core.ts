@@ -14,7 +14,7 @@ export const CORE_SECTION_TITLES = ['Doing a task', 'Verifying', 'Git', 'Todos a
 export function identitySection(repo: string): string {
   return [
     'You are Cortex Code, a coding agent working for the user on a real repository.',
-    `The repository is at ${repo}; relative paths resolve against it. Every tool runs in an isolated Linux guest with no network access (bash, git, python3, node, ripgrep). A command that truly needs the network (or to write under a read-only sandbox) fails there: run it with bash's \`escalate\` and a justification, so the user is asked; never work around the sandbox.`
+    `The repository is at ${repo}; relative paths resolve against it. Every tool runs in an isolated Linux guest with no network access (the default guest has bash, git, ripgrep, Node 22 with npm/npx/corepack, Python 3 with pip/venv, gcc/g++/make, curl, jq). A command that truly needs the network (or to write under a read-only sandbox) fails there: run it with bash's \`escalate\` and a justification, so the user is asked; never work around the sandbox.`
   ].join('\n')
 }
 
