@@ -10,7 +10,9 @@ import { raceDeadline } from '../../shared/deadline'
 import { abortError } from './agent-client'
 import { statusOf, throttleBuildProgress } from './docker-util'
 import type { GuestProgress } from './guest'
+import { deriveGuestImage } from './environment/derive-image'
 import { assertGlibcImage } from './environment/libc-check'
+import { guestRecipeDir } from './paths'
 import { ensureGuestImage, guestImageTag } from './image'
 
 /**
@@ -40,18 +42,23 @@ export interface StartImageOptions {
 }
 
 /**
- * Make sure `image` exists for a start: present → resolves; missing default image → built with
- * progress (`building_image`), the wait abortable by `opts.signal` while the build itself goes on
- * for the next start (concurrent starts share it, image.ts).
+ * Make sure `image` exists for a start and resolve with the image to create the guest from:
+ * the default image itself (a missing one is built with progress, `building_image`, the wait
+ * abortable by `opts.signal` while the build goes on for the next start; concurrent starts share
+ * it, image.ts), or for a user's image its derived image with Cortex's Node runtime (built once).
  * @throws CortexError `docker_unavailable` (inspect failed), `image_unavailable` (a missing image
- *   that is not the default or building is off, or a failed build); AbortError on abort
+ *   that is not the default or building is off, a failed build, a musl image); AbortError on abort
  */
-export async function ensureStartImage(engine: ImageEngine, image: string, progress: GuestProgress, opts: StartImageOptions = {}): Promise<void> {
+export async function ensureStartImage(engine: ImageEngine, image: string, progress: GuestProgress, opts: StartImageOptions = {}): Promise<string> {
   try {
     await raceAbort(engine.getImage(image).inspect(), opts.signal)
-    // a user's image built on musl (Alpine) cannot run the agent: refused with what to use (ADR 0030)
-    if (image !== guestImageTag(opts.recipeDir)) await raceAbort(assertGlibcImage(image), opts.signal)
-    return
+    if (image === guestImageTag(opts.recipeDir)) return image
+    // a user's image: one built on musl (Alpine) cannot run the agent and is refused with what to
+    // use; else Cortex's Node runtime is added once, in an image derived from it (ADR 0030)
+    await raceAbort(assertGlibcImage(image), opts.signal)
+    const derived = deriveGuestImage(image, opts.recipeDir ?? guestRecipeDir(), throttleBuildProgress(quietWhenAborted(progress, opts.signal)))
+    derived.catch(() => undefined) // an abandoned build is reported to the next start that waits for it
+    return await raceAbort(derived, opts.signal)
   } catch (err) {
     if (err instanceof CortexError) throw err
     if ((err as Error).name === 'AbortError') throw err
@@ -62,12 +69,16 @@ export async function ensureStartImage(engine: ImageEngine, image: string, progr
     throw new CortexError('image_unavailable', `guest image ${image} is missing${image === defaultImage ? '; build it with: cortex guest build' : ' (only the default guest image can be built here)'}`)
   }
   progress('building_image', `building ${image}`)
-  // progress goes quiet once this start is aborted: the build's lines are no longer this start's
-  const quiet: GuestProgress = (state, detail) => {
-    if (!opts.signal?.aborted) progress(state, detail)
-  }
-  const build = ensureGuestImage(throttleBuildProgress(quiet), { tag: image, ...(opts.recipeDir ? { recipeDir: opts.recipeDir } : {}) })
+  const build = ensureGuestImage(throttleBuildProgress(quietWhenAborted(progress, opts.signal)), { tag: image, ...(opts.recipeDir ? { recipeDir: opts.recipeDir } : {}) })
   // an abandoned build's outcome is reported to the next start that waits for it
   build.catch(() => undefined)
   await raceAbort(build, opts.signal)
+  return image
+}
+
+/** `progress`, quiet once `signal` aborts: a build's later lines are no longer that start's. */
+function quietWhenAborted(progress: GuestProgress, signal?: AbortSignal): GuestProgress {
+  return (state, detail) => {
+    if (!signal?.aborted) progress(state, detail)
+  }
 }

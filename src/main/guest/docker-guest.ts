@@ -164,11 +164,12 @@ export class DockerGuestProvider implements GuestProvider {
     const defaultImage = guestImageTag(this.opts.recipeDir)
     const image = this.opts.image ?? defaultImage
     // aborting stops waiting for a build, which goes on for the next start (ADR 0008)
-    await ensureStartImage(this.docker, image, progress, { buildImage: this.opts.buildImage, recipeDir: this.opts.recipeDir, signal })
+    // a user's image starts from its derived image (Cortex's Node added, ADR 0030)
+    const runImage = await ensureStartImage(this.docker, image, progress, { buildImage: this.opts.buildImage, recipeDir: this.opts.recipeDir, signal })
     const network = policy === 'network' ? await this.guestNetwork() : undefined
     check()
 
-    progress('starting', `creating container from ${image}`)
+    progress('starting', `creating container from ${runImage}`)
     // before the first container exists: from now on a killed process leaves no guest behind
     ensureHostWatchdog(await dockerEndpointOf(this.docker.modem as unknown as Record<string, unknown>).catch(() => undefined), (msg) => log.warn(msg))
     // git control files read-only in the guest, so nothing there runs on the host later (ADR 0006)
@@ -180,7 +181,7 @@ export class DockerGuestProvider implements GuestProvider {
     const etc = passwdFiles(st.uid, st.gid)
     log.debug('creating guest container', { sessionId, image, sandbox: policy, network: network ?? 'none' })
     const spec = guestContainerSpec({
-      sessionId, repo, image, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: checkpointStore ? { ...this.opts.labels, [LABEL_ROLE]: 'checkpoints' } : this.opts.labels, guardMounts: guard.mounts, checkpointStore
+      sessionId, repo, image: runImage, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: checkpointStore ? { ...this.opts.labels, [LABEL_ROLE]: 'checkpoints' } : this.opts.labels, guardMounts: guard.mounts, checkpointStore
     })
     let backend: DockerBackend | undefined
     try {

@@ -108,13 +108,14 @@ async function engineArch(): Promise<string> {
 
 /**
  * Build Cortex's layer (resources/guest/Dockerfile) FROM `base` as image `tag`, with network none:
- * the context holds everything it COPYs. Also used on any base image (ARG BASE).
+ * the context holds everything it COPYs. `dockerfile` is the recipe file to build (default
+ * `Dockerfile`; `Dockerfile.derive` adds only Node to a user's image).
  * @throws CortexError `image_unavailable` when packing, unpacking or the build fails.
  */
-export async function buildCortexLayer(recipeDir: string, base: string, tag: string, onProgress: (l: string) => void, signal?: AbortSignal): Promise<void> {
+export async function buildCortexLayer(recipeDir: string, base: string, tag: string, onProgress: (l: string) => void, signal?: AbortSignal, dockerfile = 'Dockerfile'): Promise<void> {
   const ctx = mkdtempSync(join(tmpdir(), 'cortex-guest-layer-'))
   try {
-    await prepareLayerContext(recipeDir, ctx, await engineArch(), onProgress, signal)
+    await prepareLayerContext(recipeDir, ctx, await engineArch(), onProgress, signal, dockerfile)
     onProgress(`==> docker build --network none: Cortex's layer FROM ${base} -> ${tag}`)
     await step(['docker', 'build', '--network', 'none', '--build-arg', `BASE=${base}`, '-t', tag, ctx], `building Cortex's layer FROM ${base}`, onProgress, signal)
   } finally {

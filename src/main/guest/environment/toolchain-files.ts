@@ -61,9 +61,10 @@ async function pack(p: PinnedPackage, dest: string, onProgress: (l: string) => v
  * Fill `ctxDir` (an empty folder) with the build context of Cortex's layer for a Docker engine of
  * architecture `arch` (as `docker info` names it): `Dockerfile` and `rootfs/usr/local/{bin/node,
  * lib/node_modules/{npm,corepack}, bin links}`. Progress lines go to `onProgress` (`==>` steps).
+ * `dockerfile` names the recipe file copied in as `Dockerfile` (default `Dockerfile`; a derived guest uses `Dockerfile.derive`).
  * @throws CortexError `image_unavailable` when npm or tar fail, an integrity differs, or toolchains.json lacks `arch`.
  */
-export async function prepareLayerContext(recipeDir: string, ctxDir: string, arch: string, onProgress: (l: string) => void, signal?: AbortSignal): Promise<void> {
+export async function prepareLayerContext(recipeDir: string, ctxDir: string, arch: string, onProgress: (l: string) => void, signal?: AbortSignal, dockerfile = 'Dockerfile'): Promise<void> {
   let pins: PinnedPackage[]
   try {
     pins = toolchainPackages(recipeDir, arch)
@@ -90,7 +91,7 @@ export async function prepareLayerContext(recipeDir: string, ctxDir: string, arc
     symlinkSync(target, join(local, 'bin', name))
   }
   for (const js of ['pnpm.js', 'pnpx.js', 'yarn.js', 'yarnpkg.js']) chmodSync(join(modules, 'corepack', 'dist', js), 0o755)
-  copyFileSync(join(recipeDir, 'Dockerfile'), join(ctxDir, 'Dockerfile'))
+  copyFileSync(join(recipeDir, dockerfile), join(ctxDir, 'Dockerfile'))
   // the tarballs stay out of the context the builder is sent
   writeFileSync(join(ctxDir, '.dockerignore'), '.packs\n')
 }

@@ -1,0 +1,59 @@
+/**
+ * A guest from a user's own image (CORTEX_GUEST_IMAGE): a small image derived locally FROM it
+ * (resources/guest/Dockerfile.derive, built with network none) that adds Cortex's Node runtime, so an
+ * image with no Node serves as a guest; its own node, when the guest's PATH finds one, is kept.
+ * Tagged `cortex-derived:<hash of the image id and the recipe>`, built once, reused after.
+ */
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { CortexError } from '../../../shared/errors'
+import { buildCortexLayer, dockerImageExists } from './builders'
+import { runCommand } from './run-command'
+
+/** Image repository of derived guests. */
+export const DERIVED_IMAGE_REPO = 'cortex-derived'
+
+const inFlight = new Map<string, Promise<string>>()
+
+/**
+ * `cortex-derived:<12 hex>` for `image`: sha256 over its image id, Dockerfile.derive and toolchains.json.
+ * @throws CortexError `image_unavailable` when the image cannot be inspected.
+ */
+export async function derivedImageTag(image: string, recipeDir: string): Promise<string> {
+  const out: string[] = []
+  const r = await runCommand(['docker', 'image', 'inspect', '--format', '{{.Id}}', image], (l) => out.push(l)).catch(() => undefined)
+  const id = out.join('').trim()
+  if (!r || r.code !== 0 || !id) throw new CortexError('image_unavailable', `cannot inspect guest image ${image}`)
+  const h = createHash('sha256').update(id + '\0')
+  try {
+    for (const f of ['Dockerfile.derive', 'toolchains.json']) h.update(readFileSync(join(recipeDir, f))).update('\0')
+  } catch (err) {
+    throw new CortexError('image_unavailable', `cannot read the recipe to derive a guest from ${image}: ${(err as Error).message}`, { cause: err })
+  }
+  return `${DERIVED_IMAGE_REPO}:${h.digest('hex').slice(0, 12)}`
+}
+
+/**
+ * The image to start for a user's `image`: its derived image, built first when missing (progress
+ * lines to `onProgress`). Concurrent calls for one image share the build.
+ * @throws CortexError `image_unavailable` when deriving fails (e.g. the image has no /bin/sh)
+ */
+export async function deriveGuestImage(image: string, recipeDir: string, onProgress: (l: string) => void): Promise<string> {
+  const tag = await derivedImageTag(image, recipeDir)
+  if (await dockerImageExists(tag)) return tag
+  let p = inFlight.get(tag)
+  if (!p) {
+    p = (async () => {
+      onProgress(`==> adding Cortex's Node runtime to ${image} -> ${tag} (once per image)`)
+      try {
+        await buildCortexLayer(recipeDir, image, tag, onProgress, undefined, 'Dockerfile.derive')
+      } catch (err) {
+        throw new CortexError('image_unavailable', `could not add Cortex's runtime to guest image ${image}: ${(err as Error).message}`, { cause: err })
+      }
+      return tag
+    })().finally(() => inFlight.delete(tag))
+    inFlight.set(tag, p)
+  }
+  return p
+}
