@@ -45,7 +45,8 @@ export interface DockerGuestProviderOptions {
   /** Connection options for the default client (e.g. `{ socketPath }`); ignored when `docker` is given. */
   dockerOptions?: Dockerode.DockerOptions
   /**
-   * Image tag; default {@link guestImageTag}(). A user-named image is probed once at attach for
+   * Image tag; default {@link guestImageTag}(). A user-named image is refused when built on musl,
+   * started from its derived image with Cortex's Node (ADR 0030), and probed once at attach for
    * node ≥ 18 and {@link REQUIRED_GUEST_COMMANDS}; one lacking them fails with `image_unavailable`.
    */
   image?: string

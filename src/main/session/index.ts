@@ -29,7 +29,7 @@ export { cliLogLevels, createFileLogger, LOG_LEVEL_ENV, type FileLoggerOptions }
 
 /** Env var: guests kept warm for the repository opened last (0 disables the pool). */
 export const WARM_POOL_ENV = 'CORTEX_WARM_POOL'
-/** Env var: a user-named guest image instead of the built-in one (checked at attach for node ≥ 18, bash, rg, git). */
+/** Env var: a user-named guest image instead of the built-in one (musl refused; Cortex's Node added in a derived image; checked at attach for bash, rg, git). */
 export const GUEST_IMAGE_ENV = 'CORTEX_GUEST_IMAGE'
 
 /**
