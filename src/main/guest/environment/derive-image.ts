@@ -14,7 +14,8 @@ import { runCommand } from './run-command'
 /** Image repository of derived guests. */
 export const DERIVED_IMAGE_REPO = 'cortex-derived'
 
-const inFlight = new Map<string, Promise<string>>()
+/** Builds in progress by tag: the shared build and the progress listeners of every start waiting on it. */
+const builds = new Map<string, { promise: Promise<string>; listeners: Set<(l: string) => void> }>()
 
 /**
  * `cortex-derived:<12 hex>` for `image`: sha256 over its image id, Dockerfile.derive and toolchains.json.
@@ -36,24 +37,32 @@ export async function derivedImageTag(image: string, recipeDir: string): Promise
 
 /**
  * The image to start for a user's `image`: its derived image, built first when missing (progress
- * lines to `onProgress`). Concurrent calls for one image share the build.
+ * lines to `onProgress`). Concurrent calls for one image share the build, and each gets its progress.
  * @throws CortexError `image_unavailable` when deriving fails (e.g. the image has no /bin/sh)
  */
 export async function deriveGuestImage(image: string, recipeDir: string, onProgress: (l: string) => void): Promise<string> {
   const tag = await derivedImageTag(image, recipeDir)
   if (await dockerImageExists(tag)) return tag
-  let p = inFlight.get(tag)
-  if (!p) {
-    p = (async () => {
-      onProgress(`==> adding Cortex's Node runtime to ${image} -> ${tag} (once per image)`)
+  let build = builds.get(tag)
+  if (!build) {
+    const listeners = new Set<(l: string) => void>()
+    const promise = (async () => {
       try {
-        await buildCortexLayer(recipeDir, image, tag, onProgress, undefined, 'Dockerfile.derive')
+        await buildCortexLayer(recipeDir, image, tag, (l) => listeners.forEach((f) => f(l)), undefined, 'Dockerfile.derive')
       } catch (err) {
         throw new CortexError('image_unavailable', `could not add Cortex's runtime to guest image ${image}: ${(err as Error).message}`, { cause: err })
       }
       return tag
-    })().finally(() => inFlight.delete(tag))
-    inFlight.set(tag, p)
+    })().finally(() => builds.delete(tag))
+    build = { promise, listeners }
+    builds.set(tag, build)
   }
-  return p
+  // every waiting start (a session's guest and its checkpoint guest) shows the build's progress
+  build.listeners.add(onProgress)
+  onProgress(`==> adding Cortex's Node runtime to ${image} -> ${tag} (once per image)`)
+  try {
+    return await build.promise
+  } finally {
+    build.listeners.delete(onProgress)
+  }
 }
