@@ -9,7 +9,7 @@ import pkg from './package.json' with { type: 'json' }
  * zod alone is ~270 ES modules and the AI SDK a dozen more, and Node's ESM loader resolves, reads
  * and links each one, which cost more than their code at start-up. One bundled chunk loads them at once.
  */
-const BUNDLED_IN_CLI = ['zod', 'ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible', 'strip-ansi', 'unbash', 'dockerode', 'commander', 'diff']
+const BUNDLED_IN_CLI = ['zod', 'ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible', 'strip-ansi', 'unbash', 'dockerode', 'commander', 'diff', 'marked', 'marked-terminal']
 
 /**
  * Modules of the bundled dockerode that load heavy packages Cortex never uses at run time, each
@@ -25,7 +25,19 @@ const LAZY_IN_DOCKERODE: Record<string, { file: string; exports: string[] | 'fun
   'docker-modem/lib/ ./ssh': { file: 'docker-modem/lib/ssh.js', exports: 'function' }
 }
 
-/** The rolldown plugin that puts {@link LAZY_IN_DOCKERODE}'s stand-ins in place. */
+/**
+ * marked-terminal's syntax highlighter, cli-highlight, loads highlight.js with every language it
+ * knows (~120 ms of CPU, half of the Markdown renderer's load): the bundle holds a stand-in that
+ * `require()`s it (it is CommonJS, so synchronously) the first time a code block is highlighted,
+ * from beside marked-terminal in node_modules.
+ */
+const LAZY_CLI_HIGHLIGHT = [
+  "import { createRequire } from 'node:module'",
+  'let real',
+  "export function highlight(code, options) { real ??= createRequire(import.meta.resolve('marked-terminal'))('cli-highlight'); return real.highlight(code, options) }"
+].join('\n')
+
+/** The rolldown plugin that puts {@link LAZY_IN_DOCKERODE}'s and {@link LAZY_CLI_HIGHLIGHT}'s stand-ins in place. */
 function lazyDockerodeParts(): Plugin {
   const PREFIX = '\0cortex-lazy:'
   return {
@@ -33,6 +45,7 @@ function lazyDockerodeParts(): Plugin {
     enforce: 'pre',
     resolveId(source, importer) {
       if (!importer) return null
+      if (source === 'cli-highlight' && importer.replace(/\\/g, '/').includes('/node_modules/marked-terminal/')) return `${PREFIX}cli-highlight`
       const hit = Object.entries(LAZY_IN_DOCKERODE).find(([k]) => {
         const [folder, spec] = k.split(' ')
         return source === spec && importer.replace(/\\/g, '/').includes(`/node_modules/${folder}`)
@@ -41,6 +54,7 @@ function lazyDockerodeParts(): Plugin {
     },
     load(id) {
       if (!id.startsWith(PREFIX)) return null
+      if (id === `${PREFIX}cli-highlight`) return LAZY_CLI_HIGHLIGHT
       const { file, exports } = LAZY_IN_DOCKERODE[id.slice(PREFIX.length)]!
       const real = `require(${JSON.stringify(file)})`
       return exports === 'function'
@@ -67,7 +81,7 @@ export default defineConfig({
     outDir: 'out/cli',
     emptyOutDir: true,
     sourcemap: true,
-    minify: process.env.CORTEX_MINIFY === '1',
+    minify: false,
     rollupOptions: {
       input: { index: 'src/cli/index.ts' },
       external: (id) => external.some((e) => id === e || id.startsWith(`${e}/`)) || Object.values(LAZY_IN_DOCKERODE).some((l) => id === l.file),

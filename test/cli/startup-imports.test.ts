@@ -7,6 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -68,6 +69,30 @@ describe('cortex start-up imports', () => {
     expect(r.status).toBe(0)
     const heavy = heavyIn(r.loaded).map((l) => l.split(' -> ')[0]!)
     expect(heavy.some((s) => /session-[\w-]+\.mjs$/.test(s))).toBe(true) // the chunk with the session service (zod, the AI SDK and dockerode bundled in)
+  })
+
+  it('the Markdown renderer loads highlight.js only for the first code block it highlights', () => {
+    // the chunk(s) `cortex run` on a terminal (and the TUI) load before the first request: the one exporting renderMarkdown
+    const chunks = readdirSync(resolve('out/cli/chunks')).filter((f) => /^markdown-[\w-]+\.mjs$/.test(f)).map((f) => pathToFileURL(resolve('out/cli/chunks', f)).href)
+    const file = join(dir, 'markdown.txt')
+    const script = [
+      `let renderMarkdown; for (const u of ${JSON.stringify(chunks)}) renderMarkdown ??= (await import(u)).renderMarkdown`,
+      `const { appendFileSync } = await import('node:fs')`,
+      `const mark = (m) => appendFileSync(${JSON.stringify(file)}, m + '\\n')`,
+      `mark('@@loaded'); process.stdout.write(JSON.stringify(renderMarkdown('# Title\\n\\nplain *text*', 80)) + '\\n')`,
+      `mark('@@prose'); process.stdout.write(JSON.stringify(renderMarkdown('\\x60\\x60\\x60js\\nconst x = 1\\n\\x60\\x60\\x60', 80)) + '\\n')`
+    ].join('\n')
+    const r = spawnSync(process.execPath, ['--import', resolve('test/support/record-imports.mjs'), '--input-type=module', '-e', script], {
+      encoding: 'utf8', env: { ...process.env, CORTEX_RECORD_IMPORTS: file, FORCE_COLOR: '1' }, timeout: 60_000
+    })
+    expect(r.status, r.stderr).toBe(0)
+    const [prose, code] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as string)
+    expect(prose).toContain('Title')
+    expect(code).toContain('\u001b[34mconst\u001b[39m') // highlighted (a keyword in blue)
+    const lines = readFileSync(file, 'utf8').split('\n')
+    const beforeCode = lines.slice(0, lines.indexOf('@@prose'))
+    expect(beforeCode.filter((l) => /highlight\.js|cli-highlight/.test(l))).toEqual([])
+    expect(lines.slice(lines.indexOf('@@prose')).some((l) => /node_modules\/highlight\.js\//.test(l))).toBe(true)
   })
 
   it("dockerode's parts left out of the bundle still load from the built CLI when called (an ssh:// DOCKER_HOST, a BuildKit build)", () => {
