@@ -5,6 +5,9 @@
  * on 127.0.0.1 answers at once; the guest is real (DOCKER_HOST as set). Run: `npm run build:node &&
  * npx tsx bench/startup-first-request.ts [ROOT…]` (default: this checkout); `BENCH_N` rounds (default 9).
  * Prints p50 (p90) of the wall time and of the CLI's CPU (user + sys) until the request arrives.
+ * `BENCH_NO_GUEST=1` points DOCKER_HOST at a socket that does not exist, so no guest starts and the
+ * first request waits for none (today it waits for the guest's git facts, ADR 0021): what remains
+ * is the CLI's own path — module loading, the session's open, the request's build.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -69,7 +72,7 @@ async function main(): Promise<void> {
         spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' }).on('close', () => done(performance.now() - p0))
       })
       for (const root of roots) {
-        const r = await once(join(root, 'bin/cortex.cjs'), (url) => ['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', url, '--model', 'scripted', '--json', 'hi'], root, { CORTEX_HOME: home })
+        const r = await once(join(root, 'bin/cortex.cjs'), (url) => ['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', url, '--model', 'scripted', '--json', 'hi'], root, { CORTEX_HOME: home, ...(process.env.BENCH_NO_GUEST === '1' ? { DOCKER_HOST: `unix://${join(home, 'no-docker.sock')}` } : {}) })
         if (i === 0) continue // warm the file cache
         wall.get(root)!.push(r.ms)
         cpu.get(root)!.push(r.cpu)
