@@ -2,14 +2,15 @@
 // the scripted model server and a real Docker guest (ADR 0023). A session on a real repository
 // streams text, shows an edit_file call with its update and diff (the file changes on disk), stops a
 // `sleep 30` within Stop's 2 s when the editor cancels, and replays its history on session/load.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { SessionUpdate } from '@agentclientprotocol/sdk'
 import { allJsonRpc, startAcp, type AcpHarness } from '../support/acp-client'
+import { runCli } from '../support/cli'
 import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
-import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
+import { offeredToolNames, startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
 import { tempDir } from '../support/temp-dir'
 
 /** Stop's stated promise (ADR 0008): the turn ends within 2 s. */
@@ -98,4 +99,136 @@ describe.skipIf(skipWithoutDocker())('cortex acp', () => {
     expect(await again.close()).toMatchObject({ code: 0 })
     expect(allJsonRpc(again.stdoutLines)).toBe(true)
   }, 180_000)
+
+  it('in Ask mode (session/set_mode) an edit is neither offered nor executed', async () => {
+    const server = await startScriptedModelServer([
+      { toolCalls: [{ name: 'edit_file', args: { path: 'a.txt', old_string: 'hello', new_string: 'goodbye' } }] },
+      { text: 'I cannot edit in Ask mode.' }
+    ])
+    servers.push(server)
+    const repo = await makeTestRepo({ 'a.txt': 'hello world\n' })
+    const acp = start(['--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--ask', 'never'], { env })
+    await init(acp)
+    const { sessionId } = await acp.connection.agent.request('session/new', { cwd: repo, mcpServers: [] })
+    await acp.connection.agent.request('session/set_mode', { sessionId, modeId: 'ask' })
+    await acp.waitForUpdate((u) => u.sessionUpdate === 'current_mode_update' && u.currentModeId === 'ask')
+    const answer = await acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'say goodbye' }] })
+    expect(answer.stopReason).toBe('end_turn')
+    const offered = offeredToolNames(server.requests[0]!)
+    expect(offered).not.toContain('edit_file')
+    expect(offered).not.toContain('write_file')
+    expect(offered).not.toContain('bash')
+    // the confused model's call is refused at execution: failed, no diff, the file untouched
+    const updates = acp.updates.map((n) => n.update)
+    const failed = updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed')
+    expect(failed).toBeDefined()
+    expect(updates.some((u) => (u.sessionUpdate === 'tool_call_update' || u.sessionUpdate === 'tool_call') && (u.content ?? []).some((c) => c.type === 'diff' && u.sessionUpdate === 'tool_call_update'))).toBe(false)
+    expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe('hello world\n')
+    expect(await acp.close()).toMatchObject({ code: 0 })
+    expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+  }, 120_000)
+
+  it('under approvals a bash call asks with session/request_permission and runs only after allow once; reject always stores a deny rule', async () => {
+    const flags = await model([
+      { toolCalls: [{ name: 'bash', args: { command: 'touch ran.txt' } }] },
+      { text: 'made it' },
+      { toolCalls: [{ name: 'bash', args: { command: 'rm keep.txt' } }] },
+      { toolCalls: [{ name: 'bash', args: { command: 'rm keep.txt' } }] },
+      { text: 'not removed' }
+    ])
+    const repo = await makeTestRepo({ 'keep.txt': 'keep\n' })
+    const existedWhenAsked: boolean[] = []
+    const acp = start([...flags, '--ask', 'commands'], {
+      env,
+      answer: (req) => {
+        existedWhenAsked.push(existsSync(join(repo, 'ran.txt')))
+        const cmd = (req.toolCall.rawInput as { command?: string }).command
+        return { outcome: { outcome: 'selected', optionId: cmd === 'touch ran.txt' ? 'allow_once' : 'reject_always' } }
+      }
+    })
+    await init(acp)
+    const { sessionId } = await acp.connection.agent.request('session/new', { cwd: repo, mcpServers: [] })
+    expect((await acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'make a file' }] })).stopReason).toBe('end_turn')
+    expect(acp.permissions).toHaveLength(1)
+    const [asked] = acp.permissions
+    expect(asked).toMatchObject({ sessionId, toolCall: { kind: 'execute', rawInput: { command: 'touch ran.txt' } } })
+    expect(asked!.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once', 'reject_always'])
+    // bound to the exact call the editor shows
+    const call = acp.updates.map((n) => n.update).find((u) => u.sessionUpdate === 'tool_call')
+    expect(call?.sessionUpdate === 'tool_call' && call.toolCallId).toBe(asked!.toolCall.toolCallId)
+    expect(existedWhenAsked).toEqual([false])
+    expect(existsSync(join(repo, 'ran.txt'))).toBe(true)
+
+    expect((await acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'remove keep.txt' }] })).stopReason).toBe('end_turn')
+    // the second rm was refused by the stored rule without asking again
+    expect(acp.permissions).toHaveLength(2)
+    expect(existsSync(join(repo, 'keep.txt'))).toBe(true)
+    const failed = acp.updates.map((n) => n.update).filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed')
+    expect(failed).toHaveLength(2)
+    expect(JSON.stringify(failed[1])).toContain("denied by the user's rule")
+    expect(await acp.close()).toMatchObject({ code: 0 })
+    const rules = await runCli(['rules', 'list', '--repo', repo], { env })
+    expect(rules.stdout).toMatch(/ deny +bash +rm keep\.txt \*\n/)
+    expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+  }, 120_000)
+
+  describe('failures are JSON-RPC errors, and stdout carries nothing else', () => {
+    const rejection = async (p: Promise<unknown>): Promise<{ code: number; message: string; data?: { code?: string } }> => {
+      try {
+        await p
+      } catch (err) {
+        return err as { code: number; message: string; data?: { code?: string } }
+      }
+      throw new Error('the request succeeded')
+    }
+
+    it('a bad repository', async () => {
+      const acp = start(await model([]), { env })
+      await init(acp)
+      const missing = join(home, 'no-such-repo')
+      const err = await rejection(acp.connection.agent.request('session/new', { cwd: missing, mcpServers: [] }))
+      expect(err).toMatchObject({ code: -32602, data: { code: 'repo_invalid' } })
+      expect(err.message).toContain(missing)
+      expect(await acp.close()).toMatchObject({ code: 0 })
+      expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+    })
+
+    it('no Docker engine', async () => {
+      const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+      const acp = start([...(await model([{ toolCalls: [{ name: 'bash', args: { command: 'true' } }] }, { text: 'x' }])), '--ask', 'never'], { env: { ...env, DOCKER_HOST: 'unix:///nonexistent' } })
+      await init(acp)
+      const { sessionId } = await acp.connection.agent.request('session/new', { cwd: repo, mcpServers: [] })
+      const err = await rejection(acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] }))
+      expect(err).toMatchObject({ code: -32603, data: { code: 'docker_unavailable' } })
+      expect(err.message).toMatch(/docker/i)
+      expect(await acp.close()).toMatchObject({ code: 0 })
+      expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+    }, 60_000)
+
+    it('the model provider down', async () => {
+      const closed = await startScriptedModelServer([])
+      await closed.close()
+      const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+      const acp = start(['--provider', 'openai-compatible', '--base-url', closed.baseUrl, '--model', 'scripted'], { env })
+      await init(acp)
+      const { sessionId } = await acp.connection.agent.request('session/new', { cwd: repo, mcpServers: [] })
+      const err = await rejection(acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] }))
+      expect(err).toMatchObject({ code: -32603, data: { code: 'provider_unreachable' } })
+      expect(err.message).toContain('--base-url')
+      expect(await acp.close()).toMatchObject({ code: 0 })
+      expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+    }, 60_000)
+
+    it('no model configured: every session request says what to set, the agent stays up', async () => {
+      const acp = start([], { env: { ...env, CORTEX_PROVIDER: '', CORTEX_MODEL: '', CORTEX_BASE_URL: '', ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' } })
+      await init(acp)
+      const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+      for (let i = 0; i < 2; i++) {
+        const err = await rejection(acp.connection.agent.request('session/new', { cwd: repo, mcpServers: [] }))
+        expect(err).toMatchObject({ code: -32603, data: { code: 'provider_config' } })
+      }
+      expect(await acp.close()).toMatchObject({ code: 0 })
+      expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+    })
+  })
 })
