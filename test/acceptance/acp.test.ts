@@ -172,6 +172,36 @@ describe.skipIf(skipWithoutDocker())('cortex acp', () => {
     expect(allJsonRpc(acp.stdoutLines)).toBe(true)
   }, 120_000)
 
+  it('Plan: the lock is announced, /accept (an advertised command) switches to Agent with the steps as the plan and carries it out', async () => {
+    const flags = await model([
+      { toolCalls: [{ name: 'plan', args: { title: 'Greeting', summary: 'Write hello.txt.', steps: ['Write hello.txt', 'Check hello.txt'], mermaid: 'flowchart TD\n  A[Write] --> B[Check]' } }] },
+      { text: 'Plan ready.' },
+      { toolCalls: [{ name: 'write_file', args: { path: 'hello.txt', content: 'hello\n' } }] },
+      { text: 'Done.' }
+    ])
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const acp = start([...flags, '--mode', 'plan', '--ask', 'never'], { env })
+    await init(acp)
+    const { sessionId, modes } = await acp.connection.agent.request('session/new', { cwd: repo, mcpServers: [] })
+    expect(modes?.currentModeId).toBe('plan')
+    const early = await acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/accept' }] })
+    expect(early.stopReason).toBe('end_turn')
+    expect(texts(acp.updates.map((n) => n.update), 'agent_message_chunk')).toContain('nothing awaits a decision')
+    await acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'plan a greeting' }] })
+    const planned = acp.updates.map((n) => n.update)
+    expect(planned.find((u) => u.sessionUpdate === 'plan')).toMatchObject({ entries: [{ content: 'Write hello.txt', status: 'pending' }, { content: 'Check hello.txt', status: 'pending' }] })
+    expect(texts(planned, 'agent_message_chunk')).toContain('send /accept to accept it')
+    const from = acp.updates.length
+    const accepted = await acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/accept' }] })
+    expect(accepted.stopReason).toBe('end_turn')
+    const after = acp.updates.slice(from).map((n) => n.update)
+    expect(after.find((u) => u.sessionUpdate === 'current_mode_update')).toMatchObject({ currentModeId: 'agent' })
+    expect(after.some((u) => u.sessionUpdate === 'tool_call' && u.kind === 'edit')).toBe(true)
+    expect(readFileSync(join(repo, 'hello.txt'), 'utf8')).toBe('hello\n')
+    expect(await acp.close()).toMatchObject({ code: 0 })
+    expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+  }, 120_000)
+
   describe('failures are JSON-RPC errors, and stdout carries nothing else', () => {
     const rejection = async (p: Promise<unknown>): Promise<{ code: number; message: string; data?: { code?: string } }> => {
       try {
