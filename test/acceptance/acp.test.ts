@@ -2,9 +2,9 @@
 // the scripted model server and a real Docker guest (ADR 0023). A session on a real repository
 // streams text, shows an edit_file call with its update and diff (the file changes on disk), stops a
 // `sleep 30` within Stop's 2 s when the editor cancels, and replays its history on session/load.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { SessionUpdate } from '@agentclientprotocol/sdk'
 import { allJsonRpc, startAcp, type AcpHarness } from '../support/acp-client'
 import { runCli } from '../support/cli'
@@ -211,6 +211,22 @@ describe.skipIf(skipWithoutDocker())('cortex acp', () => {
       }
       throw new Error('the request succeeded')
     }
+
+    it('a stray print in the agent process (a library calling console.log) goes to stderr, never into the protocol', async () => {
+      const dir = tempDir('cortex-acp-stray-')
+      const preload = join(dir, 'stray.mjs')
+      const go = join(dir, 'go')
+      // prints once the test says so (the agent is up by then): what Node prints before the agent starts is not the agent's to catch
+      writeFileSync(preload, `import { existsSync } from 'node:fs'\nconst t = setInterval(() => { if (existsSync(${JSON.stringify(go)})) console.log('stray print') }, 20); t.unref()\n`)
+      const acp = start(await model([]), { env: { ...env, NODE_OPTIONS: `--import=${preload}` } })
+      await init(acp)
+      writeFileSync(go, '')
+      await vi.waitFor(() => expect(acp.stderr()).toContain('stray print'), { timeout: 10_000 })
+      expect(await acp.connection.agent.request('session/new', { cwd: join(dir, 'missing'), mcpServers: [] }).then(() => 'ok', () => 'error')).toBe('error')
+      expect(await acp.close()).toMatchObject({ code: 0 })
+      expect(acp.stdoutLines.length).toBeGreaterThan(1)
+      expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+    })
 
     it('a bad repository', async () => {
       const acp = start(await model([]), { env })

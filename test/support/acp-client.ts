@@ -50,6 +50,8 @@ export function startAcp(
   let partial = ''
   child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c))
   child.stdin.on('error', () => undefined)
+  // every byte is recorded even after the SDK stopped reading (it cancels its input on a protocol error)
+  let reading = true
   const input = new ReadableStream<Uint8Array>({
     start(controller) {
       child.stdout.on('data', (chunk: Buffer) => {
@@ -57,12 +59,16 @@ export function startAcp(
         const lines = partial.split('\n')
         partial = lines.pop() ?? ''
         stdoutLines.push(...lines.filter((l) => l !== ''))
-        controller.enqueue(new Uint8Array(chunk))
+        if (reading) controller.enqueue(new Uint8Array(chunk))
       })
       child.stdout.on('end', () => {
         if (partial) stdoutLines.push(partial)
-        controller.close()
+        if (reading) controller.close()
+        reading = false
       })
+    },
+    cancel() {
+      reading = false
     }
   })
   const app = client({ name: 'cortex-acp-test' })
