@@ -139,6 +139,7 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
     .onNotification('session/cancel', async ({ params }) => {
       const s = sessions.get(params.sessionId)
       if (!s) return
+      logger.info('acp session/cancel: stopping the turn', { sessionId: s.id })
       s.cancelAsks()
       await (await service()).submit({ sessionId: s.id, op: { type: 'stop' } }).catch((err: unknown) => logger.debug('stop refused (the turn may have ended)', errorFields(err)))
     })
