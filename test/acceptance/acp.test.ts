@@ -2,10 +2,12 @@
 // the scripted model server and a real Docker guest (ADR 0023). A session on a real repository
 // streams text, shows an edit_file call with its update and diff (the file changes on disk), stops a
 // `sleep 30` within Stop's 2 s when the editor cancels, and replays its history on session/load.
+import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { SessionUpdate } from '@agentclientprotocol/sdk'
+import { LABEL_OWNER, ownerTag } from '../../src/main/guest/owner'
 import { allJsonRpc, startAcp, type AcpHarness } from '../support/acp-client'
 import { runCli } from '../support/cli'
 import { makeTestRepo } from '../support/guest'
@@ -199,6 +201,28 @@ describe.skipIf(skipWithoutDocker())('cortex acp', () => {
     expect(after.some((u) => u.sessionUpdate === 'tool_call' && u.kind === 'edit')).toBe(true)
     expect(readFileSync(join(repo, 'hello.txt'), 'utf8')).toBe('hello\n')
     expect(await acp.close()).toMatchObject({ code: 0 })
+    expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+  }, 120_000)
+
+  it('the editor quitting mid-turn (stdin closed during a sleep 30) ends the process and leaves none of its containers', async () => {
+    const flags = await model([{ toolCalls: [{ name: 'bash', args: { command: 'echo started; sleep 30' } }] }])
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const acp = start([...flags, '--ask', 'never'], { env })
+    await init(acp)
+    // the owner tag is taken while the process runs (after its exit it would match no container)
+    const owner = ownerTag(acp.child.pid)
+    const containers = (): string[] =>
+      execFileSync('docker', ['ps', '-a', '--filter', `label=${LABEL_OWNER}=${owner}`, '--format', '{{.ID}}'], { encoding: 'utf8' }).split('\n').filter(Boolean)
+    const { sessionId } = await acp.connection.agent.request('session/new', { cwd: repo, mcpServers: [] })
+    const prompt = acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait' }] }).catch(() => 'connection closed')
+    await acp.waitForUpdate((u) => u.sessionUpdate === 'tool_call_update' && JSON.stringify(u.content ?? []).includes('started'))
+    expect(containers().length).toBeGreaterThan(0)
+    const t0 = Date.now()
+    // hang guard (~10x the bounded shutdown's usual second or two); the command alone would run 30 s
+    expect(await acp.close(20_000)).toMatchObject({ code: 0 })
+    if (process.env.CORTEX_PRINT_TIMINGS) process.stdout.write(`[acp] stdin closed mid-turn → exit: ${Date.now() - t0} ms\n`)
+    expect(await prompt).toBe('connection closed')
+    expect(containers()).toEqual([])
     expect(allJsonRpc(acp.stdoutLines)).toBe(true)
   }, 120_000)
 
