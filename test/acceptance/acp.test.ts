@@ -204,6 +204,36 @@ describe.skipIf(skipWithoutDocker())('cortex acp', () => {
     expect(allJsonRpc(acp.stdoutLines)).toBe(true)
   }, 120_000)
 
+  it('a cancel while the editor shows a permission prompt takes the prompt away, runs nothing and answers cancelled within 2 s', async () => {
+    const flags = await model([{ toolCalls: [{ name: 'bash', args: { command: 'touch never.txt' } }] }, { text: 'unreachable' }])
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    let sessionId = ''
+    let t0 = 0
+    let withdrawn = false
+    const acp = start([...flags, '--ask', 'commands'], {
+      env,
+      answer: async (_req, signal) => {
+        t0 = Date.now()
+        await acp.connection.agent.notify('session/cancel', { sessionId })
+        // the editor's prompt stays until the agent takes it away (hang guard: the test's own timeout)
+        await new Promise<void>((done) => (signal.aborted ? done() : signal.addEventListener('abort', () => done())))
+        withdrawn = true
+        return { outcome: { outcome: 'cancelled' } }
+      }
+    })
+    await init(acp)
+    sessionId = (await acp.connection.agent.request('session/new', { cwd: repo, mcpServers: [] })).sessionId
+    const answer = await acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'make a file' }] })
+    const ms = Date.now() - t0
+    expect(answer.stopReason).toBe('cancelled')
+    expect(withdrawn).toBe(true)
+    expect(ms).toBeLessThan(STOP_BOUND_MS)
+    expect(existsSync(join(repo, 'never.txt'))).toBe(false)
+    expect(acp.updates.map((n) => n.update).find((u) => u.sessionUpdate === 'tool_call_update')).toMatchObject({ status: 'failed' })
+    expect(await acp.close()).toMatchObject({ code: 0 })
+    expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+  }, 120_000)
+
   it('the editor quitting mid-turn (stdin closed during a sleep 30) ends the process and leaves none of its containers', async () => {
     const flags = await model([{ toolCalls: [{ name: 'bash', args: { command: 'echo started; sleep 30' } }] }])
     const repo = await makeTestRepo({ 'a.txt': 'x\n' })

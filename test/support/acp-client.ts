@@ -34,11 +34,11 @@ export interface AcpHarness {
 
 /**
  * Spawn `cortex acp ...args` and connect the SDK's client to it.
- * @param opts.answer how permission requests are answered (default: cancelled)
+ * @param opts.answer how permission requests are answered (default: cancelled); `signal` aborts when the agent cancels the request
  */
 export function startAcp(
   args: string[],
-  opts: { env?: NodeJS.ProcessEnv; answer?: (req: RequestPermissionRequest) => RequestPermissionResponse | Promise<RequestPermissionResponse> } = {}
+  opts: { env?: NodeJS.ProcessEnv; answer?: (req: RequestPermissionRequest, signal: AbortSignal) => RequestPermissionResponse | Promise<RequestPermissionResponse> } = {}
 ): AcpHarness {
   if (!existsSync(resolve('out/cli/index.mjs'))) throw new Error('the CLI is not built: run `npm run build` first')
   const child = spawn(process.execPath, [CLI, 'acp', ...args], { env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] })
@@ -76,10 +76,10 @@ export function startAcp(
       updates.push(params)
       for (const w of waiters) w()
     })
-    .onRequest('session/request_permission', async ({ params }) => {
+    .onRequest('session/request_permission', async ({ params, signal }) => {
       permissions.push(params)
       for (const w of waiters) w()
-      return opts.answer ? await opts.answer(params) : { outcome: { outcome: 'cancelled' } }
+      return opts.answer ? await opts.answer(params, signal) : { outcome: { outcome: 'cancelled' } }
     })
   const connection = app.connect(ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, input))
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('close', (code, signal) => done({ code, signal })))
