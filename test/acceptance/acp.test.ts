@@ -282,6 +282,22 @@ describe.skipIf(skipWithoutDocker())('cortex acp', () => {
       expect(allJsonRpc(acp.stdoutLines)).toBe(true)
     })
 
+    it('a root-owned repository: refused without --allow-root-repo; with it the session opens and the editor is warned', async () => {
+      const repo = await makeTestRepo({ 'a.txt': 'x\n' }, { uid: 0, gid: 0 })
+      const refused = start(await model([]), { env })
+      await init(refused)
+      const err = await rejection(refused.connection.agent.request('session/new', { cwd: repo, mcpServers: [] }))
+      expect(err.message).toContain('--allow-root-repo')
+      expect(await refused.close()).toMatchObject({ code: 0 })
+      const allowed = start([...(await model([])), '--allow-root-repo'], { env })
+      await init(allowed)
+      await allowed.connection.agent.request('session/new', { cwd: repo, mcpServers: [] })
+      const warning = await allowed.waitForUpdate((u) => u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' && u.content.text.includes('root'), { timeoutMs: 20_000 })
+      expect(warning).toMatchObject({ content: { text: expect.stringContaining('⚠') } })
+      expect(await allowed.close()).toMatchObject({ code: 0 })
+      expect(allJsonRpc([...refused.stdoutLines, ...allowed.stdoutLines])).toBe(true)
+    }, 60_000)
+
     it('a bad repository', async () => {
       const acp = start(await model([]), { env })
       await init(acp)

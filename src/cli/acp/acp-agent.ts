@@ -5,7 +5,7 @@
  * and `session/set_mode`. Every decision stays in the session; this renders and submits.
  */
 import { resolve } from 'node:path'
-import { PROTOCOL_VERSION, agent, type AgentApp, type AgentContext, type SessionModeState, type StopReason } from '@agentclientprotocol/sdk'
+import { PROTOCOL_VERSION, agent, type AgentApp, type AgentContext, type SessionModeState, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import { CortexError } from '../../shared/errors'
 import { errorFields, type Logger } from '../../shared/logger-types'
@@ -58,8 +58,12 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
     if (!s) throw toRequestError(new CortexError('session_not_found', `no open session with id ${id} (open it with session/new or session/load)`))
     return s
   }
-  /** Commands are advertised once the session's response is on its way (a macrotask later). */
-  const advertise = (s: AcpSession): void => void setImmediate(() => s.send([{ sessionUpdate: 'available_commands_update', availableCommands: availableCommands() }]))
+  /**
+   * Commands are advertised once the session's response is on its way (a macrotask later), with
+   * `missed`: updates of events the session emitted while it opened, before it was routed here.
+   */
+  const advertise = (s: AcpSession, missed: SessionUpdate[] = []): void =>
+    void setImmediate(() => s.send([{ sessionUpdate: 'available_commands_update', availableCommands: availableCommands() }, ...missed]))
   const guard = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
     try {
       return await fn()
@@ -94,7 +98,9 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
         const info = await svc.openSession({ repo: resolve(params.cwd), ...deps.defaults })
         const s = new AcpSession(info.id, info.repo, { client: () => client, service: svc, logger })
         sessions.set(info.id, s)
-        advertise(s)
+        // a warning emitted as it opened (a root-owned repository) still reaches the editor
+        const opened = await svc.sessionEvents({ sessionId: info.id })
+        advertise(s, opened.filter((e) => e.event.type === 'host_exec_warning').flatMap((e) => s.mapper.map(e.event)))
         return { sessionId: info.id, modes: modes(info.mode) }
       })
     )
