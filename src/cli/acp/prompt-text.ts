@@ -48,7 +48,11 @@ export function promptText(blocks: readonly ContentBlock[]): string {
       const r = b.resource
       if ('text' in r) parts.push(`\n<context uri="${r.uri}">\n${r.text}\n</context>\n`)
       else parts.push(`@${uriPath(r.uri)}`)
-    } else throw new CortexError('invalid_input', `a ${b.type} block cannot be sent to Cortex yet: send text, files or selections`)
+    } else {
+      // MAPPING POINT (images): when `user_message` takes `images` (the images change: base64
+      // `data` + `mediaType`), an image block becomes one of them and initialize says image: true
+      throw new CortexError('invalid_input', `a ${b.type} block cannot be sent to Cortex yet: send text, files or selections`)
+    }
   }
   const text = parts.join('\n').trim()
   if (!text) throw new CortexError('invalid_input', 'the prompt is empty: say what to do')
