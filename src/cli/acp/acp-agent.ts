@@ -111,9 +111,12 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
         const info = await svc.resumeSession({ sessionId: params.sessionId, approvalPolicy: deps.defaults.approvalPolicy })
         if (resolve(params.cwd) !== info.repo) logger.info('acp session/load: the client cwd differs from the session repository; the repository is kept', { cwd: params.cwd, repo: info.repo })
         const s = new AcpSession(info.id, info.repo, { client: () => client, service: svc, logger })
-        // replay the stored history before live events are routed to it, in order
-        for (const e of await svc.sessionEvents({ sessionId: info.id })) s.send(s.mapper.map(e.event, true))
-        for (const e of await svc.sessionEvents({ sessionId: info.id })) if (e.event.type === 'lock_changed') s.lock = e.event.lock
+        // replay the stored history, then route live events to it in the same step (none falls between)
+        const stored = await svc.sessionEvents({ sessionId: info.id })
+        for (const { event } of stored) {
+          if (event.type === 'lock_changed') s.lock = event.lock
+          s.send(s.mapper.map(event, true))
+        }
         sessions.set(info.id, s)
         await s.flushed()
         advertise(s)
