@@ -309,6 +309,19 @@ describe.skipIf(skipWithoutDocker())('cortex acp', () => {
       expect(allJsonRpc(acp.stdoutLines)).toBe(true)
     })
 
+    it('session/load of an unknown session, a prompt to a session not open here', async () => {
+      const acp = start(await model([]), { env })
+      await init(acp)
+      const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+      const unknown = await rejection(acp.connection.agent.request('session/load', { sessionId: '20260101-deadbeef', cwd: repo, mcpServers: [] }))
+      expect(unknown).toMatchObject({ code: -32002, data: { code: 'session_not_found' } })
+      expect(unknown.message).toContain('20260101-deadbeef')
+      const notOpen = await rejection(acp.connection.agent.request('session/prompt', { sessionId: '20260101-deadbeef', prompt: [{ type: 'text', text: 'hi' }] }))
+      expect(notOpen).toMatchObject({ code: -32002, message: expect.stringContaining('session/new or session/load') })
+      expect(await acp.close()).toMatchObject({ code: 0 })
+      expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+    })
+
     it('no Docker engine', async () => {
       const repo = await makeTestRepo({ 'a.txt': 'x\n' })
       const acp = start([...(await model([{ toolCalls: [{ name: 'bash', args: { command: 'true' } }] }, { text: 'x' }])), '--ask', 'never'], { env: { ...env, DOCKER_HOST: 'unix:///nonexistent' } })
