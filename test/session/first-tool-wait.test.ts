@@ -33,6 +33,9 @@ function environmentOf(req: RecordedRequest): string {
   return body.messages.filter((m) => m.role === 'system').map((m) => String(m.content))[1] ?? ''
 }
 
+/** How long the held write is watched for not landing (ms): ~200x what it takes once dispatched. */
+const MUST_NOT_WRITE_WINDOW_MS = 2_000
+
 /** Hang guard for a cold guest start on the shared machine (~0.5-3 s expected). */
 const GUEST_START_GUARD_MS = 60_000
 
@@ -85,7 +88,8 @@ describe.skipIf(skipWithoutDocker())('the first tool call waits only for what it
     expect(read?.type === 'tool_call_finished' && read.result).toContain('alpha')
     // the write has been dispatched and waits for the snapshot: nothing written yet
     await vi.waitFor(() => expect(s.seen().some((e) => e.type === 'tool_call_started' && e.name === 'write_file')).toBe(true), { timeout: GUEST_START_GUARD_MS, interval: 20 })
-    expect(existsSync(join(s.repo, 'b.txt'))).toBe(false)
+    // a window for what must not happen: the write (~10 ms once dispatched) must not land while the snapshot is held
+    await expect(vi.waitFor(() => expect(existsSync(join(s.repo, 'b.txt'))).toBe(true), { timeout: MUST_NOT_WRITE_WINDOW_MS, interval: 20 })).rejects.toThrow()
     expect(s.seen().some((e) => e.type === 'tool_call_finished' && e.name === 'write_file')).toBe(false)
     held.open()
     await s.service.idle(s.sessionId)
