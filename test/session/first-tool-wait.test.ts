@@ -6,7 +6,8 @@
 //   and once it is taken the turn is recorded and rewound byte for byte;
 // - while the session's guest start is held, the first model request still leaves, with the branch
 //   read on the host and git's status and commits "not read yet"; the request after the first tool
-//   (the guest then up) carries the status and the last commit read in the guest.
+//   (the guest then up) carries the status and the last commit read in the guest, and the
+//   sub-folder AGENTS.md only the guest finds.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -27,11 +28,13 @@ function gate(): { wait(): Promise<void>; open(): void } {
   return { wait: () => p, open }
 }
 
-/** The environment block (the second system message) of a chat-completions request. */
-function environmentOf(req: RecordedRequest): string {
+/** The system messages of a chat-completions request: the stable prompt, then the environment block. */
+function systemMessages(req: RecordedRequest): string[] {
   const body = req.body as { messages: Array<{ role: string; content: unknown }> }
-  return body.messages.filter((m) => m.role === 'system').map((m) => String(m.content))[1] ?? ''
+  return body.messages.filter((m) => m.role === 'system').map((m) => String(m.content))
 }
+const systemOf = (req: RecordedRequest): string => systemMessages(req)[0] ?? ''
+const environmentOf = (req: RecordedRequest): string => systemMessages(req)[1] ?? ''
 
 /** How long the held write is watched for not landing (ms): ~200x what it takes once dispatched. */
 const MUST_NOT_WRITE_WINDOW_MS = 2_000
@@ -103,7 +106,7 @@ describe.skipIf(skipWithoutDocker())('the first tool call waits only for what it
 
   it('the first model request leaves while the guest starts; the next one carries the facts read in the guest', async () => {
     const held = gate()
-    const s = await open({ 'a.txt': 'alpha\n' }, [
+    const s = await open({ 'a.txt': 'alpha\n', 'pkg/AGENTS.md': 'MARKER-SUB use pnpm here\n' }, [
       { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
       { text: 'done' }
     ], (base) => ({
@@ -126,5 +129,8 @@ describe.skipIf(skipWithoutDocker())('the first tool call waits only for what it
     expect(second).toContain(' M a.txt')
     expect(second).toContain('- initial')
     expect(second).toMatch(/Guest OS: .*Debian/)
+    // the sub-folder instructions, found only through the guest, come with the same request
+    expect(systemOf(server!.requests[0]!)).not.toContain('MARKER-SUB')
+    expect(systemOf(server!.requests[1]!)).toContain('MARKER-SUB use pnpm here')
   }, 180_000)
 })
