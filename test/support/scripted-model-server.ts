@@ -34,6 +34,8 @@ export interface ScriptStep {
   toolCalls?: ScriptToolCall[]
   /** Delay before each SSE frame, in milliseconds (default 0). */
   chunkDelayMs?: number
+  /** Delay before the response's first byte (headers included), in milliseconds (default 0): a model slow to answer. */
+  firstByteDelayMs?: number
   /** Stream the text deltas, then keep the response open (no finish) until the client aborts: for Stop tests. */
   hangAfterText?: boolean
   /**
@@ -69,6 +71,8 @@ export interface RecordedRequest {
   hanging?: boolean
   /** When the request arrived (ms since epoch). */
   receivedAt: number
+  /** When the response was complete (ms since epoch; unset while it streams, hangs or was cut). */
+  respondedAt?: number
 }
 
 /**
@@ -142,6 +146,8 @@ function toWireStep(step: ScriptStep, n: number, body: unknown, format: Format):
 
 /** Write frames as SSE; stop at HANG when asked and wait for the client to go away. */
 async function writeFrames(res: ServerResponse, frames: FrameList, step: ScriptStep, rec?: RecordedRequest): Promise<void> {
+  if (step.firstByteDelayMs) await sleep(step.firstByteDelayMs)
+  if (res.destroyed) return
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
   for (const frame of frames) {
     if (res.destroyed) return
@@ -169,6 +175,7 @@ async function writeFrames(res: ServerResponse, frames: FrameList, step: ScriptS
     res.write(`${frame.event ? `event: ${frame.event}\n` : ''}data: ${frame.data}\n\n`)
   }
   res.end()
+  if (rec) rec.respondedAt = Date.now()
 }
 
 /**

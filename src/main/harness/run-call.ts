@@ -43,7 +43,7 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
     const mode = modeNow()
     // the guest is attached (and awaited) by dispatch, only for a valid call of a tool that needs it
     const ctx = {
-      getGuest: () => deps.getGuest(),
+      getGuest: () => deps.getGuest(call.name),
       signal,
       session: deps.session,
       emitOutput: (stream: 'stdout' | 'stderr', chunk: string) => {

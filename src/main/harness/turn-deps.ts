@@ -30,8 +30,11 @@ export interface TurnDeps {
   /** Persisted events so far (the history source). */
   events(): readonly SessionEvent[]
   emit(event: SessionEvent): void
-  /** The attached guest; attaches and prepares one first if none is attached. */
-  getGuest(): Promise<Guest>
+  /**
+   * The attached guest for a call of tool `tool`; attaches and prepares one first if none is
+   * attached (a tool that may write also waits for the turn's `before` snapshot; absent `tool`: as such a tool).
+   */
+  getGuest(tool?: string): Promise<Guest>
   session: ToolSessionState
   /** Map a provider failure to a typed error (provider_unreachable / provider_error). */
   classifyError(err: unknown): CortexError
@@ -39,6 +42,12 @@ export interface TurnDeps {
   systemPrompt(mode: Mode, lock?: ModeLock | null): string
   /** This turn's environment block (prompt/environment.ts), sent after the system prompt; absent: none. */
   environment?(): string | undefined
+  /**
+   * Awaited before each model request after the turn's first: the session's reads left running
+   * for that first request (the environment block and sub-folder instructions from a guest that
+   * was still starting, ADR 0026) complete once the guest is up. Absent: nothing. Never rejects.
+   */
+  beforeStep?(): Promise<void>
   /** Retries per model request for retryable HTTP / connection failures (model-request.ts; default 2). */
   maxRetries?: number
   /** A model stream silent this long (ms) is aborted and retried once, then the turn ends with `provider_timeout` (default 120 s). */
