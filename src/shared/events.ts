@@ -113,8 +113,11 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string(), queueId: z.string().optional() }),
   /** A message sent during a turn, held until the next step boundary (src/main/session/message-queue.ts). */
   z.object({ type: z.literal('message_queued'), queueId: z.string(), text: z.string() }),
-  /** A queued message removed before delivery. */
-  z.object({ type: z.literal('queued_removed'), queueId: z.string() }),
+  /**
+   * A queued message removed before delivery: by `remove_queued`, or by Stop (`stopped`), which
+   * hands every queued message back with its `text` for the front end to put into its composer.
+   */
+  z.object({ type: z.literal('queued_removed'), queueId: z.string(), stopped: z.literal(true).optional(), text: z.string().optional() }),
   /**
    * Ephemeral: no part of the model's answer has arrived for `waitedMs` (ms); repeated about every
    * second while the wait lasts, and once with `waitedMs: 0` when the stream moves again.

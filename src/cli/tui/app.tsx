@@ -100,6 +100,11 @@ export function App({ host }: { host: TuiHost }) {
       if (e.sessionId !== id) return
       if (!loaded) return void early.push(e)
       setState((s) => reduce(s, e))
+      // Stop hands the queue back: its text goes into the composer, after what is typed there
+      if (e.event.type === 'queued_removed' && e.event.stopped && e.event.text) {
+        const back = e.event.text
+        setBuffer((b) => ed.of(b.text.trim() ? `${b.text}\n${back}` : back))
+      }
     })
     void host.history().then((past) => {
       const last = past.at(-1)?.seq ?? 0

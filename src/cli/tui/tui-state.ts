@@ -130,8 +130,10 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
       return push({ ...s, queued: e.queueId ? s.queued.filter((q) => q.queueId !== e.queueId) : s.queued }, { kind: 'user', id: newId(), text: e.text })
     case 'message_queued':
       return { ...s, queued: [...s.queued, { queueId: e.queueId, text: e.text }] }
-    case 'queued_removed':
-      return { ...s, queued: s.queued.filter((q) => q.queueId !== e.queueId) }
+    case 'queued_removed': {
+      const rest = { ...s, queued: s.queued.filter((q) => q.queueId !== e.queueId) }
+      return e.stopped ? withNotice(rest, 'Stop: the queued message is back in the composer (not sent)', 'warn') : rest
+    }
     case 'model_waiting':
       return { ...s, waitingMs: e.waitedMs }
     case 'model_retrying':

@@ -189,7 +189,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return applyQueueEvent({ ...view, items, streaming: false }, event)
     }
     case 'turn_started':
-      return { ...view, running: true, mode: event.mode, streaming: false, modelWait: null }
+      return { ...view, running: true, mode: event.mode, streaming: false, modelWait: null, returned: [] }
     case 'text_delta': {
       const last = view.items[view.items.length - 1]
       if (view.streaming && last && last.kind === 'assistant' && last.turnId === event.turnId) {
