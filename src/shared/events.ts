@@ -11,6 +11,7 @@ import { GOAL_EVENTS, GOAL_OPERATIONS } from './goal'
 import { ModeSchema } from './modes'
 import { PROPOSAL_EVENTS, PROPOSAL_OPERATIONS } from './proposals'
 import { SandboxPolicySchema } from './sandbox'
+import { FileDiffSchema } from './file-diff'
 import { SHELL_EVENTS, SHELL_EVENT_TYPES } from './shell'
 import { ModelRecordShape, SESSION_NOTICE_EVENTS } from './session-notices'
 import { TurnUsageSchema, USAGE_EVENTS } from './usage'
@@ -165,7 +166,9 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
      * characters with a marker between (the full output stays in the guest's spill file). Absent
      * when the call streamed nothing. A stopped call carries its partial output here too.
      */
-    output: z.string().optional()
+    output: z.string().optional(),
+    /** The real change of a file tool (edit_file, write_file): the file's diff before → after, with its line numbers (./file-diff). */
+    diff: FileDiffSchema.optional()
   }),
   z.object({ type: z.literal('plan_updated'), plan: PlanSchema }),
   z.object({ type: z.literal('todos_updated'), todos: z.array(TodoSchema) }),

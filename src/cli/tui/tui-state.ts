@@ -7,6 +7,7 @@ import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../shared/event
 import { endedProcessesNote, type Mode, type ModeLock } from '../../shared/modes'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import type { SandboxPolicy } from '../../shared/sandbox'
+import type { FileDiff } from '../../shared/file-diff'
 import type { GoalUpdated } from '../../shared/goal'
 import { addUsage, NO_USAGE, type TurnUsage } from '../../shared/usage'
 import { compactionLabel, contextLabel } from '../../shared/compaction'
@@ -30,6 +31,8 @@ export interface ToolItem {
   output: string
   /** The result sent to the model, once finished. */
   result?: string
+  /** A file tool's real change, once finished (shared/file-diff.ts). */
+  diff?: FileDiff
 }
 
 /** An approval request shown inline until it is resolved. */
@@ -164,7 +167,7 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
         return { ...t, output: output.length > OUTPUT_TAIL_CHARS ? output.slice(output.length - OUTPUT_TAIL_CHARS) : output }
       })
     case 'tool_call_finished':
-      return updateTool(s, e.callId, (t) => ({ ...t, status: e.isError ? 'error' : 'ok', endedAt: env.time || now, result: e.result }))
+      return updateTool(s, e.callId, (t) => ({ ...t, status: e.isError ? 'error' : 'ok', endedAt: env.time || now, result: e.result, ...(e.diff ? { diff: e.diff } : {}) }))
     case 'plan_updated':
       return push(s, { kind: 'plan', id: newId(), plan: e.plan })
     case 'todos_updated':
