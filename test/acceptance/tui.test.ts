@@ -111,6 +111,8 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
       expect(server.requests).toHaveLength(5) // no turn started from the queue
       s.write('\r')
       await s.waitFor('Later it is.', 30_000)
+      // that turn has ended (no spinner) before the resize below, as it had when the queue started it
+      await s.waitFor((l) => !l.some((x) => x.includes('Esc stops')), 30_000)
 
       // resize 120×40 → 40×12: the layout is redrawn for 40 columns with nothing of the wide one left
       s.resize(40, 12)
