@@ -23,6 +23,7 @@ import { createApprovalResponder } from './approval-prompt'
 import type { ApprovalPolicy } from '../shared/approvals'
 import { goalExit, goalOperation, watchGoal, type GoalFlags } from './run-goal'
 import { CLOSED_OUTPUT_EXIT, watchClosedOutput } from './closed-output'
+import { decisionOperation, type Decision } from './decide-command'
 
 /** Options of `cortex run` after parsing. `repo` may be relative (resolved against the cwd). */
 export interface RunOptions extends ModelFlags, GoalFlags {
@@ -40,6 +41,8 @@ export interface RunOptions extends ModelFlags, GoalFlags {
   input?: 'text' | 'stream-json'
   /** Approval policy (`--ask`); default `never` (headless: the guest is the boundary). */
   ask?: ApprovalPolicy
+  /** `cortex accept|reject --resume ID`: answer the session's plan or spec lock instead of sending PROMPT (decide-command.ts). */
+  decision?: Decision
 }
 
 /** Name of the CLI's log file in the data folder. */
@@ -184,7 +187,9 @@ export async function runCommand(
         onInputClosed: () => denier?.inputClosed()
       })
     } else if (interrupts === 0 && !goal) {
-      await service.submit({ sessionId, op: { type: 'user_message', text: prompt } })
+      const events = opts.decision ? (await service.sessionEvents({ sessionId })).map((e) => e.event) : []
+      const op = opts.decision ? decisionOperation(sessionId, events, opts.decision) : ({ type: 'user_message', text: prompt } as const)
+      await service.submit({ sessionId, op })
       await endPromise
     }
     await service.closeSession({ sessionId })
