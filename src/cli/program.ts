@@ -153,11 +153,12 @@ export function buildProgram(): Command {
     })
   program
     .command('sessions')
-    .description('list stored sessions (newest last) with their repository and mode')
-    .action(async () => {
+    .description('list stored sessions (newest last) with their repository, mode and title')
+    .option('--repo <dir>', 'only the sessions of this repository')
+    .action(async (opts: { repo?: string }) => {
       exitOnClosedOutput()
       const { sessionsCommand } = await import('./run-command')
-      process.exitCode = sessionsCommand()
+      process.exitCode = sessionsCommand(opts)
     })
   addChangesCommands(program)
   // cortex accept|reject --resume ID: answer a stored session's plan or spec lock (issue 23 item 9)
