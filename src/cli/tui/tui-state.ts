@@ -121,8 +121,11 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
   if (s.sessionId && env.sessionId !== s.sessionId) return s
   const e = env.event
   switch (e.type) {
-    case 'session_opened':
-      return { ...s, repo: e.repo, mode: e.mode, sandbox: e.sandbox ?? s.sandbox, approvalPolicy: e.approvalPolicy ?? s.approvalPolicy, model: e.model ?? s.model }
+    case 'session_opened': {
+      const opened = { ...s, repo: e.repo, mode: e.mode, sandbox: e.sandbox ?? s.sandbox, approvalPolicy: e.approvalPolicy ?? s.approvalPolicy, model: e.model ?? s.model }
+      // the first line says where the session works and how, as `cortex run` does (not a blank screen)
+      return withNotice(opened, `session on ${e.repo} · mode ${opened.mode} · sandbox ${opened.sandbox} · ask ${opened.approvalPolicy}`)
+    }
     case 'session_resumed':
       return withNotice({ ...s, model: e.model ?? s.model }, `resumed${e.interruptedCalls ? ` · ${e.interruptedCalls} interrupted call(s) closed` : ''}`)
     case 'instructions_loaded':
