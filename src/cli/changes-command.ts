@@ -8,6 +8,7 @@
  */
 import { toCortexError, CortexError } from '../shared/errors'
 import type { SessionEvent } from '../shared/events'
+import type { ConflictCause } from '../shared/checkpoints'
 import { errorFields } from '../shared/logger-types'
 import { createCortexService, resumeModelFlags, type ModelFlags, type SessionService } from '../main/session'
 import { dataDir } from './paths'
@@ -101,6 +102,7 @@ export async function rewindCommand(
     )
     if (r.status === 'conflict') {
       io.err.write(`not rewound: ${r.files.length} file(s) changed after the session's last snapshot and would be overwritten: ${r.files.join(', ')}\n`)
+      io.err.write(whoseWork(r.causes))
       io.err.write('what would be lost:\n')
       io.out.write(patchForOutput(r.patch, io.out))
       io.err.write('run again with --force to overwrite them\n')
@@ -117,6 +119,13 @@ export async function rewindCommand(
   }
 }
 
+/** Per conflicting file, whose work --force would remove: other sessions by id, or a change made outside Cortex. */
+export function whoseWork(causes: ConflictCause[] | undefined): string {
+  if (!causes?.length) return ''
+  const lines = causes.map((c) => `  ${c.path}: ${c.sessions.length ? `changed by session${c.sessions.length > 1 ? 's' : ''} ${c.sessions.join(', ')}` : 'changed outside Cortex (an editor, git, …)'}`)
+  return `--force would remove this work:\n${lines.join('\n')}\n`
+}
+
 /** `cortex redo SESSION REVERT_ID [--force]`: put back what a rewind (or revert) of the session undid; same conflict rule and exit statuses as rewind. */
 export async function redoCommand(
   sessionId: string,
@@ -128,6 +137,7 @@ export async function redoCommand(
     const r = await withSession(sessionId, (service) => service.redoRevert({ sessionId, revertId, force: opts.force ?? false }))
     if (r.status === 'conflict') {
       io.err.write(`not redone: ${r.files.length} file(s) changed since the rewind and would be overwritten: ${r.files.join(', ')}\n`)
+      io.err.write(whoseWork(r.causes))
       io.err.write('what would be lost:\n')
       io.out.write(patchForOutput(r.patch, io.out))
       io.err.write('run again with --force to overwrite them\n')
