@@ -147,7 +147,9 @@ export async function runCommand(
     service.onEvent((e) => {
       if (!sessionId) return void early.push(e)
       if (e.sessionId !== sessionId) return
-      render(e)
+      // a line printed while the approval question waits goes above it, not onto its line
+      if (responder) responder.aside(() => render(e))
+      else render(e)
       responder?.onEvent(e.event)
       denier?.onEvent(e.event)
       goalWatch?.onEvent(e.event)
