@@ -119,6 +119,12 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
       await s.waitFor((l) => borderLine(l).length === 40, 10_000)
       // the redraw is whole once one box is left on the screen
       await s.waitFor((l) => l.filter((x) => x.includes('╭')).length === 1 && l.filter((x) => x.includes('╰')).length === 1, 10_000)
+      // and whole: the composer drawn for 40 columns (a wrapped 120-column frame also has one ╭ and one ╰)
+      await s.waitFor((l) => {
+        const t = l.findIndex((x) => x.startsWith('╭'))
+        const b = l.findIndex((x) => x.startsWith('╰'))
+        return t >= 0 && b > t && l.slice(t + 1, b).every((x) => /^│.{38}│$/.test(x)) && /^╰─{38}╯$/.test(l[b] ?? '')
+      }, 10_000)
       const small = s.lines()
       s.dump('resized-40x12')
       expect(small.filter((l) => l.includes('╭')).length).toBe(1)
