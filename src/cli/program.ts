@@ -153,13 +153,36 @@ export function buildProgram(): Command {
     })
   program
     .command('sessions')
-    .description('list stored sessions (newest last) with their repository and mode')
-    .action(async () => {
+    .description('list stored sessions (newest last) with their repository, mode and title')
+    .option('--repo <dir>', 'only the sessions of this repository')
+    .action(async (opts: { repo?: string }) => {
       exitOnClosedOutput()
       const { sessionsCommand } = await import('./run-command')
-      process.exitCode = sessionsCommand()
+      process.exitCode = sessionsCommand(opts)
     })
   addChangesCommands(program)
+  // cortex accept|reject --resume ID: answer a stored session's plan or spec lock (issue 23 item 9)
+  for (const kind of ['accept', 'reject'] as const) {
+    const cmd = withModelFlags(
+      program
+        .command(kind)
+        .description(kind === 'accept'
+          ? 'accept the plan or spec a stored session awaits: it switches to Agent and carries it out (one turn, like run)'
+          : 'reject the plan or spec a stored session awaits, with feedback: the model revises it (one turn, like run)')
+        .requiredOption('--resume <id>', 'the session whose plan or spec awaits you (see `cortex sessions`)')
+        .option('--json', 'print every session event as one JSON object per line', false)
+        .addOption(new Option('--ask <policy>', 'when to ask before a tool call: never | commands | changes (default never)').argParser(parseAsk))
+        .addOption(new Option('--sandbox <policy>', 'read-only | workspace-write | network').default('workspace-write').argParser(parseSandbox))
+    )
+    if (kind === 'reject') cmd.requiredOption('--feedback <text>', 'what to change: the model gets it with the rejection')
+    cmd.action(async (opts) => {
+      if (kind === 'reject' && !String(opts.feedback).trim()) cmd.error('error: --feedback is empty: say what to change')
+      applyRootRepoFlag(opts)
+      applyIdleTimeoutFlag(opts)
+      const { runCommand } = await import('./run-command')
+      process.exitCode = await runCommand('', { ...opts, decision: kind === 'accept' ? { kind } : { kind, feedback: String(opts.feedback) } })
+    })
+  }
   withModelFlags(
     program
       .command('serve')

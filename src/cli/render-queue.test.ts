@@ -18,6 +18,14 @@ describe('queued messages and model waits in the CLI', () => {
     )
   })
 
+  it('prints the text Stop handed back in full, as not sent (issue 23 item 8)', () => {
+    const { err } = renderEvents([
+      { type: 'message_queued', queueId: 'q-1', text: 'and then this' },
+      { type: 'queued_removed', queueId: 'q-1', stopped: true, text: 'and then this' }
+    ])
+    expect(err).toBe('queued q-1: and then this — the model gets it at its next step\nnot sent (Stop cleared the queue): and then this\n')
+  })
+
   it('prints a wait once, again after 10 s more, ends the half-written text line first, and prints a retry', () => {
     const { out, err } = renderEvents([
       { type: 'text_delta', turnId: 't', text: 'Thinking' },

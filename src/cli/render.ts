@@ -3,6 +3,7 @@
  * call (name, arguments, a short result), guest status and errors on stderr. `--json` bypasses
  * this and prints every envelope as one JSON line.
  */
+import { lockHint } from './decide-command'
 import { styleText } from 'node:util'
 import type { EventEnvelope } from '../shared/events'
 import { createQueueRenderer } from './render-queue'
@@ -176,8 +177,8 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
         target.out.write(`${paint('magenta', `Spec ${event.spec.stage}:`)} ${safe(event.spec.title)}\n${safe(event.spec.markdown)}\n`)
         break
       case 'lock_changed':
-        // the headless interface answers with {"type":"accept_plan"} / {"type":"reject_plan","feedback":…} (or *_spec) on stdin
-        if (event.lock) target.err.write(paint('yellow', `${lockLabel(event.lock)} (accept_${event.lock.kind}, or reject_${event.lock.kind} with feedback)\n`))
+        // answered from the shell (cortex accept|reject --resume ID) or, headless, with the operation on stdin
+        if (event.lock) target.err.write(paint('yellow', `${lockLabel(event.lock)}\n  ${lockHint(event.lock, sessionId)}\n`))
         break
       case 'proposal_decided':
         target.err.write(paint('dim', `${event.kind}${event.stage ? ` ${event.stage}` : ''} ${event.decision}\n`))

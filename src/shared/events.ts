@@ -11,6 +11,7 @@ import { GOAL_EVENTS, GOAL_OPERATIONS } from './goal'
 import { ModeSchema } from './modes'
 import { PROPOSAL_EVENTS, PROPOSAL_OPERATIONS } from './proposals'
 import { SandboxPolicySchema } from './sandbox'
+import { FileDiffSchema } from './file-diff'
 import { SHELL_EVENTS, SHELL_EVENT_TYPES } from './shell'
 import { ModelRecordShape, SESSION_NOTICE_EVENTS } from './session-notices'
 import { TurnUsageSchema, USAGE_EVENTS } from './usage'
@@ -113,8 +114,11 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string(), queueId: z.string().optional() }),
   /** A message sent during a turn, held until the next step boundary (src/main/session/message-queue.ts). */
   z.object({ type: z.literal('message_queued'), queueId: z.string(), text: z.string() }),
-  /** A queued message removed before delivery. */
-  z.object({ type: z.literal('queued_removed'), queueId: z.string() }),
+  /**
+   * A queued message removed before delivery: by `remove_queued`, or by Stop (`stopped`), which
+   * hands every queued message back with its `text` for the front end to put into its composer.
+   */
+  z.object({ type: z.literal('queued_removed'), queueId: z.string(), stopped: z.literal(true).optional(), text: z.string().optional() }),
   /**
    * Ephemeral: no part of the model's answer has arrived for `waitedMs` (ms); repeated about every
    * second while the wait lasts, and once with `waitedMs: 0` when the stream moves again.
@@ -162,7 +166,9 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
      * characters with a marker between (the full output stays in the guest's spill file). Absent
      * when the call streamed nothing. A stopped call carries its partial output here too.
      */
-    output: z.string().optional()
+    output: z.string().optional(),
+    /** The real change of a file tool (edit_file, write_file): the file's diff before → after, with its line numbers (./file-diff). */
+    diff: FileDiffSchema.optional()
   }),
   z.object({ type: z.literal('plan_updated'), plan: PlanSchema }),
   z.object({ type: z.literal('todos_updated'), todos: z.array(TodoSchema) }),

@@ -16,6 +16,9 @@ import * as ed from './composer-edit'
 import { completeSlash, parseSlash, SLASH_COMMANDS } from './slash-commands'
 import { matchFiles } from './repo-files'
 
+/** Below this many rows the approval card takes one line per part, so the composer and status line stay on screen. */
+const COMPACT_ROWS = 20
+
 /** What the app needs from its host (./start-tui.ts): the session API and the shell's commands. */
 export interface TuiHost {
   /** The session shown now. */
@@ -100,6 +103,11 @@ export function App({ host }: { host: TuiHost }) {
       if (e.sessionId !== id) return
       if (!loaded) return void early.push(e)
       setState((s) => reduce(s, e))
+      // Stop hands the queue back: its text goes into the composer, after what is typed there
+      if (e.event.type === 'queued_removed' && e.event.stopped && e.event.text) {
+        const back = e.event.text
+        setBuffer((b) => ed.of(b.text.trim() ? `${b.text}\n${back}` : back))
+      }
     })
     void host.history().then((past) => {
       const last = past.at(-1)?.seq ?? 0
@@ -247,7 +255,15 @@ export function App({ host }: { host: TuiHost }) {
         return answer('deny', stage.buffer.trim() ? { reason: stage.buffer.trim() } : {})
       }
       if (key.backspace || key.delete) return setStage({ ...stage, buffer: stage.buffer.slice(0, -1) })
-      if (input && !key.ctrl && !key.meta) return setStage({ ...stage, buffer: stage.buffer + input.replace(/[\r\n]/g, '') })
+      if (input && !key.ctrl && !key.meta) {
+        const typed = stage.buffer + input.replace(/[\r\n]/g, '')
+        // text and Enter in one read (a pasted reason or rule ending in a newline): that Enter answers
+        if (input.length > 1 && /[\r\n]$/.test(input)) {
+          if (stage.kind === 'rule') return answer('allow_always', typed.trim() ? { rule: typed.trim() } : {})
+          return answer('deny', typed.trim() ? { reason: typed.trim() } : {})
+        }
+        return setStage({ ...stage, buffer: typed })
+      }
       return
     }
     if (key.escape) {
@@ -317,7 +333,7 @@ export function App({ host }: { host: TuiHost }) {
           <StatusLine {...statusOf(state, now, `queued: ${q.text.replace(/\s+/g, ' ')}`)} />
         </Box>
       ))}
-      {approval ? <ApprovalPrompt req={approval} stage={stageOf(approval.requestId)} more={state.approvals.length - 1} /> : null}
+      {approval ? <ApprovalPrompt req={approval} stage={stageOf(approval.requestId)} more={state.approvals.length - 1} compact={size.rows < COMPACT_ROWS} /> : null}
       <Composer title={borderTitle(state.mode, state.goal, state.lock)} buffer={buffer} width={cols} active={!approval} />
       {completions.length ? <Completions items={completions} selected={Math.min(selected, completions.length - 1)} /> : null}
       <StatusLine {...statusOf(state, now, hint)} />

@@ -8,6 +8,7 @@ import type { ModeLock } from '../../shared/modes'
 import { ModeSchema } from '../../shared/modes'
 import { ApprovalPolicySchema } from '../../shared/approvals'
 import { SandboxPolicySchema } from '../../shared/sandbox'
+import { parseGoalArgs } from './goal-args'
 
 /** A slash command: its name, argument hint and one-line description. */
 export interface SlashCommand {
@@ -46,31 +47,10 @@ export function completeSlash(prefix: string): SlashCommand[] {
   return SLASH_COMMANDS.filter((c) => c.name.startsWith(p))
 }
 
-/**
- * Split `/goal` arguments: the text, then `--turns N`, `--tokens N`, `--check CMD` (CMD is the rest
- * of the line).
- */
-export function parseGoalArgs(rest: string): SlashAction {
-  const m = /^(.*?)(?:\s+--check\s+(.+))?$/s.exec(rest.trim())
-  let text = m?.[1] ?? ''
-  const check = m?.[2]?.trim()
-  const take = (flag: string): number | undefined | 'bad' => {
-    const re = new RegExp(`\\s*--${flag}\\s+(\\S+)`)
-    const f = re.exec(text)
-    if (!f) return undefined
-    text = text.replace(re, ' ')
-    const n = Number(f[1])
-    return Number.isInteger(n) && n > 0 ? n : 'bad'
-  }
-  const turns = take('turns')
-  const tokens = take('tokens')
-  if (turns === 'bad' || tokens === 'bad') return { kind: 'error', message: '/goal: --turns and --tokens take a whole number above 0' }
-  text = text.trim()
-  if (!text) return { kind: 'error', message: 'usage: /goal TEXT [--turns N] [--tokens N] [--check CMD]' }
-  return {
-    kind: 'op',
-    op: { type: 'set_goal', text, ...(turns ? { turnBudget: turns } : {}), ...(tokens ? { tokenBudget: tokens } : {}), ...(check ? { check } : {}) }
-  }
+/** `/goal TEXT …` as an action (flags read with shell-word rules: ./goal-args). */
+function goalAction(rest: string): SlashAction {
+  const r = parseGoalArgs(rest)
+  return r.ok ? { kind: 'op', op: r.op } : { kind: 'error', message: r.message }
 }
 
 /**
@@ -100,7 +80,7 @@ export function parseSlash(line: string, lock: ModeLock | null): SlashAction {
       if (rest === 'resume') return { kind: 'op', op: { type: 'resume_goal' } }
       if (rest === 'confirm') return { kind: 'op', op: { type: 'confirm_goal' } }
       if (rest === 'clear') return { kind: 'op', op: { type: 'clear_goal' } }
-      return parseGoalArgs(rest)
+      return goalAction(rest)
     case '/ask': {
       const r = ApprovalPolicySchema.safeParse(one)
       return r.success ? { kind: 'op', op: { type: 'set_approval_policy', policy: r.data } } : { kind: 'error', message: 'usage: /ask never|commands|changes' }

@@ -4,6 +4,7 @@
  * Stop records the call as interrupted with its partial output; an infrastructure failure is
  * recorded and rethrown so the turn ends with a typed error.
  */
+import type { FileDiff } from '../../shared/file-diff'
 import type { ToolCall } from '../../shared/events'
 import { errorFields, NOOP_LOGGER } from '../../shared/logger-types'
 import { switchedReason } from './mode-watch'
@@ -27,6 +28,7 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
     return
   }
   let output: string
+  let diff: FileDiff | undefined
   let isError: boolean
   const partial = new OutputTail()
   // the bounded output kept with the session (tool_call_finished.output) for reloads and resumes
@@ -54,7 +56,7 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
       ...(deps.approvals ? { approve: (c: ToolCall) => deps.approvals!.check(c, turnId, signal) } : {}),
       ...(watch ? { stillAllowed: (waited: string) => watch.refusal(waited) } : {})
     }
-    ;({ output, isError } = await dispatchToolCall(call, mode, deps.catalog, ctx, call.invalidReason))
+    ;({ output, isError, diff } = await dispatchToolCall(call, mode, deps.catalog, ctx, call.invalidReason))
   } catch (err) {
     if (isAbortError(err, signal)) {
       deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: interruptedResult(partial), ...keptOutput() })
@@ -70,7 +72,7 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
   const note = await deps.afterCall?.(call.name, signal)
   if (note) output += note
   deps.logger?.debug('tool call finished', { turnId, callId: call.callId, tool: call.name, isError, ms: Date.now() - started, chars: output.length })
-  finishCall(deps, call, guard, isError, output, keptOutput().output)
+  finishCall(deps, call, guard, isError, output, keptOutput().output, diff)
 }
 
 /**
@@ -78,8 +80,8 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
  * model, the 5th is recorded and then ends the turn.
  * @throws CortexError('loop_detected') at the 5th identical failure
  */
-function finishCall(deps: TurnDeps, call: StepCall, guard: LoopGuard, isError: boolean, result: string, output?: string): void {
+function finishCall(deps: TurnDeps, call: StepCall, guard: LoopGuard, isError: boolean, result: string, output?: string, diff?: FileDiff): void {
   const verdict = guard.record(call.name, call.args, isError, result)
-  deps.emit({ type: 'tool_call_finished', turnId: deps.turnId, callId: call.callId, name: call.name, isError, result: result + (verdict.note ?? ''), ...(output === undefined ? {} : { output }) })
+  deps.emit({ type: 'tool_call_finished', turnId: deps.turnId, callId: call.callId, name: call.name, isError, result: result + (verdict.note ?? ''), ...(output === undefined ? {} : { output }), ...(diff ? { diff } : {}) })
   if (verdict.stop) throw verdict.stop
 }

@@ -55,7 +55,7 @@ export function deskRequests(deps: DeskDeps): DeskApi {
         const dir = store.dir(id)
         out.push({
           id,
-          title: namedTitle(dir) ?? firstMessage(join(dir, 'events.jsonl')),
+          title: sessionTitle(dir),
           repo: meta.repo,
           mode: meta.mode,
           createdAt: meta.createdAt,
@@ -181,6 +181,11 @@ function storedDir(store: SessionStore, sessionId: string): string {
   const dir = store.dir(sessionId)
   if (!existsSync(dir)) throw new CortexError('session_not_found', `no stored session with id ${sessionId}`)
   return dir
+}
+
+/** The title of the stored session in folder `dir`: the name the user gave it, else its first message (one line, cut); '' when it has neither. */
+export function sessionTitle(dir: string): string {
+  return namedTitle(dir) ?? firstMessage(join(dir, 'events.jsonl'))
 }
 
 /** The name the user gave the session in `dir`, else undefined. */

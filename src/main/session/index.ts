@@ -15,6 +15,7 @@ import { SessionStore, type SessionMeta } from '../store/session-store'
 import { createSessionService, type SessionService } from './service'
 import { SettingsStore, type SecretStore } from '../store/settings-store'
 import { modelSettingsFrom } from './settings-requests'
+import { sessionTitle } from './desk-requests'
 
 export { createSessionService, type SessionService, type SessionServiceOptions } from './service'
 export { resumeModelFlags } from './resume'
@@ -171,12 +172,18 @@ export function checkpointsDirOf(dataDir: string): string {
   return join(dataDir, 'checkpoints')
 }
 
-/** Metadata of every stored session under `dataDir`, oldest first. */
-export function listStoredSessions(dataDir: string): SessionMeta[] {
+/**
+ * Metadata of every stored session under `dataDir`, oldest first, with its `title` (the name the
+ * user gave it, else its first message; '' when none), as the app's sidebar shows it.
+ */
+export function listStoredSessions(dataDir: string): Array<SessionMeta & { title: string }> {
   const store = new SessionStore(dataDir)
   return store
     .list()
-    .map((id) => store.readMeta(id))
-    .filter((m): m is SessionMeta => m !== null)
+    .map((id) => {
+      const meta = store.readMeta(id)
+      return meta ? { ...meta, title: sessionTitle(store.dir(id)) } : null
+    })
+    .filter((m): m is SessionMeta & { title: string } => m !== null)
     .sort((a, b) => a.createdAt - b.createdAt)
 }

@@ -2,7 +2,8 @@
  * Messages typed while a turn runs: queued (`message_queued`), never merged, removable until
  * delivered (`queued_removed`). The turn loop takes them at its next step boundary and records each
  * as its own `user_message` (with its `queueId`); whatever is still queued when a turn ends starts
- * the next turn, in order, as separate user messages. A resumed session gets back the messages its
+ * the next turn, in order, as separate user messages. Stop hands the queue back instead
+ * (`queued_removed` with `stopped` and the text): Stop stops, nothing queued runs after it. A resumed session gets back the messages its
  * log shows queued and not yet delivered or removed. The queue holds at most
  * {@link MAX_QUEUED_MESSAGES} messages and {@link MAX_QUEUED_CHARS} characters: past either, a new
  * message is refused (`busy`) and the queue is left as it was.
@@ -68,6 +69,15 @@ export class MessageQueue {
     if (this.items.length === before) throw new CortexError('invalid_input', `no queued message ${queueId}: it was already delivered or removed`)
     this.count()
     this.emit({ type: 'queued_removed', queueId })
+  }
+
+  /**
+   * Stop: hand every queued message back, oldest first — one `queued_removed` with `stopped` and the
+   * message's text each (the front ends put the text back into their composer) — leaving the queue
+   * empty, so nothing queued starts a turn after the Stop.
+   */
+  returnAll(): void {
+    for (const { queueId, text } of this.take()) this.emit({ type: 'queued_removed', queueId, stopped: true, text })
   }
 
   /** Take every queued message, oldest first, leaving the queue empty. */

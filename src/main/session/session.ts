@@ -150,8 +150,12 @@ export class Session implements OperationTarget {
     this.queue.remove(queueId)
   }
 
-  /** {@link OperationTarget.stop}: the turn, a mode switch's wait and a guest start end; an active goal pauses. */
+  /**
+   * {@link OperationTarget.stop}: the turn, a mode switch's wait and a guest start end; an active
+   * goal pauses; queued messages go back to the user (`queued_removed` + `stopped`), not into a turn.
+   */
   stop(): void {
+    this.queue.returnAll()
     this.goal.stop()
     this.turns.abort()
     this.modeSwitches.abort() // a switch waiting for background processes to end reports at once

@@ -45,6 +45,8 @@ export interface AppState {
   stop(): Promise<void>
   /** Remove a message queued during a turn before the model gets it. */
   removeQueued(queueId: string): Promise<void>
+  /** The texts Stop handed back to the current session's composer, oldest first; the view forgets them. */
+  takeReturned(): string[]
   setMode(mode: Mode): Promise<void>
   /** Accept or reject (with feedback) the plan or spec document awaiting a decision. */
   decide(op: ProposalOp): Promise<void>
@@ -141,6 +143,13 @@ export function createAppStore(handle: ApiHandle) {
         const id = get().currentId
         if (!id) return
         await guard(() => handle.api.submit({ sessionId: id, op: { type: 'remove_queued', queueId } }).then(() => undefined))
+      },
+      takeReturned: () => {
+        const id = get().currentId
+        const view = id ? get().views[id] : undefined
+        if (!id || !view || view.returned.length === 0) return []
+        set((s) => ({ views: { ...s.views, [id]: { ...view, returned: [] } } }))
+        return view.returned.map((r) => r.text)
       },
       stop: async () => {
         const id = get().currentId

@@ -3,6 +3,7 @@
  * streamed assistant text, one row per tool call, guest status, errors, turn ends), the plan, the
  * todos, the guest state and the terminal transcript of bash output. No React, no I/O.
  */
+import type { FileDiff } from '../../../shared/file-diff'
 import { endedProcessesNote, type Mode, type ModeLock } from '../../../shared/modes'
 import type { SpecDocument } from '../../../shared/proposals'
 import type { SandboxPolicy } from '../../../shared/sandbox'
@@ -35,6 +36,8 @@ export type TimelineItem =
       output: string
       /** The text returned to the model, once finished. */
       result?: string
+      /** A file tool's real change (edit_file, write_file), once finished. */
+      diff?: FileDiff
     }
   | { kind: 'guest'; id: string; state: string; detail?: string }
   | { kind: 'error'; id: string; code: string; message: string }
@@ -189,7 +192,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return applyQueueEvent({ ...view, items, streaming: false }, event)
     }
     case 'turn_started':
-      return { ...view, running: true, mode: event.mode, streaming: false, modelWait: null }
+      return { ...view, running: true, mode: event.mode, streaming: false, modelWait: null, returned: [] }
     case 'text_delta': {
       const last = view.items[view.items.length - 1]
       if (view.streaming && last && last.kind === 'assistant' && last.turnId === event.turnId) {
@@ -249,6 +252,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
         ...t,
         status: event.isError ? 'error' : 'ok',
         result: event.result,
+        ...(event.diff ? { diff: event.diff } : {}),
         ...(replayed ? { output: (event.output ?? '').slice(-TOOL_OUTPUT_CAP) } : {})
       }))
       if (!replayed || tool?.name !== 'bash') return { ...view, items, streaming: false }

@@ -1,7 +1,8 @@
 /**
  * Composer: the prompt textarea (Enter sends, Shift+Enter adds a line), the mode picker (Ask /
  * Plan / Spec / Agent, sent as set_mode), the sandbox policy picker (set_sandbox), Send, and Stop (also bound to Esc anywhere in the window);
- * the goal row above the textarea (../goal/GoalBar.tsx).
+ * the goal row above the textarea (../goal/GoalBar.tsx). Messages queued when Stop was pressed come
+ * back into the textarea (after what is typed there), not into a turn.
  */
 import { useEffect, useState, type KeyboardEvent } from 'react'
 import { ModeSchema, type Mode } from '../../../../shared/modes'
@@ -22,6 +23,13 @@ export function Composer(): React.JSX.Element {
   const pendingSandbox = useAppStore((s) => s.pendingSandbox)
   const setSandbox = useAppStore((s) => s.setSandbox)
   const [text, setText] = useState('')
+  const takeReturned = useAppStore((s) => s.takeReturned)
+  const returnedCount = view?.returned.length ?? 0
+  useEffect(() => {
+    if (returnedCount === 0) return
+    const back = takeReturned()
+    if (back.length) setText((current) => [current, ...back].filter((t) => t.trim() !== '').join('\n'))
+  }, [returnedCount, takeReturned])
   const running = view?.running ?? false
   const mode = view?.mode ?? pendingMode
 

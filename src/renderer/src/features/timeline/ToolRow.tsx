@@ -61,7 +61,8 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
   // escape sequences stripped while streaming too (a chunk may end inside one); a running call's
   // clipped box shows its newest output only, so a flood never lays out 64 KiB per frame
   const body = useMemo(() => plainText(item.result ?? (item.status === 'running' ? item.output.slice(-LIVE_OUTPUT_CHARS) : item.output)), [item.result, item.output, item.status])
-  const isEdit = item.name === 'edit_file'
+  // the real diff of the file when the core sent one (a write over an existing file too); else an edit's arguments
+  const isEdit = item.name === 'edit_file' || item.diff !== undefined
   const hasBody = body.length > 0 || isEdit
   return (
     <div className={`tool-row status-${item.status}`} data-testid="tool-row" data-tool-name={item.name} data-status={item.status}>
@@ -94,7 +95,7 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
       </span>
       {!folded && (
         <div className="tool-body">
-          {isEdit && <DiffView args={item.args} result={item.status === 'ok' ? item.result : undefined} />}
+          {isEdit && <DiffView args={item.args} result={item.status === 'ok' ? item.result : undefined} diff={item.diff} />}
           {body.length > 0 && <ToolResult body={body} />}
         </div>
       )}
