@@ -95,6 +95,7 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     session: toolSession(p, turnId),
     classifyError: p.classifyError,
     maxOutputTokens: p.maxOutputTokens,
+    thinking: () => p.record.thinking,
     systemPrompt,
     environment: () => environment,
     streamIdleTimeoutMs: p.streamIdleTimeoutMs,
