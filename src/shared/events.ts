@@ -77,7 +77,7 @@ export const OperationSchema = z.discriminatedUnion('type', [
   ...COMPACTION_OPERATIONS,
   /** set_goal, pause_goal, resume_goal, confirm_goal, clear_goal, set_goal_budget (./goal). */
   ...GOAL_OPERATIONS,
-  /** set_thinking { level }: off | low | medium | high from the next model request (./thinking). */
+  /** set_thinking { level }: off | low | medium | high from the next turn (./thinking). */
   ...THINKING_OPERATIONS
 ])
 /** See {@link OperationSchema}. */

@@ -27,7 +27,7 @@ export const ReasoningBlockSchema = z.object({
 /** See {@link ReasoningBlockSchema}. */
 export type ReasoningBlock = z.infer<typeof ReasoningBlockSchema>
 
-/** `set_thinking`: the thinking level of this session from its next model request on (kept across resume). */
+/** `set_thinking`: the thinking level of this session from its next turn on (a running turn keeps its level: Anthropic refuses thinking switched on inside a tool loop); kept across resume. */
 export const THINKING_OPERATIONS = [z.object({ type: z.literal('set_thinking'), level: ThinkingLevelSchema })] as const
 
 /** Event types of reasoning that stream and are not persisted. */

@@ -120,4 +120,16 @@ describe.skipIf(skipWithoutDocker())('thinking and reasoning', () => {
     expect(text.stdout).not.toContain('PRIVATE-THOUGHT')
     expect(text.stdout).toContain('Hello.')
   }, 240_000)
+
+  it('a level a model cannot honour is refused with a clear error before any request', async () => {
+    const repo = await makeTestRepo({ 'src/app.ts': 'export const a = 1\n' })
+    server = await startScriptedModelServer([{ text: 'never asked' }])
+    const run = await runCli(['run', '--repo', repo, '--provider', 'openai', '--base-url', server.baseUrl, '--model', 'gpt-4o', '--thinking', 'high', 'hi'], { env })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('error: openai model gpt-4o does not support thinking')
+    expect(server.requests).toHaveLength(0)
+    const bad = await runCli(['run', '--repo', repo, '--thinking', 'lots', 'hi'], { env })
+    expect(bad.code).not.toBe(0)
+    expect(bad.stderr).toContain('expected one of off, low, medium, high')
+  }, 120_000)
 })

@@ -23,7 +23,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: '/accept', args: '', help: 'accept the plan or spec awaiting you' },
   { name: '/reject', args: 'FEEDBACK', help: 'reject it with feedback (starts the next turn)' },
   { name: '/goal', args: 'TEXT [--turns N] [--tokens N] [--check CMD] | pause | resume | confirm | clear', help: 'set or steer a long-horizon goal' },
-  { name: '/thinking', args: 'off|low|medium|high', help: 'how much the model thinks before it answers (from the next request)' },
+  { name: '/thinking', args: 'off|low|medium|high', help: 'how much the model thinks before it answers (from the next turn)' },
   { name: '/ask', args: 'never|commands|changes', help: 'when tool calls wait for your approval' },
   { name: '/sandbox', args: 'read-only|workspace-write|network', help: 'the guest sandbox (restarts the guest)' },
   { name: '/compact', args: '[FOCUS]', help: 'compact the conversation now (FOCUS: what to keep in detail)' },

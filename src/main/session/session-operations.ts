@@ -35,7 +35,7 @@ export interface OperationTarget {
   approvalOperation(op: Operation): void
   /** The goal's operations (set_goal, pause_goal, resume_goal, confirm_goal, clear_goal, set_goal_budget; session-goal.ts). */
   goalOperation(op: Operation): void
-  /** The thinking level from the next model request on; `invalid_input` for a model that cannot think (providers/thinking.ts). */
+  /** The thinking level from the next turn on; `invalid_input` for a model that cannot think (providers/thinking.ts). */
   setThinking(level: ThinkingLevel): void
 }
 
