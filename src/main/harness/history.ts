@@ -82,7 +82,8 @@ export function buildModelMessages(events: readonly SessionEvent[], onRepair?: (
         for (const call of event.toolCalls) {
           content.push({ type: 'tool-call', toolCallId: call.callId, toolName: toModelToolName(call.name), input: toModelInput(call.args) })
         }
-        if (content.length > 0) messages.push({ role: 'assistant', content })
+        // reasoning alone (Stop while the model thought) is no message a provider accepts
+        if (content.some((p) => p.type !== 'reasoning')) messages.push({ role: 'assistant', content })
         pending = [...event.toolCalls]
         break
       }

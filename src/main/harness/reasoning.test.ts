@@ -66,4 +66,17 @@ describe('reasoning in the history', () => {
     expect(JSON.stringify(assistants[0])).toContain('"signature":"SIG"')
     expect(JSON.stringify(messages)).not.toContain('OLD')
   })
+
+  it('drops a block cut before its signature, and a message left with reasoning alone', () => {
+    const unsigned: ReasoningBlock = { text: 'cut off', providerMetadata: { anthropic: {} } }
+    const events: SessionEvent[] = [
+      { type: 'user_message', turnId: 't1', text: 'think' },
+      { type: 'assistant_message', turnId: 't1', text: '', toolCalls: [], reasoning: [SIGNED] },
+      { type: 'user_message', turnId: 't2', text: 'again' },
+      { type: 'assistant_message', turnId: 't2', text: 'ok', toolCalls: [], reasoning: [unsigned] }
+    ]
+    const messages = buildModelMessages(events, undefined, 'anthropic')
+    expect(messages.map((m) => m.role)).toEqual(['user', 'user', 'assistant'])
+    expect(messages[2]!.content).toEqual([{ type: 'text', text: 'ok' }])
+  })
 })

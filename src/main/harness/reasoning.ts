@@ -101,16 +101,20 @@ function mergeMetadata(block: ReasoningBlock, meta: ReasoningStreamPart['provide
   }
 }
 
+/** The metadata key that makes a block verifiable by its provider: a signature or redacted data (Anthropic), an item id or encrypted content (OpenAI). */
+const VERIFIABLE: Record<string, readonly string[]> = { anthropic: ['signature', 'redactedData'], openai: ['itemId', 'reasoningEncryptedContent'] }
+
 /**
  * The reasoning parts to send back for `blocks` to a model of provider key `replayTo`
  * (`anthropic` or `openai`; undefined: none, as for an OpenAI-compatible server). Blocks without
- * that provider's metadata are dropped (they cannot be verified by it).
+ * that provider's verifiable metadata are dropped: another provider's, and a block cut by Stop
+ * before its signature arrived.
  */
 export function replayedReasoning(blocks: readonly ReasoningBlock[] | undefined, replayTo: string | undefined): ReasoningPart[] {
   if (!blocks || !replayTo) return []
   return blocks.flatMap((b) => {
     const meta = b.providerMetadata?.[replayTo]
-    if (!meta) return []
+    if (!meta || !(VERIFIABLE[replayTo] ?? []).some((k) => typeof meta[k] === 'string')) return []
     return [{ type: 'reasoning' as const, text: b.text, providerOptions: { [replayTo]: meta } as ReasoningPart['providerOptions'] }]
   })
 }
