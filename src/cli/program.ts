@@ -12,7 +12,7 @@ import type { Mode } from '../shared/modes'
 import type { ProviderName } from '../shared/contract'
 import type { SandboxPolicy } from '../shared/sandbox'
 import type { ApprovalPolicy } from '../shared/approvals'
-import { APPROVAL_POLICIES, MODES, PROVIDER_NAMES, SANDBOX_POLICIES } from '../shared/enum-values'
+import { APPROVAL_POLICIES, MODES, PROVIDER_NAMES, SANDBOX_POLICIES, THINKING_LEVELS } from '../shared/enum-values'
 import { CORTEX_VERSION } from '../shared/version'
 import { addChangesCommands } from './changes-program'
 import { exitOnClosedOutput } from './closed-output'
@@ -33,6 +33,10 @@ const parseSeconds = (v: string): string => {
   return v
 }
 const parseAsk: (v: string) => ApprovalPolicy = oneOf(APPROVAL_POLICIES)
+const parseThinking = oneOf(THINKING_LEVELS)
+/** `--thinking`: the session's thinking level (ADR 0024); a resumed session keeps its own unless given. */
+const thinkingOption = (): Option =>
+  new Option('--thinking <level>', 'how much the model thinks: off | low | medium | high (default: per model; a resumed session keeps its own)').argParser(parseThinking)
 /**
  * `--context-window`: validated here, before any session exists, with the bounds of
  * harness/compaction/accounting.ts parseContextWindow (not imported: it loads zod), so the error
@@ -93,6 +97,7 @@ export function buildProgram(): Command {
         new Option('--sandbox <policy>', 'read-only | workspace-write | network').default('workspace-write').argParser(parseSandbox)
       )
       .option('--json', 'print every session event as one JSON object per line', false)
+      .addOption(thinkingOption())
       .addOption(
         new Option('--ask <policy>', 'when to ask before a tool call: never | commands (bash) | changes (bash, write_file, edit_file); default never. Without --input stream-json and without a terminal, a request is denied')
           .argParser(parseAsk)
@@ -234,6 +239,7 @@ function addInteractiveDefault(program: Command): void {
       .addOption(new Option('--mode <mode>', 'interactive: ask | plan | spec | agent (default agent)').argParser(parseMode))
       .addOption(new Option('--sandbox <policy>', 'interactive: read-only | workspace-write | network').argParser(parseSandbox))
       .addOption(new Option('--ask <policy>', 'interactive: when to ask before a tool call: never | commands | changes (default commands)').argParser(parseAsk))
+      .addOption(thinkingOption())
   ).action(async (opts) => {
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       program.outputHelp()

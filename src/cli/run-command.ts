@@ -22,6 +22,7 @@ import { loadMarkdownRenderer } from './render-markdown'
 import { createClosedInputDenier, driveStreamInput } from './stream-input'
 import { createApprovalResponder } from './approval-prompt'
 import type { ApprovalPolicy } from '../shared/approvals'
+import type { ThinkingLevel } from '../shared/thinking'
 import { goalExit, goalOperation, watchGoal, type GoalFlags } from './run-goal'
 import { CLOSED_OUTPUT_EXIT, watchClosedOutput } from './closed-output'
 import { decisionOperation, type Decision } from './decide-command'
@@ -44,6 +45,8 @@ export interface RunOptions extends ModelFlags, GoalFlags {
   ask?: ApprovalPolicy
   /** `cortex accept|reject --resume ID`: answer the session's plan or spec lock instead of sending PROMPT (decide-command.ts). */
   decision?: Decision
+  /** `--thinking`: the session's thinking level (a resumed session keeps its own unless given). */
+  thinking?: ThinkingLevel
 }
 
 /** Name of the CLI's log file in the data folder. */
@@ -164,6 +167,8 @@ export async function runCommand(
     // a resumed session keeps its stored mode unless --mode names another
     if (opts.resume && opts.mode && info.mode !== opts.mode) await service.submit({ sessionId: info.id, op: { type: 'set_mode', mode: opts.mode } })
     sessionId = info.id
+    // a model that cannot think refuses a level other than off: the error is printed and nothing runs
+    if (opts.thinking) await service.submit({ sessionId, op: { type: 'set_thinking', level: opts.thinking } })
     for (const e of early.filter((x) => x.sessionId === sessionId)) render(e)
 
     // --goal: the harness runs turn after turn toward it; Ctrl-C stops the turn, which pauses the goal

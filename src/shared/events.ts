@@ -15,6 +15,7 @@ import { FileDiffSchema } from './file-diff'
 import { SHELL_EVENTS, SHELL_EVENT_TYPES } from './shell'
 import { ModelRecordShape, SESSION_NOTICE_EVENTS } from './session-notices'
 import { TurnUsageSchema, USAGE_EVENTS } from './usage'
+import { REASONING_EPHEMERAL_TYPES, ReasoningBlockSchema, THINKING_EVENTS, THINKING_OPERATIONS } from './thinking'
 
 /** A todo item kept by the session (todo_read / todo_write). */
 export const TodoSchema = z.object({
@@ -76,7 +77,9 @@ export const OperationSchema = z.discriminatedUnion('type', [
   /** compact { focus? }: compact the history now (./compaction). */
   ...COMPACTION_OPERATIONS,
   /** set_goal, pause_goal, resume_goal, confirm_goal, clear_goal, set_goal_budget (./goal). */
-  ...GOAL_OPERATIONS
+  ...GOAL_OPERATIONS,
+  /** set_thinking { level }: off | low | medium | high from the next turn (./thinking). */
+  ...THINKING_OPERATIONS
 ])
 /** See {@link OperationSchema}. */
 export type Operation = z.infer<typeof OperationSchema>
@@ -108,6 +111,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   ...SESSION_NOTICE_EVENTS,
   /** usage: tokens and cost of one model request (./usage). */
   ...USAGE_EVENTS,
+  /** thinking_changed, reasoning_delta (ephemeral), reasoning_done (./thinking). */
+  ...THINKING_EVENTS,
   /** compaction_started, compaction_finished, compaction_failed, context_usage (./compaction). */
   ...COMPACTION_EVENTS,
   /** A user message as the model gets it; `queueId` when it was typed during a turn and queued first. */
@@ -135,7 +140,9 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
     type: z.literal('assistant_message'),
     turnId: z.string(),
     text: z.string(),
-    toolCalls: z.array(ToolCallSchema)
+    toolCalls: z.array(ToolCallSchema),
+    /** The step's reasoning blocks with their provider metadata (signatures, encrypted items), sent back before the text and calls (./thinking). */
+    reasoning: z.array(ReasoningBlockSchema).optional()
   }),
   z.object({
     type: z.literal('tool_call_started'),
@@ -247,7 +254,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
 export type SessionEvent = z.infer<typeof SessionEventSchema>
 
 /** Event types that stream to subscribers but are not written to the session log. */
-export const EPHEMERAL_EVENTS: ReadonlySet<SessionEvent['type']> = new Set(['text_delta', 'tool_output', 'model_waiting', 'model_retrying', ...SHELL_EVENT_TYPES])
+export const EPHEMERAL_EVENTS: ReadonlySet<SessionEvent['type']> = new Set(['text_delta', 'tool_output', 'model_waiting', 'model_retrying', ...REASONING_EPHEMERAL_TYPES, ...SHELL_EVENT_TYPES])
 
 /** An event as delivered: which session, its sequence number in that session (from 1) and time (ms since epoch). */
 export const EventEnvelopeSchema = z.object({

@@ -15,7 +15,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net'
 import {
   HANG, HANG_IN_ARGS, anthropicFrames, openAIChatFrames, openAIResponsesFrames, textDeltas,
-  type FrameList, type WireStep, type WireToolCall, type WireUsage
+  type FrameList, type WireReasoning, type WireStep, type WireToolCall, type WireUsage
 } from './scripted-wire-formats'
 
 export { offeredToolNames, sentToolResults, sentToolCalls, type SentToolResult, type SentToolCall } from './scripted-requests'
@@ -30,6 +30,8 @@ export interface ScriptToolCall {
 export interface ScriptStep {
   /** Assistant text, streamed as several word-sized deltas. */
   text?: string
+  /** Reasoning streamed before the text, in the route's format (a signed thinking block, an encrypted item, reasoning_content, <think>). */
+  reasoning?: WireReasoning
   /** Tool calls streamed after the text, arguments in several pieces; finish reason becomes tool_calls / tool_use. */
   toolCalls?: ScriptToolCall[]
   /** Delay before each SSE frame, in milliseconds (default 0). */
@@ -135,6 +137,7 @@ function toWireStep(step: ScriptStep, n: number, body: unknown, format: Format):
     n,
     model: typeof b.model === 'string' ? b.model : 'scripted-model',
     ...(step.text !== undefined ? { text: step.text } : {}),
+    ...(step.reasoning ? { reasoning: step.reasoning } : {}),
     toolCalls,
     includeUsage: b.stream_options?.include_usage === true,
     ...(step.usage ? { usage: step.usage } : {}),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { toolDiffs, toolKind, toolLocations, toolTitle } from './tool-calls'
 import { decisionFor, permissionOptions } from './permissions'
 import { promptText } from './prompt-text'
+import { UpdateMapper } from './session-updates'
 
 describe('ACP tool calls', () => {
   it('edit_file: one diff per edit, paths made absolute; write_file: the whole content as new', () => {
@@ -52,5 +53,16 @@ describe('ACP prompts', () => {
     ).toBe('fix this\n@/r/a b.ts\n\n<context uri="file:///r/c.ts">\nconst c = 1\n</context>')
     expect(() => promptText([{ type: 'image', data: 'AAAA', mimeType: 'image/png' }])).toThrow(/image block cannot be sent/)
     expect(() => promptText([{ type: 'text', text: '  ' }])).toThrow(/empty/)
+  })
+})
+
+describe('ACP reasoning', () => {
+  it('streams reasoning as thought chunks live, and each stretch whole on a replay', () => {
+    const m = new UpdateMapper('/repo')
+    const thought = (text: string) => [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } }]
+    expect(m.map({ type: 'reasoning_delta', turnId: 't', text: 'Let me look' })).toEqual(thought('Let me look'))
+    expect(m.map({ type: 'reasoning_delta', turnId: 't', text: '' })).toEqual([])
+    expect(m.map({ type: 'reasoning_done', turnId: 't', text: 'Let me look', durationMs: 900 })).toEqual([]) // live: the deltas went already
+    expect(m.map({ type: 'reasoning_done', turnId: 't', text: 'Let me look', durationMs: 900 }, true)).toEqual(thought('Let me look'))
   })
 })

@@ -43,11 +43,11 @@ export class UpdateMapper {
         return replay && event.text ? [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.text } }] : []
       case 'user_message':
         return replay ? [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: event.text } }] : []
-      // MAPPING POINT (reasoning): main's session has no reasoning event yet. The change adding
-      // them (src/shared/thinking.ts, ADR 0024 on its branch) names `reasoning_delta` (ephemeral,
-      // `text`) and `reasoning_done` (persisted, the step's whole `text`). Once merged, map:
-      //   case 'reasoning_delta': live → [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.text } }]
-      //   case 'reasoning_done':  only under `replay` → the same with its whole `text` (live, the deltas already went)
+      // the model's reasoning (ADR 0024): live as it streams; from a stored log, each stretch whole
+      case 'reasoning_delta':
+        return !replay && event.text ? [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.text } }] : []
+      case 'reasoning_done':
+        return replay && event.text ? [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.text } }] : []
       case 'tool_call_started':
         return [this.started(event.callId, event.name, event.args)]
       case 'tool_output':

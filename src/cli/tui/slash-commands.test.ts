@@ -33,3 +33,10 @@ describe('slash commands', () => {
     expect(completeSlash('/re').map((c) => c.name)).toEqual(['/reject', '/resume'])
   })
 })
+
+describe('/thinking', () => {
+  it('sets the level, or says how', () => {
+    expect(parseSlash('/thinking high', null)).toEqual({ kind: 'op', op: { type: 'set_thinking', level: 'high' } })
+    expect(parseSlash('/thinking lots', null)).toEqual({ kind: 'error', message: 'usage: /thinking off|low|medium|high' })
+  })
+})

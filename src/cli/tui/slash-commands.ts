@@ -9,6 +9,7 @@ import { ModeSchema } from '../../shared/modes'
 import { ApprovalPolicySchema } from '../../shared/approvals'
 import { SandboxPolicySchema } from '../../shared/sandbox'
 import { parseGoalArgs } from './goal-args'
+import { ThinkingLevelSchema } from '../../shared/thinking'
 
 /** A slash command: its name, argument hint and one-line description. */
 export interface SlashCommand {
@@ -23,6 +24,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: '/accept', args: '', help: 'accept the plan or spec awaiting you' },
   { name: '/reject', args: 'FEEDBACK', help: 'reject it with feedback (starts the next turn)' },
   { name: '/goal', args: 'TEXT [--turns N] [--tokens N] [--check CMD] | pause | resume | confirm | clear', help: 'set or steer a long-horizon goal' },
+  { name: '/thinking', args: 'off|low|medium|high', help: 'how much the model thinks before it answers (from the next turn)' },
   { name: '/ask', args: 'never|commands|changes', help: 'when tool calls wait for your approval' },
   { name: '/sandbox', args: 'read-only|workspace-write|network', help: 'the guest sandbox (restarts the guest)' },
   { name: '/compact', args: '[FOCUS]', help: 'compact the conversation now (FOCUS: what to keep in detail)' },
@@ -81,6 +83,10 @@ export function parseSlash(line: string, lock: ModeLock | null): SlashAction {
       if (rest === 'confirm') return { kind: 'op', op: { type: 'confirm_goal' } }
       if (rest === 'clear') return { kind: 'op', op: { type: 'clear_goal' } }
       return goalAction(rest)
+    case '/thinking': {
+      const r = ThinkingLevelSchema.safeParse(one.toLowerCase())
+      return r.success ? { kind: 'op', op: { type: 'set_thinking', level: r.data } } : { kind: 'error', message: 'usage: /thinking off|low|medium|high' }
+    }
     case '/ask': {
       const r = ApprovalPolicySchema.safeParse(one)
       return r.success ? { kind: 'op', op: { type: 'set_approval_policy', policy: r.data } } : { kind: 'error', message: 'usage: /ask never|commands|changes' }

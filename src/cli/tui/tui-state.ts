@@ -11,6 +11,7 @@ import type { FileDiff } from '../../shared/file-diff'
 import type { GoalUpdated } from '../../shared/goal'
 import { addUsage, NO_USAGE, type TurnUsage } from '../../shared/usage'
 import { compactionLabel, contextLabel } from '../../shared/compaction'
+import { thoughtLabel } from '../../shared/thinking'
 
 /** Most characters of a command's live output kept per tool row (the tail). */
 export const OUTPUT_TAIL_CHARS = 16_000
@@ -214,6 +215,11 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
       return withNotice(s, `warning: ${e.message} ${e.paths.join(' ')}`, 'warn')
     case 'goal_updated':
       return withNotice({ ...s, goal: e }, `goal ${e.state.replace('_', ' ')} · ${e.turnsUsed}/${e.turnBudget}${e.reason ? ` · ${e.reason}` : ''}`, e.state === 'met' ? 'ok' : e.state === 'active' ? 'dim' : 'warn')
+    case 'reasoning_done':
+      // collapsed to one row with its duration (ADR 0024); the reasoning's text is in the session log
+      return withNotice(closeAssistant(s), `✻ ${thoughtLabel(e.durationMs)}${e.redacted && !e.text ? ' (redacted)' : ''}`)
+    case 'thinking_changed':
+      return withNotice(s, `thinking: ${e.level}`)
     case 'context_usage':
       return { ...s, contextText: contextLabel(e) }
     case 'compaction_started':

@@ -12,6 +12,7 @@ export { MAX_TOOL_ARGS_BYTES, TRUNCATED_ARGS_HEAD_CHARS, capToolArgs, type Cappe
 import { INTERRUPTED_RESULT, validateHistory } from './history-validator'
 import { compactedView } from './compaction/rebuild'
 import { MASK_MIN_CHARS, maskStub } from './compaction/masking'
+import { replayedReasoning, type ReasoningPart } from './reasoning'
 
 export { INTERRUPTED_RESULT, HistoryInvalidError } from './history-validator'
 
@@ -43,9 +44,11 @@ export function toModelInput(args: unknown): Record<string, unknown> {
  * (compaction/rebuild.ts: its summary and keep-set, the verbatim tail, the events after it; masked
  * results become stubs). Calls left without a result get {@link INTERRUPTED_RESULT}. The result
  * passes {@link validateHistory} (run before every model request); `onRepair` gets one line per repair.
+ * An assistant message starts with its reasoning blocks that carry `replayReasoningTo`'s metadata
+ * (`anthropic`, `openai`; absent: no reasoning is sent back), as the providers require (reasoning.ts).
  * @throws HistoryInvalidError when the history cannot be repaired
  */
-export function buildModelMessages(events: readonly SessionEvent[], onRepair?: (note: string) => void): ModelMessage[] {
+export function buildModelMessages(events: readonly SessionEvent[], onRepair?: (note: string) => void, replayReasoningTo?: string): ModelMessage[] {
   const messages: ModelMessage[] = []
   let pending: ToolCall[] = []
   let results: ToolResultPart[] = []
@@ -74,12 +77,13 @@ export function buildModelMessages(events: readonly SessionEvent[], onRepair?: (
         break
       case 'assistant_message': {
         closePending()
-        const content: Array<{ type: 'text'; text: string } | ToolCallPart> = []
+        const content: Array<{ type: 'text'; text: string } | ReasoningPart | ToolCallPart> = [...replayedReasoning(event.reasoning, replayReasoningTo)]
         if (event.text.length > 0) content.push({ type: 'text', text: event.text })
         for (const call of event.toolCalls) {
           content.push({ type: 'tool-call', toolCallId: call.callId, toolName: toModelToolName(call.name), input: toModelInput(call.args) })
         }
-        if (content.length > 0) messages.push({ role: 'assistant', content })
+        // reasoning alone (Stop while the model thought) is no message a provider accepts
+        if (content.some((p) => p.type !== 'reasoning')) messages.push({ role: 'assistant', content })
         pending = [...event.toolCalls]
         break
       }

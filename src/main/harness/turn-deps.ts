@@ -8,6 +8,7 @@ import type { CortexError } from '../../shared/errors'
 import type { Logger } from '../../shared/logger-types'
 import type { SessionEvent } from '../../shared/events'
 import type { Mode, ModeLock } from '../../shared/modes'
+import type { ThinkingLevel } from '../../shared/thinking'
 import type { Guest } from '../guest/guest'
 import type { ToolDefinition, ToolSessionState } from '../tools/tool'
 import type { ApprovalGate } from './approvals/approval-gate'
@@ -54,8 +55,10 @@ export interface TurnDeps {
   streamIdleTimeoutMs?: number
   /** Messages queued during the turn, taken (and so delivered) at each step boundary as their own user messages. */
   takeQueued?(): Array<{ queueId: string; text: string }>
-  /** Output cap per model step in tokens; unset leaves the provider's default. */
+  /** Output cap per model step in tokens; unset: the model's row of providers/model-table.ts. */
   maxOutputTokens?: number
+  /** The session's thinking level now (providers/thinking.ts); absent or undefined: the model's default. */
+  thinking?(): ThinkingLevel | undefined
   /** Where the turn logs failed calls and model errors (default nowhere). */
   logger?: Logger
   /** The session's approval gate (policy, rules, escalations); absent, every call runs without asking. */

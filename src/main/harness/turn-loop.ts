@@ -46,11 +46,14 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
     if (step === 'stopped') return 'stopped'
     malformed = step.malformed ? malformed + 1 : 0
     if (step.malformed && malformed >= MAX_MALFORMED_STEPS) throw deps.classifyError(step.malformed)
+    // the step's reasoning blocks stay with its message: the provider gets them back before the text and calls (reasoning.ts)
+    const r = step.reasoning
     deps.emit({
       type: 'assistant_message',
       turnId,
       text: step.text,
-      toolCalls: step.calls.map(({ callId, name, args }) => ({ callId, name, args }))
+      toolCalls: step.calls.map(({ callId, name, args }) => ({ callId, name, args })),
+      ...(r && r.blocks.length > 0 ? { reasoning: r.blocks } : {})
     })
     if (signal.aborted) {
       // calls whose arguments were complete when Stop came are recorded, each with a "not run" result

@@ -73,6 +73,7 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
   const family = modelFamily(typeof p.model === 'string' ? '' : p.model.provider, modelIdOf(p.model))
   const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(p.repo, mode, lock, family), p.instructions.all())
   const environment = new TurnEnvironment({ repo: p.repo, modelId: modelIdOf(p.model), guest: p.guest, instructions: p.instructions })
+  const thinking = p.record.thinking
   const events = (): readonly SessionEvent[] => visibleHistory(p.record.history)
   if (compactFocus !== undefined && compaction) {
     const lock = p.record.proposals.lock
@@ -96,6 +97,8 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     session: toolSession(p, turnId),
     classifyError: p.classifyError,
     maxOutputTokens: p.maxOutputTokens,
+    // fixed for the turn: Anthropic refuses thinking switched on in the middle of a tool loop
+    thinking: () => thinking,
     systemPrompt,
     environment: () => environment.block(),
     beforeStep: () => environment.beforeStep(),

@@ -106,8 +106,6 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       model,
       classifyError,
       publish,
-      // the Anthropic SDK caps unknown model ids at 4096 output tokens otherwise
-      maxOutputTokens: modelSettings.provider === 'anthropic' ? 16_384 : undefined,
       guests: options.guests, home: options.dataDir,
       rules,
       catalog: TOOL_CATALOG,

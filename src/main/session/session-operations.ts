@@ -7,6 +7,7 @@ import { CortexError } from '../../shared/errors'
 import type { Operation } from '../../shared/events'
 import type { Mode } from '../../shared/modes'
 import type { SandboxPolicy } from '../../shared/sandbox'
+import type { ThinkingLevel } from '../../shared/thinking'
 import type { ProposalOperation } from '../harness/mode-locks'
 
 /** What an operation handler may do to the session. */
@@ -34,6 +35,8 @@ export interface OperationTarget {
   approvalOperation(op: Operation): void
   /** The goal's operations (set_goal, pause_goal, resume_goal, confirm_goal, clear_goal, set_goal_budget; session-goal.ts). */
   goalOperation(op: Operation): void
+  /** The thinking level from the next turn on; `invalid_input` for a model that cannot think (providers/thinking.ts). */
+  setThinking(level: ThinkingLevel): void
 }
 
 type Handler<T extends Operation['type']> = (s: OperationTarget, op: Extract<Operation, { type: T }>) => void | Promise<void>
@@ -66,7 +69,8 @@ export const OPERATIONS: { [T in Operation['type']]: Handler<T> } = {
   resume_goal: (s, op) => s.goalOperation(op),
   confirm_goal: (s, op) => s.goalOperation(op),
   clear_goal: (s, op) => s.goalOperation(op),
-  set_goal_budget: (s, op) => s.goalOperation(op)
+  set_goal_budget: (s, op) => s.goalOperation(op),
+  set_thinking: (s, op) => s.setThinking(op.level)
 }
 
 /** Apply `op` to `target` through {@link OPERATIONS}. */

@@ -9,6 +9,8 @@ import type { EventEnvelope, Operation, SessionEvent } from '../../shared/events
 import { NOOP_LOGGER, type Logger } from '../../shared/logger-types'
 import type { Mode } from '../../shared/modes'
 import type { SandboxPolicy } from '../../shared/sandbox'
+import type { ThinkingLevel } from '../../shared/thinking'
+import { checkModelThinking } from '../providers'
 import type { Guest } from '../guest/guest'
 import { SessionGuest, settleWithin } from './session-guest'
 import { SessionInstructions } from './instructions'
@@ -173,13 +175,15 @@ export class Session implements OperationTarget {
   }
 
   /** {@link OperationTarget.approvalOperation}. */
-  approvalOperation(op: Operation): void {
-    this.approvals.submit(op)
-  }
+  approvalOperation(op: Operation): void { this.approvals.submit(op) }
 
   /** {@link OperationTarget.goalOperation}. */
-  goalOperation(op: Operation): void {
-    this.goal.submit(op)
+  goalOperation(op: Operation): void { this.goal.submit(op) }
+
+  /** {@link OperationTarget.setThinking}: recorded (`thinking_changed`), so a resume keeps it. */
+  setThinking(level: ThinkingLevel): void {
+    checkModelThinking(this.deps.model, level)
+    this.emit({ type: 'thinking_changed', level })
   }
 
   /** {@link OperationTarget.canCompact}. */

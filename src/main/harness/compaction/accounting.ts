@@ -87,7 +87,9 @@ export function eventTokens(e: SessionEvent): number {
     case 'user_message':
       return estimateTokens(e.text) + 4
     case 'assistant_message':
-      return estimateTokens(e.text) + e.toolCalls.reduce((n, c) => n + estimateTokens(c.name) + estimateTokens(JSON.stringify(c.args ?? null)) + 8, 4)
+      // reasoning blocks go back with their message (signatures and encrypted content included)
+      return estimateTokens(e.text) + e.toolCalls.reduce((n, c) => n + estimateTokens(c.name) + estimateTokens(JSON.stringify(c.args ?? null)) + 8, 4) +
+        (e.reasoning ? estimateTokens(JSON.stringify(e.reasoning)) : 0)
     case 'tool_call_finished':
       return estimateTokens(e.result) + 8
     default:

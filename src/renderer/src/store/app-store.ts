@@ -8,6 +8,7 @@ import type { SessionInfo } from '../../../shared/contract'
 import type { EventEnvelope, Operation } from '../../../shared/events'
 import type { Mode } from '../../../shared/modes'
 import type { SandboxPolicy } from '../../../shared/sandbox'
+import type { ThinkingLevel } from '../../../shared/thinking'
 import { createApiHandle, type ApiHandle } from '../api'
 import type { ConnectionState } from '../ws-client'
 import { reduceEnvelope, emptyView, type SessionView } from './reduce-event'
@@ -51,6 +52,8 @@ export interface AppState {
   /** Accept or reject (with feedback) the plan or spec document awaiting a decision. */
   decide(op: ProposalOp): Promise<void>
   setSandbox(policy: SandboxPolicy): Promise<void>
+  /** The session's thinking level from its next turn (`set_thinking`); a model that cannot think refuses it (shown as the request error). */
+  setThinking(level: ThinkingLevel): Promise<void>
   openFile(file: OpenedFile | null): void
   clearError(): void
 }
@@ -172,6 +175,11 @@ export function createAppStore(handle: ApiHandle) {
         set({ pendingSandbox: policy })
         if (!id) return
         await guard(() => handle.api.submit({ sessionId: id, op: { type: 'set_sandbox', policy } }).then(() => undefined))
+      },
+      setThinking: async (level) => {
+        const id = get().currentId
+        if (!id) return
+        await guard(() => handle.api.submit({ sessionId: id, op: { type: 'set_thinking', level } }).then(() => undefined))
       },
       openFile: (file) => set({ openedFile: file }),
       clearError: () => set({ requestError: null })

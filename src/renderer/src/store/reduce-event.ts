@@ -18,6 +18,7 @@ import { TerminalLog } from '../features/terminal/terminal-log'
 import { applyTurnTiming } from '../features/timeline/turn-timing'
 import { EMPTY_QUEUE_FIELDS, applyQueueEvent, dropQueued, type QueueFields } from './queue-events'
 import { appendsInPlace } from './in-place'
+import { applyReasoningEvent, type ReasoningFields, type ReasoningRow } from './reasoning-events'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
@@ -50,9 +51,11 @@ export type TimelineItem =
   | { kind: 'host_warning'; id: string; paths: string[]; message: string }
   /** An approval card, or a call a stored rule decided (features/approvals/approvals-view.ts). */
   | ApprovalRow
+  /** The model's reasoning, collapsed with its duration (./reasoning-events.ts). */
+  | ReasoningRow
 
 /** Everything the UI shows about one session, derived from its events (queued messages and model waits: ./queue-events). */
-export interface SessionView extends QueueFields, CompactionFields {
+export interface SessionView extends QueueFields, CompactionFields, ReasoningFields {
   sessionId: string
   repo: string
   mode: Mode
@@ -299,6 +302,10 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     }
     case 'usage':
       return view // per-request usage; the turn's totals arrive with turn_ended
+    case 'reasoning_delta':
+    case 'reasoning_done':
+    case 'thinking_changed':
+      return applyReasoningEvent(view, event, id, (row) => push(row)) // ./reasoning-events.ts
     case 'compaction_started':
     case 'compaction_finished':
     case 'compaction_failed':

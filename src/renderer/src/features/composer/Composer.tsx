@@ -1,6 +1,6 @@
 /**
  * Composer: the prompt textarea (Enter sends, Shift+Enter adds a line), the mode picker (Ask /
- * Plan / Spec / Agent, sent as set_mode), the sandbox policy picker (set_sandbox), Send, and Stop (also bound to Esc anywhere in the window);
+ * Plan / Spec / Agent, sent as set_mode), the sandbox policy picker (set_sandbox), the thinking picker (set_thinking), Send, and Stop (also bound to Esc anywhere in the window);
  * the goal row above the textarea (../goal/GoalBar.tsx). Messages queued when Stop was pressed come
  * back into the textarea (after what is typed there), not into a turn.
  */
@@ -10,6 +10,7 @@ import { SANDBOX_DESCRIPTIONS, SandboxPolicySchema } from '../../../../shared/sa
 import { useAppStore, useCurrentView } from '../../store/app-store'
 import { QueuedMessages } from './QueuedMessages'
 import { GoalBar } from '../goal/GoalBar'
+import { ThinkingSelect } from './ThinkingSelect'
 
 const LABELS: Record<Mode, string> = { ask: 'Ask', plan: 'Plan', spec: 'Spec', agent: 'Agent' }
 
@@ -101,6 +102,7 @@ export function Composer(): React.JSX.Element {
             </option>
           ))}
         </select>
+        <ThinkingSelect />
         {running && (
           <button data-testid="stop-button" className="stop" onClick={() => void stop()} title="Stop (Esc)">
             Stop

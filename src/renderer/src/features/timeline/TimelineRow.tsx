@@ -1,6 +1,6 @@
 /**
  * One timeline row by kind: user messages, streamed assistant text (Markdown), tool rows, approval
- * cards, guest status changes, mode and sandbox switches, host warnings, errors, notices and turn
+ * cards, the model's reasoning (collapsed, with its duration), guest status changes, mode and sandbox switches, host warnings, errors, notices and turn
  * footers (reason, duration, tokens and cost, changed files).
  */
 import { memo } from 'react'
@@ -10,6 +10,7 @@ import { ToolRow } from './ToolRow'
 import { TurnChangesLink } from '../changes/TurnChangesLink'
 import { ApprovalCard } from '../approvals/ApprovalCard'
 import { formatDuration } from './turn-timing'
+import { thoughtLabel } from '../../../../shared/thinking'
 
 /** One row; memoized so a streaming delta re-renders only the row whose item changed. */
 export const Row = memo(function Row({ item }: { item: TimelineItem }): React.JSX.Element {
@@ -74,6 +75,14 @@ export const Row = memo(function Row({ item }: { item: TimelineItem }): React.JS
           {item.usage && <span data-testid="turn-usage"> · {turnFooter(item.usage)}</span>}
           <TurnChangesLink turnId={item.turnId} />
         </div>
+      )
+    case 'reasoning':
+      // collapsed: the duration shows; the text opens on a click
+      return (
+        <details className="row meta reasoning" data-testid="reasoning-row" data-done={item.done}>
+          <summary>{item.done ? thoughtLabel(item.durationMs ?? 0) : 'Thinking…'}{item.redacted && !item.text ? ' (redacted)' : ''}</summary>
+          {item.text && <div className="reasoning-text">{item.text}</div>}
+        </details>
       )
     case 'notice':
       return (
