@@ -95,7 +95,8 @@ export function App(): React.JSX.Element {
   if (connection === 'unauthorized') return <TokenPage reason="stale" />
   return (
     <div className="app" data-testid="app" data-transport={transport} onDragOver={windowDrop.onDragOver} onDrop={windowDrop.onDrop}>
-      <header className="header">
+      {/* while disconnected every status badge shows what was last known: grey and marked stale */}
+      <header className={connection === 'open' ? 'header' : 'header stale'} data-stale={connection !== 'open'} title={connection === 'open' ? undefined : 'Not connected: the status shown is the last known'}>
         <span className="brand">Cortex Code</span>
         <RepoPicker />
         <ModelBadge />

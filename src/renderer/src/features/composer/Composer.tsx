@@ -1,7 +1,8 @@
 /**
  * Composer: the prompt textarea (Enter sends, Shift+Enter adds a line), the mode picker (Ask /
  * Plan / Spec / Agent, sent as set_mode), the sandbox policy picker (set_sandbox), Send, and Stop (also bound to Esc anywhere in the window);
- * the goal row above the textarea (../goal/GoalBar.tsx).
+ * the goal row above the textarea (../goal/GoalBar.tsx); while disconnected a message is held in
+ * the box and sent on reconnect (./OfflineNotice.tsx).
  */
 import { useEffect, useState, type KeyboardEvent } from 'react'
 import { ModeSchema, type Mode } from '../../../../shared/modes'
@@ -9,6 +10,7 @@ import { SANDBOX_DESCRIPTIONS, SandboxPolicySchema } from '../../../../shared/sa
 import { useAppStore, useCurrentView } from '../../store/app-store'
 import { QueuedMessages } from './QueuedMessages'
 import { GoalBar } from '../goal/GoalBar'
+import { OfflineNotice, useOfflineHold } from './OfflineNotice'
 
 const LABELS: Record<Mode, string> = { ask: 'Ask', plan: 'Plan', spec: 'Spec', agent: 'Agent' }
 
@@ -22,6 +24,7 @@ export function Composer(): React.JSX.Element {
   const pendingSandbox = useAppStore((s) => s.pendingSandbox)
   const setSandbox = useAppStore((s) => s.setSandbox)
   const [text, setText] = useState('')
+  const offline = useOfflineHold(() => void submit())
   const running = view?.running ?? false
   const mode = view?.mode ?? pendingMode
 
@@ -40,6 +43,8 @@ export function Composer(): React.JSX.Element {
     const value = text.trim()
     // during a turn the message is queued and reaches the model at its next step (QueuedMessages shows it)
     if (!value || !view) return
+    // not connected: the message stays in the box and goes out when the connection is back
+    if (!offline.connected) return offline.hold()
     // the box empties at once, so what the user types while the op is in flight is theirs to keep;
     // a send that fails puts the message back unless something new was typed meanwhile
     const typed = text
@@ -57,6 +62,7 @@ export function Composer(): React.JSX.Element {
     <div className="composer" data-testid="composer">
       <QueuedMessages />
       <GoalBar />
+      <OfflineNotice hold={offline} />
       <textarea
         data-testid="composer-input"
         placeholder={view ? 'Ask Cortex to do something… (Enter to send, Shift+Enter for a new line, Esc to stop)' : 'Open a repository first'}
