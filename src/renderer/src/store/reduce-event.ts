@@ -14,6 +14,7 @@ import { formatUsage, type TurnUsage } from '../../../shared/usage'
 import { checkpointFailedText, revertText } from './checkpoint-events'
 import { applyCompactionEvent, type CompactionFields } from './compaction-events'
 import { TerminalLog } from '../features/terminal/terminal-log'
+import { approvalTerminalText } from '../features/terminal/terminal-approval'
 import { applyTurnTiming } from '../features/timeline/turn-timing'
 import { EMPTY_QUEUE_FIELDS, applyQueueEvent, dropQueued, type QueueFields } from './queue-events'
 import { appendsInPlace } from './in-place'
@@ -279,8 +280,14 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     }
     case 'approval_requested':
     case 'approval_resolved':
-    case 'approval_policy_changed':
-      return applyApprovalEvent(view, event, id)
+    case 'approval_policy_changed': {
+      const next = applyApprovalEvent(view, event, id)
+      // a bash command waiting for approval reads as waiting in the terminal, not as running
+      const line = approvalTerminalText(event, view.items)
+      if (line === null) return next
+      next.terminal.append(line)
+      return { ...next, terminalVersion: view.terminalVersion + 1 }
+    }
     case 'host_exec_warning':
       return push({ kind: 'host_warning', id, paths: event.paths, message: event.message })
     case 'turn_ended': {
