@@ -13,6 +13,7 @@ import { PROPOSAL_EVENTS, PROPOSAL_OPERATIONS } from './proposals'
 import { SandboxPolicySchema } from './sandbox'
 import { SHELL_EVENTS, SHELL_EVENT_TYPES } from './shell'
 import { ModelRecordShape, SESSION_NOTICE_EVENTS } from './session-notices'
+import { MODEL_EVENTS, MODEL_OPERATIONS } from './model-choice'
 import { TurnUsageSchema, USAGE_EVENTS } from './usage'
 
 /** A todo item kept by the session (todo_read / todo_write). */
@@ -75,7 +76,9 @@ export const OperationSchema = z.discriminatedUnion('type', [
   /** compact { focus? }: compact the history now (./compaction). */
   ...COMPACTION_OPERATIONS,
   /** set_goal, pause_goal, resume_goal, confirm_goal, clear_goal, set_goal_budget (./goal). */
-  ...GOAL_OPERATIONS
+  ...GOAL_OPERATIONS,
+  /** set_model (./model-choice). */
+  ...MODEL_OPERATIONS
 ])
 /** See {@link OperationSchema}. */
 export type Operation = z.infer<typeof OperationSchema>
@@ -105,6 +108,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   }),
   /** session_resumed, instructions_loaded (./session-notices). */
   ...SESSION_NOTICE_EVENTS,
+  /** model_changed (./model-choice). */
+  ...MODEL_EVENTS,
   /** usage: tokens and cost of one model request (./usage). */
   ...USAGE_EVENTS,
   /** compaction_started, compaction_finished, compaction_failed, context_usage (./compaction). */

@@ -11,6 +11,7 @@ import type { GuestProvider } from '../guest/guest'
 import { classifyProviderError, createLanguageModel, type ModelSettings } from '../providers'
 import { SessionStore } from '../store/session-store'
 import { modelRecordOf, resumeEvents } from './resume'
+import { modelRequests, resumedModelSettings } from './model-requests'
 import { TOOL_CATALOG } from '../tools/catalog'
 import { checkRepoPolicy } from './repo-policy'
 import { loadStoredSession, metaRecorder } from './session-meta'
@@ -87,8 +88,10 @@ export async function createSessionService(options: SessionServiceOptions): Prom
   /** Refuse a new open session past the cap (each session holds at most one guest, so guests follow). */
   const checkCap = (): void => checkSessionCap(sessions.size, maxSessions)
 
+  const models = modelRequests(() => modelSettings)
   const publish = (envelope: EventEnvelope): void => {
     if (envelope.event.type === 'mode_changed') persistMode(envelope.sessionId, envelope.event.mode)
+    if (envelope.event.type === 'model_changed') chooseModel(envelope.sessionId, envelope.event.model)
     for (const l of listeners) {
       try {
         l(envelope)
@@ -99,11 +102,20 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     }
   }
   const { persistMode, recordModel } = metaRecorder(store, logger, () => modelSettings)
+  /** A session's set_model: its connection from now on, in memory and in meta.json (ADR 0028). */
+  const chooseModel = (id: string, modelId: string): void => {
+    const next = { ...models.settingsOf(id), modelId }
+    models.track(id, next)
+    const meta = store.readMeta(id)
+    if (meta) recordModel(meta, next)
+  }
   /** Build a live session with the service's shared parts, register it and start attaching its guest. */
-  const admit = (own: Pick<SessionDeps, 'id' | 'repo' | 'mode' | 'sandbox' | 'createdAt' | 'log' | 'resumed' | 'approvalPolicy'>, opened?: SessionEvent): Session => {
+  const admit = (own: Pick<SessionDeps, 'id' | 'repo' | 'mode' | 'sandbox' | 'createdAt' | 'log' | 'resumed' | 'approvalPolicy'>, opened?: SessionEvent, settings = modelSettings): Session => {
+    models.track(own.id, settings)
     const session = new Session({
       ...own,
-      model,
+      model: settings === modelSettings ? model : createLanguageModel(settings),
+      switchModel: (id) => models.switchModel(own.id, id),
       classifyError,
       publish,
       // the Anthropic SDK caps unknown model ids at 4096 output tokens otherwise
@@ -170,17 +182,19 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       const root = resolveRepo(meta.repo)
       const policy = checkRepoPolicy(root, { dataDir: options.dataDir, allowRootRepo: options.allowRootRepo })
       const { log, envelopes, skipped, mode, sandbox } = loadStoredSession(store, sessionId, meta.mode, wanted)
+      // the model the session last chose, when the provider is still the same
+      const settings = resumedModelSettings(modelSettings, envelopes)
       const session = admit({
         id: sessionId, repo: root, mode, sandbox, createdAt: meta.createdAt,
         log, resumed: envelopes, ...(approvalPolicy ? { approvalPolicy } : {})
-      })
+      }, undefined, settings)
       // the user hears what a damaged log lost; a turn a crash left open is closed before anything else
-      const [notice, ...repairs] = resumeEvents(envelopes.map((x) => x.event), skipped, modelSettings)
+      const [notice, ...repairs] = resumeEvents(envelopes.map((x) => x.event), skipped, settings)
       // a review-only resume is no continuation: no notice row unless it closes a crashed turn
       const quiet = options.reviewOnly && notice?.type === 'session_resumed' && notice.interruptedCalls === 0 && !notice.interruptedTurn
       for (const e of quiet || !notice ? repairs : [notice, ...repairs]) session.emit(e)
       if (skipped > 0) logger.warn('damaged session log records skipped', { sessionId, skipped })
-      if (!options.reviewOnly) recordModel(meta)
+      if (!options.reviewOnly) recordModel(meta, settings)
       for (const message of policy.warnings) session.emit({ type: 'host_exec_warning', paths: [root], message })
       // a turn a crash cut off gets its turn_changes now, before any review or undo of it (ADR 0010)
       if (options.eagerGuest ?? true) void session.checkpoints.recoverAtResume()
@@ -196,6 +210,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       const s = get(sessionId)
       await closeSessionShells(sessionId)
       sessions.delete(sessionId)
+      models.forget(sessionId)
       await s.close()
       return { ok: true as const }
     },
@@ -215,6 +230,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     ...checkpointRequests(get),
     ...shellApi,
     ...deskRequests({ store, open: (id) => sessions.get(id), get }),
+    listModels: models.listModels,
     ...settingsRequests({
       dataDir: options.dataDir,
       secrets: options.secrets,

@@ -59,6 +59,8 @@ export interface SessionView extends QueueFields, CompactionFields {
   /** When tool calls wait for the user (never | commands | changes). */
   approvalPolicy: ApprovalPolicy
   running: boolean
+  /** The model the next message goes to (session_opened, session_resumed, model_changed), null when not recorded. */
+  model: { provider: string; model: string } | null
   /** Latest guest state, null before the first guest_status. */
   guest: { state: string; detail?: string } | null
   items: TimelineItem[]
@@ -99,6 +101,7 @@ export function emptyView(sessionId: string, repo = '', mode: Mode = 'agent', sa
     sandbox,
     approvalPolicy: 'commands',
     running: false,
+    model: null,
     guest: null,
     items: [],
     plan: null,
@@ -176,7 +179,9 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
   }
   switch (event.type) {
     case 'session_opened':
-      return { ...view, repo: event.repo, mode: event.mode, sandbox: event.sandbox ?? view.sandbox, approvalPolicy: event.approvalPolicy ?? view.approvalPolicy }
+      return { ...view, repo: event.repo, mode: event.mode, sandbox: event.sandbox ?? view.sandbox, approvalPolicy: event.approvalPolicy ?? view.approvalPolicy, model: modelOf(event) ?? view.model }
+    case 'model_changed':
+      return { ...push({ kind: 'notice', id, text: `model: ${event.model} (from the next message)`, warn: false }), model: { provider: event.provider, model: event.model } }
     case 'user_message':
       return dropQueued(push({ kind: 'user', id, text: event.text }), event.queueId)
     case 'message_queued':
@@ -311,7 +316,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'shell_exited':
       return view // the shell tab (features/terminal/ShellPane.tsx) subscribes to these itself
     case 'session_resumed':
-      return push({ kind: 'notice', id, text: resumedText(event), warn: event.skipped > 0 || event.interruptedCalls > 0 })
+      return { ...push({ kind: 'notice', id, text: resumedText(event), warn: event.skipped > 0 || event.interruptedCalls > 0 }), model: modelOf(event) ?? view.model }
     case 'instructions_loaded':
       return push({ kind: 'notice', id, text: `instructions loaded from ${event.file}${event.truncated ? ` (cut at ${event.bytes} bytes)` : ''}`, warn: event.truncated })
     case 'turn_changes':
@@ -323,6 +328,11 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'error':
       return push({ kind: 'error', id, code: event.code, message: event.message })
   }
+}
+
+/** The provider and model an opened or resumed session recorded, or null. */
+function modelOf(e: { provider?: string; model?: string }): { provider: string; model: string } | null {
+  return e.provider && e.model ? { provider: e.provider, model: e.model } : null
 }
 
 /** The timeline text of a goal's change: `goal set: TEXT (8 turns)`, or `goal met · 2/8 — evidence`. */

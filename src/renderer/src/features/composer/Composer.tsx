@@ -1,5 +1,6 @@
 /**
- * Composer: the prompt textarea (Enter sends, Shift+Enter adds a line), the mode picker (Ask /
+ * Composer: the prompt textarea (Enter sends, Shift+Enter adds a line), the model picker
+ * (./ModelPicker.tsx), the mode picker (Ask /
  * Plan / Spec / Agent, sent as set_mode), the sandbox policy picker (set_sandbox), Send, and Stop (also bound to Esc anywhere in the window);
  * the goal row above the textarea (../goal/GoalBar.tsx); while disconnected a message is held in
  * the box and sent on reconnect (./OfflineNotice.tsx).
@@ -11,6 +12,7 @@ import { useAppStore, useCurrentView } from '../../store/app-store'
 import { QueuedMessages } from './QueuedMessages'
 import { GoalBar } from '../goal/GoalBar'
 import { OfflineNotice, useOfflineHold } from './OfflineNotice'
+import { ModelPicker } from './ModelPicker'
 
 const LABELS: Record<Mode, string> = { ask: 'Ask', plan: 'Plan', spec: 'Spec', agent: 'Agent' }
 
@@ -73,6 +75,7 @@ export function Composer(): React.JSX.Element {
         rows={3}
       />
       <div className="composer-actions">
+        <ModelPicker />
         <select
           data-testid="mode-select"
           aria-label="Mode"
