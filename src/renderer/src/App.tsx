@@ -25,6 +25,7 @@ import { SessionsSidebar } from './features/sessions/SessionsSidebar'
 import { ModelBadge } from './features/sessions/ModelBadge'
 import { TerminalPane } from './features/terminal/TerminalPane'
 import { Timeline } from './features/timeline/Timeline'
+import { appAdvice } from './features/timeline/host-advice'
 import { TodoList } from './features/todos/TodoList'
 import { useAppStore, useCurrentView } from './store/app-store'
 
@@ -116,7 +117,7 @@ export function App(): React.JSX.Element {
       </header>
       {error && (
         <div className="banner" data-testid="request-error" role="alert">
-          <span>{error}</span>
+          <span>{appAdvice(error)}</span>
           <button className="link" onClick={clearError}>
             dismiss
           </button>
