@@ -13,6 +13,7 @@ import { OpenChangeLink } from '../changes/OpenChangeLink'
 import { describeArgs } from './tool-args'
 import { plainText } from './plain-text'
 import { bashSummary, parseBashResult, type BashResult } from './bash-result'
+import { PlanArgs } from './PlanArgs'
 
 type ToolItem = Extract<TimelineItem, { kind: 'tool' }>
 
@@ -84,7 +85,8 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
   // clipped box shows its newest output only, so a flood never lays out 64 KiB per frame
   const body = useMemo(() => plainText(item.result ?? (item.status === 'running' ? item.output.slice(-LIVE_OUTPUT_CHARS) : item.output)), [item.result, item.output, item.status])
   const isEdit = item.name === 'edit_file'
-  const hasBody = body.length > 0 || isEdit
+  const isPlan = item.name === 'plan'
+  const hasBody = body.length > 0 || isEdit || isPlan
   // a finished bash call: its fields, not its raw labels; a non-zero exit is a failure (issue 23)
   const bash = useMemo(() => (item.name === 'bash' && item.status !== 'running' && item.result ? parseBashResult(body) : null), [item.name, item.status, item.result, body])
   const status = bash && bash.exitCode !== 0 && item.status === 'ok' ? 'error' : item.status
@@ -120,6 +122,7 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
       {!folded && (
         <div className="tool-body">
           {isEdit && <DiffView args={item.args} result={item.status === 'ok' ? item.result : undefined} />}
+          {isPlan && <PlanArgs args={item.args} />}
           {bash ? <BashBody result={bash} /> : body.length > 0 && <ToolResult body={body} />}
         </div>
       )}
