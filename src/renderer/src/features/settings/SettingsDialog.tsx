@@ -67,7 +67,10 @@ export function SettingsDialog({ onClose }: { onClose(): void }): React.JSX.Elem
     api.getSettings({}).then(
       (v) => {
         setView(v)
-        setDraft({ ...v.settings })
+        // nothing saved but a connection in force (flags or environment): the form shows that one,
+        // so it is not empty and "Test connection" tests what is in force (issue 23)
+        const fromForce = v.inForce && !v.settings.model && !v.settings.baseUrl && (PROVIDER_NAMES as readonly string[]).includes(v.inForce.provider)
+        setDraft({ ...v.settings, ...(fromForce && v.inForce ? { provider: v.inForce.provider, model: v.inForce.model, baseUrl: v.inForce.baseUrl } : {}) })
       },
       (err: unknown) => setErrors({ form: err instanceof Error ? err.message : String(err) })
     )
