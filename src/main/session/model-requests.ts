@@ -29,10 +29,15 @@ export function resumedModelSettings(base: ModelSettings, envelopes: readonly Ev
   return base
 }
 
-/** Per-session model connections, the `listModels` request and the `set_model` check (see the module comment). */
-export function modelRequests(serviceSettings: () => ModelSettings): Pick<CortexApi, 'listModels'> & {
+/**
+ * Per-session model connections, the `listModels` request and the `set_model` check (see the module comment).
+ * @param persist records a session's new connection (meta.json); called on each `model_changed`
+ */
+export function modelRequests(serviceSettings: () => ModelSettings, persist: (id: string, settings: ModelSettings) => void): Pick<CortexApi, 'listModels'> & {
   /** Remember the connection session `id` uses (at open, resume, and each model_changed). */
   track(id: string, settings: ModelSettings): void
+  /** Session `id` emitted model_changed: its connection from now on, in memory and persisted. */
+  changed(id: string, modelId: string): void
   /** Forget a closed session. */
   forget(id: string): void
   /** The connection of open session `id`, else the service's. */
@@ -48,6 +53,11 @@ export function modelRequests(serviceSettings: () => ModelSettings): Pick<Cortex
   return {
     track: (id, settings) => void bySession.set(id, settings),
     forget: (id) => void bySession.delete(id),
+    changed(id, modelId) {
+      const next = { ...settingsOf(id), modelId }
+      bySession.set(id, next)
+      persist(id, next)
+    },
     settingsOf,
     async listModels(input) {
       const { sessionId } = parse('listModels', input)

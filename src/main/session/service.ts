@@ -88,10 +88,14 @@ export async function createSessionService(options: SessionServiceOptions): Prom
   /** Refuse a new open session past the cap (each session holds at most one guest, so guests follow). */
   const checkCap = (): void => checkSessionCap(sessions.size, maxSessions)
 
-  const models = modelRequests(() => modelSettings)
+  // each session's model connection; a set_model lands in meta.json too (ADR 0028)
+  const models = modelRequests(() => modelSettings, (id, next) => {
+    const meta = store.readMeta(id)
+    if (meta) recordModel(meta, next)
+  })
   const publish = (envelope: EventEnvelope): void => {
     if (envelope.event.type === 'mode_changed') persistMode(envelope.sessionId, envelope.event.mode)
-    if (envelope.event.type === 'model_changed') chooseModel(envelope.sessionId, envelope.event.model)
+    if (envelope.event.type === 'model_changed') models.changed(envelope.sessionId, envelope.event.model)
     for (const l of listeners) {
       try {
         l(envelope)
@@ -102,13 +106,6 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     }
   }
   const { persistMode, recordModel } = metaRecorder(store, logger, () => modelSettings)
-  /** A session's set_model: its connection from now on, in memory and in meta.json (ADR 0028). */
-  const chooseModel = (id: string, modelId: string): void => {
-    const next = { ...models.settingsOf(id), modelId }
-    models.track(id, next)
-    const meta = store.readMeta(id)
-    if (meta) recordModel(meta, next)
-  }
   /** Build a live session with the service's shared parts, register it and start attaching its guest. */
   const admit = (own: Pick<SessionDeps, 'id' | 'repo' | 'mode' | 'sandbox' | 'createdAt' | 'log' | 'resumed' | 'approvalPolicy'>, opened?: SessionEvent, settings = modelSettings): Session => {
     models.track(own.id, settings)
