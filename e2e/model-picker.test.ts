@@ -45,6 +45,7 @@ describe.skipIf(skipWithoutChromium())('the model picker', () => {
     // an id the server does not list is refused, and changes nothing
     const [info] = await app.service.listSessions({})
     const id = info?.id ?? ''
+    await app.service.idle(id) // set_model is refused while a turn runs: wait for this one to end
     await expect(app.service.submit({ sessionId: id, op: { type: 'set_model', model: 'no-such-model' } })).rejects.toThrow(/does not offer "no-such-model"/)
     await expect(app.service.submit({ sessionId: id, op: { type: 'set_model', model: 'two words' } })).rejects.toThrow(/no spaces/)
 
