@@ -14,6 +14,7 @@ import { SandboxPolicySchema } from './sandbox'
 import { FileDiffSchema } from './file-diff'
 import { SHELL_EVENTS, SHELL_EVENT_TYPES } from './shell'
 import { ModelRecordShape, SESSION_NOTICE_EVENTS } from './session-notices'
+import { MODEL_EVENTS, MODEL_OPERATIONS } from './model-choice'
 import { TurnUsageSchema, USAGE_EVENTS } from './usage'
 import { REASONING_EPHEMERAL_TYPES, ReasoningBlockSchema, THINKING_EVENTS, THINKING_OPERATIONS } from './thinking'
 
@@ -79,7 +80,9 @@ export const OperationSchema = z.discriminatedUnion('type', [
   /** set_goal, pause_goal, resume_goal, confirm_goal, clear_goal, set_goal_budget (./goal). */
   ...GOAL_OPERATIONS,
   /** set_thinking { level }: off | low | medium | high from the next turn (./thinking). */
-  ...THINKING_OPERATIONS
+  ...THINKING_OPERATIONS,
+  /** set_model (./model-choice). */
+  ...MODEL_OPERATIONS
 ])
 /** See {@link OperationSchema}. */
 export type Operation = z.infer<typeof OperationSchema>
@@ -109,6 +112,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   }),
   /** session_resumed, instructions_loaded (./session-notices). */
   ...SESSION_NOTICE_EVENTS,
+  /** model_changed (./model-choice). */
+  ...MODEL_EVENTS,
   /** usage: tokens and cost of one model request (./usage). */
   ...USAGE_EVENTS,
   /** thinking_changed, reasoning_delta (ephemeral), reasoning_done (./thinking). */

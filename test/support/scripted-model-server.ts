@@ -185,9 +185,10 @@ async function writeFrames(res: ServerResponse, frames: FrameList, step: ScriptS
  * Start a scripted model server on 127.0.0.1, port 0.
  *
  * @param script steps consumed in order, one per POST to a known route.
+ * @param opts.models ids `GET …/models` lists (without it that request gets a 404, like a server with no list)
  * @returns the running server; call `close()` in `afterEach`/`afterAll`.
  */
-export async function startScriptedModelServer(script: ScriptStep[]): Promise<ScriptedModelServer> {
+export async function startScriptedModelServer(script: ScriptStep[], opts: { models?: string[] } = {}): Promise<ScriptedModelServer> {
   const requests: RecordedRequest[] = []
   const sockets = new Set<Socket>()
   let next = 0
@@ -211,6 +212,12 @@ export async function startScriptedModelServer(script: ScriptStep[]): Promise<Sc
       })
 
       const route = ROUTES.find(([p]) => path === p)
+      if (req.method === 'GET' && path.endsWith('/models') && opts.models) {
+        // the model list, when the test gives one (OpenAI's shape; Anthropic's has the same `data[].id`)
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ object: 'list', data: opts.models.map((id) => ({ id, object: 'model' })) }))
+        return
+      }
       if (req.method !== 'POST' || !route) {
         res.writeHead(404, { 'content-type': 'application/json' })
         res.end(JSON.stringify(errorBody(`scripted model server: no route for ${req.method} ${path}`, 'not_found_error')))

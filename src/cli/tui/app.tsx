@@ -30,6 +30,8 @@ export interface TuiHost {
   history(): Promise<EventEnvelope[]>
   /** Lines describing the stored Always/deny rules of the repository. */
   rules(): Promise<string[]>
+  /** Lines listing the models the session can switch to (`*` marks the one in use), and why the server listed none. */
+  models(): Promise<string[]>
   /** Lines describing the stored sessions. */
   sessions(): string[]
   /** Close the current session and open a new one on the same repository; resolves with its id. */
@@ -198,6 +200,8 @@ export function App({ host }: { host: TuiHost }) {
             return notice(host.sessions().join('\n') || 'no stored sessions')
           case 'rules':
             return void host.rules().then((l) => notice(l.join('\n') || 'no stored rules for this repository'), (err: unknown) => notice(toCortexError(err).message, 'error'))
+          case 'models':
+            return void host.models().then((l) => notice([...l, 'pick one with /model ID'].join('\n')), (err: unknown) => notice(toCortexError(err).message, 'error'))
           case 'new':
             return switchSession(host.newSession(), 'opening a new session')
           case 'goal_status':

@@ -18,6 +18,11 @@ describe('slash commands', () => {
     expect(parseSlash('/accept', null)).toEqual({ kind: 'error', message: 'nothing awaits a decision' })
   })
 
+  it('maps /model to the model list and /model ID to set_model', () => {
+    expect(parseSlash('/model', null)).toEqual({ kind: 'local', name: 'models' })
+    expect(parseSlash('/model gpt-5-mini', null)).toEqual({ kind: 'op', op: { type: 'set_model', model: 'gpt-5-mini' } })
+  })
+
   it('maps modes, policies, sandbox and local commands', () => {
     expect(parseSlash('/mode plan', null)).toEqual({ kind: 'op', op: { type: 'set_mode', mode: 'plan' } })
     expect(parseSlash('/ask changes', null)).toEqual({ kind: 'op', op: { type: 'set_approval_policy', policy: 'changes' } })

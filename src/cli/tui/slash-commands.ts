@@ -25,6 +25,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: '/reject', args: 'FEEDBACK', help: 'reject it with feedback (starts the next turn)' },
   { name: '/goal', args: 'TEXT [--turns N] [--tokens N] [--check CMD] | pause | resume | confirm | clear', help: 'set or steer a long-horizon goal' },
   { name: '/thinking', args: 'off|low|medium|high', help: 'how much the model thinks before it answers (from the next turn)' },
+  { name: '/model', args: '[ID]', help: "the model the next message goes to: list the provider's, or pick ID" },
   { name: '/ask', args: 'never|commands|changes', help: 'when tool calls wait for your approval' },
   { name: '/sandbox', args: 'read-only|workspace-write|network', help: 'the guest sandbox (restarts the guest)' },
   { name: '/compact', args: '[FOCUS]', help: 'compact the conversation now (FOCUS: what to keep in detail)' },
@@ -39,7 +40,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
 /** What a composer line asks for. `op`: submit it; `local`: the shell handles it; `error`: show the message. */
 export type SlashAction =
   | { kind: 'op'; op: Operation }
-  | { kind: 'local'; name: 'sessions' | 'rules' | 'new' | 'help' | 'quit' | 'goal_status' }
+  | { kind: 'local'; name: 'sessions' | 'rules' | 'new' | 'help' | 'quit' | 'goal_status' | 'models' }
   | { kind: 'resume'; id: string }
   | { kind: 'error'; message: string }
 
@@ -95,6 +96,8 @@ export function parseSlash(line: string, lock: ModeLock | null): SlashAction {
       const r = SandboxPolicySchema.safeParse(one)
       return r.success ? { kind: 'op', op: { type: 'set_sandbox', policy: r.data } } : { kind: 'error', message: `usage: /sandbox ${SandboxPolicySchema.options.join('|')}` }
     }
+    case '/model':
+      return one ? { kind: 'op', op: { type: 'set_model', model: one } } : { kind: 'local', name: 'models' }
     case '/resume':
       return one ? { kind: 'resume', id: one } : { kind: 'error', message: 'usage: /resume ID (see /sessions)' }
     case '/compact':

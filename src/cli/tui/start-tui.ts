@@ -86,6 +86,10 @@ export async function startTui(opts: TuiOptions): Promise<number> {
       history: () => svc.sessionEvents({ sessionId }),
       rules: async () =>
         (await svc.listApprovalRules({ repo })).map((r) => `${r.id}  ${r.kind}  ${r.tool}${r.pattern ? `  ${r.pattern}` : ''}`),
+      models: async () => {
+        const r = await svc.listModels({ sessionId })
+        return [...r.models.map((m) => `${m.id === r.current.model ? '*' : ' '} ${m.id}${m.source === 'table' ? '  (known model)' : ''}`), ...(r.detail ? [r.detail] : [])]
+      },
       sessions: () => listStoredSessions(dataDir()).map((m) => `${m.id}  ${new Date(m.createdAt).toISOString().slice(0, 16).replace('T', ' ')}  ${m.mode.padEnd(5)}  ${m.repo}  ${m.title || '(no message yet)'}`),
       newSession: () => switchTo(() => open()),
       resume: (id) => switchTo(() => open(id)),

@@ -129,6 +129,8 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
     }
     case 'session_resumed':
       return withNotice({ ...s, model: e.model ?? s.model }, `resumed${e.interruptedCalls ? ` · ${e.interruptedCalls} interrupted call(s) closed` : ''}`)
+    case 'model_changed':
+      return withNotice({ ...s, model: e.model }, `model: ${e.model} (from the next message)`)
     case 'instructions_loaded':
       return withNotice(s, `instructions loaded from ${e.file}${e.truncated ? ' (cut)' : ''}`)
     case 'usage':

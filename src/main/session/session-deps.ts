@@ -1,4 +1,5 @@
 /** What a session is built with (SessionDeps): identity, log, model, guests, tools, policies and settings. */
+import type { ModelSwitch } from './model-requests'
 import type { LanguageModel } from 'ai'
 import type { CortexError } from '../../shared/errors'
 import type { EventEnvelope } from '../../shared/events'
@@ -22,6 +23,8 @@ export interface SessionDeps {
   log: SessionLog
   model: LanguageModel
   classifyError(err: unknown): CortexError
+  /** Check a `set_model` choice and build its model (model-requests.ts); absent: the model cannot change. */
+  switchModel?(modelId: string): Promise<ModelSwitch>
   /** Output cap per model step in tokens (set for Anthropic, whose SDK otherwise caps unknown models at 4096). */
   maxOutputTokens?: number
   guests: GuestProvider

@@ -33,6 +33,8 @@ export interface OperationTarget {
   decide(op: ProposalOperation): void
   /** The approval gate's operations (approval_decision, set_approval_policy; session-approvals.ts). */
   approvalOperation(op: Operation): void
+  /** Point the next turns at another model of the same provider (model_changed); refused by the handler during a turn. */
+  setModel(modelId: string): Promise<void>
   /** The goal's operations (set_goal, pause_goal, resume_goal, confirm_goal, clear_goal, set_goal_budget; session-goal.ts). */
   goalOperation(op: Operation): void
   /** The thinking level from the next turn on; `invalid_input` for a model that cannot think (providers/thinking.ts). */
@@ -70,7 +72,11 @@ export const OPERATIONS: { [T in Operation['type']]: Handler<T> } = {
   confirm_goal: (s, op) => s.goalOperation(op),
   clear_goal: (s, op) => s.goalOperation(op),
   set_goal_budget: (s, op) => s.goalOperation(op),
-  set_thinking: (s, op) => s.setThinking(op.level)
+  set_thinking: (s, op) => s.setThinking(op.level),
+  set_model: (s, op) => {
+    if (s.isRunning()) throw busy('the model cannot change while a turn runs; it applies from the next message')
+    return s.setModel(op.model)
+  }
 }
 
 /** Apply `op` to `target` through {@link OPERATIONS}. */

@@ -174,6 +174,15 @@ export class Session implements OperationTarget {
     return this.modeSwitches.switched(from, mode)
   }
 
+  /** {@link OperationTarget.setModel}: checked by the service (model-requests.ts); the next turn uses it. */
+  async setModel(modelId: string): Promise<void> {
+    if (!this.deps.switchModel) throw new CortexError('invalid_input', 'this session cannot change its model')
+    const { model, event } = await this.deps.switchModel(modelId)
+    if (this.turns.running) throw new CortexError('busy', 'a turn started while the model was checked: pick it again after the turn')
+    this.parts.model = model
+    this.emit(event)
+  }
+
   /** {@link OperationTarget.approvalOperation}. */
   approvalOperation(op: Operation): void { this.approvals.submit(op) }
 

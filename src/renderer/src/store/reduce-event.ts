@@ -15,6 +15,7 @@ import { formatUsage, type TurnUsage } from '../../../shared/usage'
 import { checkpointFailedText, revertText } from './checkpoint-events'
 import { applyCompactionEvent, type CompactionFields } from './compaction-events'
 import { TerminalLog } from '../features/terminal/terminal-log'
+import { approvalTerminalText } from '../features/terminal/terminal-approval'
 import { applyTurnTiming } from '../features/timeline/turn-timing'
 import { EMPTY_QUEUE_FIELDS, applyQueueEvent, dropQueued, type QueueFields } from './queue-events'
 import { appendsInPlace } from './in-place'
@@ -64,6 +65,8 @@ export interface SessionView extends QueueFields, CompactionFields, ReasoningFie
   /** When tool calls wait for the user (never | commands | changes). */
   approvalPolicy: ApprovalPolicy
   running: boolean
+  /** The model the next message goes to (session_opened, session_resumed, model_changed), null when not recorded. */
+  model: { provider: string; model: string } | null
   /** Latest guest state, null before the first guest_status. */
   guest: { state: string; detail?: string } | null
   items: TimelineItem[]
@@ -104,6 +107,7 @@ export function emptyView(sessionId: string, repo = '', mode: Mode = 'agent', sa
     sandbox,
     approvalPolicy: 'commands',
     running: false,
+    model: null,
     guest: null,
     items: [],
     plan: null,
@@ -181,7 +185,9 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
   }
   switch (event.type) {
     case 'session_opened':
-      return { ...view, repo: event.repo, mode: event.mode, sandbox: event.sandbox ?? view.sandbox, approvalPolicy: event.approvalPolicy ?? view.approvalPolicy }
+      return { ...view, repo: event.repo, mode: event.mode, sandbox: event.sandbox ?? view.sandbox, approvalPolicy: event.approvalPolicy ?? view.approvalPolicy, model: modelOf(event) ?? view.model }
+    case 'model_changed':
+      return { ...push({ kind: 'notice', id, text: `model: ${event.model} (from the next message)`, warn: false }), model: { provider: event.provider, model: event.model } }
     case 'user_message':
       return dropQueued(push({ kind: 'user', id, text: event.text }), event.queueId)
     case 'message_queued':
@@ -286,8 +292,14 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     }
     case 'approval_requested':
     case 'approval_resolved':
-    case 'approval_policy_changed':
-      return applyApprovalEvent(view, event, id)
+    case 'approval_policy_changed': {
+      const next = applyApprovalEvent(view, event, id)
+      // a bash command waiting for approval reads as waiting in the terminal, not as running
+      const line = approvalTerminalText(event, view.items)
+      if (line === null) return next
+      next.terminal.append(line)
+      return { ...next, terminalVersion: view.terminalVersion + 1 }
+    }
     case 'host_exec_warning':
       return push({ kind: 'host_warning', id, paths: event.paths, message: event.message })
     case 'turn_ended': {
@@ -315,7 +327,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'shell_exited':
       return view // the shell tab (features/terminal/ShellPane.tsx) subscribes to these itself
     case 'session_resumed':
-      return push({ kind: 'notice', id, text: resumedText(event), warn: event.skipped > 0 || event.interruptedCalls > 0 })
+      return { ...push({ kind: 'notice', id, text: resumedText(event), warn: event.skipped > 0 || event.interruptedCalls > 0 }), model: modelOf(event) ?? view.model }
     case 'instructions_loaded':
       return push({ kind: 'notice', id, text: `instructions loaded from ${event.file}${event.truncated ? ` (cut at ${event.bytes} bytes)` : ''}`, warn: event.truncated })
     case 'turn_changes':
@@ -327,6 +339,11 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'error':
       return push({ kind: 'error', id, code: event.code, message: event.message })
   }
+}
+
+/** The provider and model an opened or resumed session recorded, or null. */
+function modelOf(e: { provider?: string; model?: string }): { provider: string; model: string } | null {
+  return e.provider && e.model ? { provider: e.provider, model: e.model } : null
 }
 
 /** The timeline text of a goal's change: `goal set: TEXT (8 turns)`, or `goal met · 2/8 — evidence`. */

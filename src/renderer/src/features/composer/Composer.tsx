@@ -1,7 +1,9 @@
 /**
- * Composer: the prompt textarea (Enter sends, Shift+Enter adds a line), the mode picker (Ask /
+ * Composer: the prompt textarea (Enter sends, Shift+Enter adds a line), the model picker
+ * (./ModelPicker.tsx), the mode picker (Ask /
  * Plan / Spec / Agent, sent as set_mode), the sandbox policy picker (set_sandbox), the thinking picker (set_thinking), Send, and Stop (also bound to Esc anywhere in the window);
- * the goal row above the textarea (../goal/GoalBar.tsx). Messages queued when Stop was pressed come
+ * the goal row above the textarea (../goal/GoalBar.tsx); while disconnected a message is held in
+ * the box and sent on reconnect (./OfflineNotice.tsx). Messages queued when Stop was pressed come
  * back into the textarea (after what is typed there), not into a turn.
  */
 import { useEffect, useState, type KeyboardEvent } from 'react'
@@ -11,6 +13,8 @@ import { useAppStore, useCurrentView } from '../../store/app-store'
 import { QueuedMessages } from './QueuedMessages'
 import { GoalBar } from '../goal/GoalBar'
 import { ThinkingSelect } from './ThinkingSelect'
+import { OfflineNotice, useOfflineHold } from './OfflineNotice'
+import { ModelPicker } from './ModelPicker'
 
 const LABELS: Record<Mode, string> = { ask: 'Ask', plan: 'Plan', spec: 'Spec', agent: 'Agent' }
 
@@ -31,6 +35,7 @@ export function Composer(): React.JSX.Element {
     const back = takeReturned()
     if (back.length) setText((current) => [current, ...back].filter((t) => t.trim() !== '').join('\n'))
   }, [returnedCount, takeReturned])
+  const offline = useOfflineHold(() => void submit())
   const running = view?.running ?? false
   const mode = view?.mode ?? pendingMode
 
@@ -49,6 +54,8 @@ export function Composer(): React.JSX.Element {
     const value = text.trim()
     // during a turn the message is queued and reaches the model at its next step (QueuedMessages shows it)
     if (!value || !view) return
+    // not connected: the message stays in the box and goes out when the connection is back
+    if (!offline.connected) return offline.hold()
     // the box empties at once, so what the user types while the op is in flight is theirs to keep;
     // a send that fails puts the message back unless something new was typed meanwhile
     const typed = text
@@ -66,6 +73,7 @@ export function Composer(): React.JSX.Element {
     <div className="composer" data-testid="composer">
       <QueuedMessages />
       <GoalBar />
+      <OfflineNotice hold={offline} />
       <textarea
         data-testid="composer-input"
         placeholder={view ? 'Ask Cortex to do something… (Enter to send, Shift+Enter for a new line, Esc to stop)' : 'Open a repository first'}
@@ -76,6 +84,7 @@ export function Composer(): React.JSX.Element {
         rows={3}
       />
       <div className="composer-actions">
+        <ModelPicker />
         <select
           data-testid="mode-select"
           aria-label="Mode"

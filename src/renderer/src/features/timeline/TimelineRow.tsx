@@ -11,6 +11,7 @@ import { TurnChangesLink } from '../changes/TurnChangesLink'
 import { ApprovalCard } from '../approvals/ApprovalCard'
 import { formatDuration } from './turn-timing'
 import { thoughtLabel } from '../../../../shared/thinking'
+import { appAdvice } from './host-advice'
 
 /** One row; memoized so a streaming delta re-renders only the row whose item changed. */
 export const Row = memo(function Row({ item }: { item: TimelineItem }): React.JSX.Element {
@@ -64,7 +65,7 @@ export const Row = memo(function Row({ item }: { item: TimelineItem }): React.JS
     case 'error':
       return (
         <div className="row error" data-testid="error-row" data-code={item.code}>
-          <strong>{item.code}</strong> {item.message}
+          <strong>{item.code}</strong> {appAdvice(item.message)}
         </div>
       )
     case 'turn_end':
