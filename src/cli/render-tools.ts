@@ -6,6 +6,7 @@
  * `todos_updated` and the plan tool's to `plan_updated`; other results as their first lines.
  */
 import type { SessionEvent } from '../shared/events'
+import { imageLine } from '../shared/images'
 import { diffOf } from './tui/tool-format'
 
 /** Result lines printed under a tool row. */
@@ -106,7 +107,7 @@ export function createToolRows(t: ToolRowTools): { render(event: ToolEvent): voi
           endLive()
           const call = calls.get(event.callId)
           calls.delete(event.callId)
-          const result = t.safe(event.result)
+          const result = t.safe(event.result) + (event.image ? `\n${t.safe(imageLine(event.image))}` : '')
           if (!event.isError && (event.name === 'todo_write' || event.name === 'plan')) break // todos_updated / plan_updated show it
           if (!event.isError && (event.name === 'edit_file' || event.name === 'write_file') && call) {
             resultLines([result.split('\n')[0] ?? ''], false)

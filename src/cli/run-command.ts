@@ -23,6 +23,7 @@ import { createApprovalResponder } from './approval-prompt'
 import type { ApprovalPolicy } from '../shared/approvals'
 import { goalExit, goalOperation, watchGoal, type GoalFlags } from './run-goal'
 import { CLOSED_OUTPUT_EXIT, watchClosedOutput } from './closed-output'
+import { loadImageFile } from './image-files'
 
 /** Options of `cortex run` after parsing. `repo` may be relative (resolved against the cwd). */
 export interface RunOptions extends ModelFlags, GoalFlags {
@@ -40,6 +41,8 @@ export interface RunOptions extends ModelFlags, GoalFlags {
   input?: 'text' | 'stream-json'
   /** Approval policy (`--ask`); default `never` (headless: the guest is the boundary). */
   ask?: ApprovalPolicy
+  /** `--image FILE` (repeatable): image files attached to PROMPT, checked before the session opens (image-files.ts). */
+  image?: string[]
 }
 
 /** Name of the CLI's log file in the data folder. */
@@ -110,6 +113,8 @@ export async function runCommand(
     if (sessionId) void service?.submit({ sessionId, op: { type: 'stop' } }).catch((err: unknown) => logger.debug('stop request failed (the turn may have ended)', errorFields(err)))
   }, [io.out, io.err])
   try {
+    // --image: every file is checked (size, type, pixels) before a session or guest exists
+    const images = (opts.image ?? []).map((file) => loadImageFile(file).input)
     // a resumed session reuses the provider, model and base URL it was last run with (never a key)
     service = await createCliService(opts, logger)
     // the Markdown renderer loads only when it is used (a terminal, not --json): ADR 0015
@@ -175,6 +180,7 @@ export async function runCommand(
       const svc = service
       const id = sessionId
       await driveStreamInput(interrupts === 0 && !goal ? prompt : '', {
+        images,
         submit: (op) => svc.submit({ sessionId: id, op }),
         idle: () => svc.idle(id),
         running: async () => (await svc.listSessions({})).some((s) => s.id === id && s.running),
@@ -184,7 +190,7 @@ export async function runCommand(
         onInputClosed: () => denier?.inputClosed()
       })
     } else if (interrupts === 0 && !goal) {
-      await service.submit({ sessionId, op: { type: 'user_message', text: prompt } })
+      await service.submit({ sessionId, op: { type: 'user_message', text: prompt, ...(images.length > 0 ? { images } : {}) } })
       await endPromise
     }
     await service.closeSession({ sessionId })

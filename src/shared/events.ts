@@ -7,6 +7,7 @@ import { ApprovalDecisionSchema, ApprovalOutcomeSchema, ApprovalPolicySchema, Ap
 import { CHECKPOINT_EVENTS } from './checkpoints'
 import { COMPACTION_EVENTS, COMPACTION_OPERATIONS } from './compaction'
 import { ErrorCodeSchema } from './errors'
+import { ImageInputsSchema, ImageRefSchema } from './images'
 import { GOAL_EVENTS, GOAL_OPERATIONS } from './goal'
 import { ModeSchema } from './modes'
 import { PROPOSAL_EVENTS, PROPOSAL_OPERATIONS } from './proposals'
@@ -41,14 +42,18 @@ export const MAX_USER_MESSAGE_CHARS = 1024 * 1024
 
 /** Operations a caller submits to a session. */
 export const OperationSchema = z.discriminatedUnion('type', [
-  /** Starts a turn; during a turn it is queued (`message_queued`) and delivered at the next step boundary. */
+  /**
+   * Starts a turn; during a turn it is queued (`message_queued`) and delivered at the next step
+   * boundary. `images` (./images): base64 bytes or a stored image's hash, checked (type by magic
+   * bytes, bytes and pixel caps) and stored once in the session's folder; `text` may then be empty.
+   */
   z.object({
     type: z.literal('user_message'),
     text: z
       .string()
-      .min(1)
-      .max(MAX_USER_MESSAGE_CHARS, `a message may have at most ${MAX_USER_MESSAGE_CHARS} characters; put longer text in a file in the repository and refer to it`)
-  }),
+      .max(MAX_USER_MESSAGE_CHARS, `a message may have at most ${MAX_USER_MESSAGE_CHARS} characters; put longer text in a file in the repository and refer to it`),
+    images: ImageInputsSchema.optional()
+  }).refine((op) => op.text.length > 0 || (op.images?.length ?? 0) > 0, { message: 'a message needs text or an image', path: ['text'] }),
   /** Remove a queued message before it is delivered (`queued_removed`); `invalid_input` when it is no longer queued. */
   z.object({ type: z.literal('remove_queued'), queueId: z.string().min(1) }),
   z.object({ type: z.literal('stop') }),
@@ -110,9 +115,9 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   /** compaction_started, compaction_finished, compaction_failed, context_usage (./compaction). */
   ...COMPACTION_EVENTS,
   /** A user message as the model gets it; `queueId` when it was typed during a turn and queued first. */
-  z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string(), queueId: z.string().optional() }),
+  z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string(), queueId: z.string().optional(), images: z.array(ImageRefSchema).optional() }),
   /** A message sent during a turn, held until the next step boundary (src/main/session/message-queue.ts). */
-  z.object({ type: z.literal('message_queued'), queueId: z.string(), text: z.string() }),
+  z.object({ type: z.literal('message_queued'), queueId: z.string(), text: z.string(), images: z.array(ImageRefSchema).optional() }),
   /** A queued message removed before delivery. */
   z.object({ type: z.literal('queued_removed'), queueId: z.string() }),
   /**
@@ -162,7 +167,9 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
      * characters with a marker between (the full output stays in the guest's spill file). Absent
      * when the call streamed nothing. A stopped call carries its partial output here too.
      */
-    output: z.string().optional()
+    output: z.string().optional(),
+    /** An image the tool returned (read_file of a PNG, JPEG, GIF or WebP), sent to a vision-capable model with the result. */
+    image: ImageRefSchema.optional()
   }),
   z.object({ type: z.literal('plan_updated'), plan: PlanSchema }),
   z.object({ type: z.literal('todos_updated'), todos: z.array(TodoSchema) }),

@@ -61,10 +61,15 @@ export interface ToolContext {
   beforeSideEffect?(): void
 }
 
-/** A tool's result. `output` is the text the model receives; `isError` marks a model-fixable failure. */
+/**
+ * A tool's result. `output` is the text the model receives; `isError` marks a model-fixable failure;
+ * `image` (read_file of an image) is stored by the harness and sent with the text to a
+ * vision-capable model (a note otherwise).
+ */
 export interface ToolResult {
   output: string
   isError?: boolean
+  image?: { bytes: Uint8Array; name: string }
 }
 
 /**
