@@ -4,6 +4,7 @@
  * todos, the guest state and the terminal transcript of bash output. No React, no I/O.
  */
 import { endedProcessesNote, type Mode, type ModeLock } from '../../../shared/modes'
+import type { ImageRef } from '../../../shared/images'
 import type { SpecDocument } from '../../../shared/proposals'
 import type { SandboxPolicy } from '../../../shared/sandbox'
 import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../../shared/events'
@@ -20,7 +21,8 @@ import { appendsInPlace } from './in-place'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
-  | { kind: 'user'; id: string; text: string }
+  /** `images`: attached to the message, stored in the session's folder (shown as thumbnails). */
+  | { kind: 'user'; id: string; text: string; images?: ImageRef[] }
   /** `done`: a streamed message whose step ended (its text is final: shown without the render throttle). */
   | { kind: 'assistant'; id: string; turnId: string; text: string; done?: boolean }
   | {
@@ -35,6 +37,8 @@ export type TimelineItem =
       output: string
       /** The text returned to the model, once finished. */
       result?: string
+      /** An image the tool returned (read_file of a PNG, JPEG, GIF or WebP). */
+      image?: ImageRef
     }
   | { kind: 'guest'; id: string; state: string; detail?: string }
   | { kind: 'error'; id: string; code: string; message: string }
@@ -177,7 +181,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'session_opened':
       return { ...view, repo: event.repo, mode: event.mode, sandbox: event.sandbox ?? view.sandbox, approvalPolicy: event.approvalPolicy ?? view.approvalPolicy }
     case 'user_message':
-      return dropQueued(push({ kind: 'user', id, text: event.text }), event.queueId)
+      return dropQueued(push({ kind: 'user', id, text: event.text, ...(event.images?.length ? { images: event.images } : {}) }), event.queueId)
     case 'message_queued':
     case 'queued_removed':
     case 'model_waiting':
@@ -249,6 +253,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
         ...t,
         status: event.isError ? 'error' : 'ok',
         result: event.result,
+        ...(event.image ? { image: event.image } : {}),
         ...(replayed ? { output: (event.output ?? '').slice(-TOOL_OUTPUT_CAP) } : {})
       }))
       if (!replayed || tool?.name !== 'bash') return { ...view, items, streaming: false }

@@ -11,6 +11,8 @@ import { DiffView } from './DiffView'
 import { OpenChangeLink } from '../changes/OpenChangeLink'
 import { describeArgs } from './tool-args'
 import { plainText } from './plain-text'
+import { ImageThumbs } from './ImageThumbs'
+import { useAppStore } from '../../store/app-store'
 
 type ToolItem = Extract<TimelineItem, { kind: 'tool' }>
 
@@ -56,6 +58,7 @@ function ToolResult({ body }: { body: string }): React.JSX.Element {
 /** A foldable row for one tool call. */
 export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): React.JSX.Element {
   const [folded, setFolded] = useState(false)
+  const sessionId = useAppStore((s) => s.currentId)
   const args = useMemo(() => describeArgs(item.name, item.args), [item.name, item.args])
   const path = pathOf(item.args)
   // escape sequences stripped while streaming too (a chunk may end inside one); a running call's
@@ -96,6 +99,7 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
         <div className="tool-body">
           {isEdit && <DiffView args={item.args} result={item.status === 'ok' ? item.result : undefined} />}
           {body.length > 0 && <ToolResult body={body} />}
+          {item.image && <ImageThumbs sessionId={sessionId} images={[item.image]} />}
         </div>
       )}
     </div>
