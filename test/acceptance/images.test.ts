@@ -3,7 +3,8 @@
 // reaches the model as the provider's image part (Anthropic image block, OpenAI Responses
 // input_image, Chat Completions image_url data URL); read_file of a PNG in the repository does too;
 // each image is stored once in the session's folder (the log carries only its hash); a resumed
-// session sends both again; a 50 MB image is refused with a clear error before anything starts.
+// session sends both again; an image part in a stream-json user_message reaches the model too; a
+// 50 MB image is refused with a clear error before anything starts.
 import { existsSync, readdirSync, readFileSync, rmSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,6 +12,7 @@ import { createHash } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { SessionEvent } from '../../src/shared/events'
 import { runCli } from '../support/cli'
+import { startStreamCli } from '../support/cli-stream'
 import { makeTestRepo } from '../support/guest'
 import { makePng } from '../support/png'
 import { skipWithoutDocker } from '../support/requirements'
@@ -139,6 +141,24 @@ describe.skipIf(skipWithoutDocker())('images', () => {
       { where: 'tool', base64: inRepo.toString('base64') }
     ])
   }, 240_000)
+
+  it('stream-json: an image part in a user_message line reaches the model; a line whose image is no image is refused and the run goes on', async () => {
+    const repo = await makeTestRepo({ 'README.md': 'hello\n' })
+    await server?.close()
+    server = await startScriptedModelServer([{ text: 'A green image.' }])
+    const cli = startStreamCli(['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'qwen2.5-vl-7b', '--json', '--input', 'stream-json'], { env })
+    cli.send({ type: 'user_message', text: 'no image', images: [{ data: Buffer.from('just text').toString('base64'), name: 'fake.png' }] })
+    cli.send({ type: 'user_message', text: '', images: [{ data: attached.toString('base64'), name: 'shot.png', mediaType: 'image/png' }] })
+    await cli.waitFor('turn_ended')
+    cli.end()
+    const run = await cli.exit()
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stderr).toContain('stdin line 1: user_message refused: fake.png is not a PNG, JPEG, GIF or WebP image (its first bytes say otherwise)')
+    expect(server.requests).toHaveLength(1)
+    expect(sentImages('openai-compatible', server.requests[0]!)).toEqual([{ where: 'user', base64: attached.toString('base64') }])
+    const user = run.events.map((e) => e.event).find((e) => e.type === 'user_message')
+    expect(user).toMatchObject({ text: '', images: [{ name: 'shot.png', width: 3, height: 2 }] })
+  }, 120_000)
 
   it('a 50 MB image is refused with a clear error before any session or request', async () => {
     const repo = await makeTestRepo({ 'README.md': 'hello\n' })
