@@ -210,9 +210,10 @@ function firstMessage(log: string): string {
     forEachLine(log, (raw) => {
       if (!raw.includes('"user_message"')) return true
       try {
-        const e = (JSON.parse(raw) as { event?: { type?: string; text?: unknown } }).event
+        const e = (JSON.parse(raw) as { event?: { type?: string; text?: unknown; images?: Array<{ name?: unknown }> } }).event
         if (e?.type === 'user_message' && typeof e.text === 'string') {
-          const one = e.text.replace(/\s+/g, ' ').trim()
+          // a message of images only is titled by its first image's name
+          const one = e.text.replace(/\s+/g, ' ').trim() || String(e.images?.[0]?.name ?? '')
           title = one.length > TITLE_CHARS ? `${one.slice(0, TITLE_CHARS - 1)}…` : one
           return false
         }
