@@ -49,7 +49,7 @@ export type ImageRef = z.infer<typeof ImageRefSchema>
  */
 export const ImageInputSchema = z.union([
   z.object({
-    data: z.string().min(1).max(MAX_IMAGE_BASE64_CHARS, `an image may have at most ${MAX_IMAGE_BYTES / (1024 * 1024)} MiB`),
+    data: z.string().min(1).max(MAX_IMAGE_BASE64_CHARS, `an image may have at most ${imageSizeText(MAX_IMAGE_BYTES)} (Cortex does not resize: send a smaller or compressed image)`),
     mediaType: z.string().max(100).optional(),
     name: z.string().max(256).optional()
   }),
