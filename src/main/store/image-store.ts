@@ -17,8 +17,15 @@ export const UNNAMED_IMAGE = 'pasted image'
 /** Base64 alphabet (standard or URL-safe), optional padding. */
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/
 
+/** Bytes of verified images kept in memory per session (32 MiB), so each request does not re-read and re-hash them. */
+export const IMAGE_CACHE_BYTES = 32 * 1024 * 1024
+
 /** The images of one session folder. */
 export class SessionImages {
+  /** Verified bytes by hash, least recently used first. */
+  private readonly cache = new Map<string, Uint8Array>()
+  private cached = 0
+
   /**
    * @param dir absolute path of the session's `images/` folder (created on first store)
    * @param check the image checks (src/main/tools/image-check.ts checkImage): type, bytes and
@@ -84,6 +91,30 @@ export class SessionImages {
    */
   get(sha256: string): Uint8Array | undefined {
     if (!/^[0-9a-f]{64}$/.test(sha256)) return undefined
+    const hit = this.cache.get(sha256)
+    if (hit) {
+      this.cache.delete(sha256)
+      this.cache.set(sha256, hit)
+      return hit
+    }
+    const bytes = this.read(sha256)
+    if (bytes) this.remember(sha256, bytes)
+    return bytes
+  }
+
+  /** Keep `bytes` in the cache, dropping the least recently used past {@link IMAGE_CACHE_BYTES}. */
+  private remember(sha256: string, bytes: Uint8Array): void {
+    this.cache.set(sha256, bytes)
+    this.cached += bytes.length
+    for (const [key, old] of this.cache) {
+      if (this.cached <= IMAGE_CACHE_BYTES) break
+      this.cache.delete(key)
+      this.cached -= old.length
+    }
+  }
+
+  /** The file's bytes when they still match their hash. */
+  private read(sha256: string): Uint8Array | undefined {
     const file = this.file(sha256)
     if (!existsSync(file)) return undefined
     const fd = openNoFollow(file, READ_NOFOLLOW)
