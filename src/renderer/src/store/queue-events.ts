@@ -4,11 +4,14 @@
  * and `modelWait` (model_waiting / model_retrying, ephemeral). Pure; used by reduce-event.ts.
  */
 import type { SessionEvent } from '../../../shared/events'
+import { imageLine } from '../../../shared/images'
 
 /** A message typed during a turn, not yet delivered to the model. */
 export interface QueuedItem {
   queueId: string
   text: string
+  /** The `[image: …]` lines of its images (shown after the text). */
+  images?: string[]
 }
 
 /** What the model is keeping the user waiting for: silence so far (ms) and, after a failure, the retry under way. */
@@ -38,7 +41,7 @@ export const EMPTY_QUEUE_FIELDS: QueueFields = { queued: [], modelWait: null }
 export function applyQueueEvent<V extends QueueFields>(view: V, event: QueueEvent): V {
   switch (event.type) {
     case 'message_queued':
-      return { ...view, queued: [...view.queued.filter((q) => q.queueId !== event.queueId), { queueId: event.queueId, text: event.text }] }
+      return { ...view, queued: [...view.queued.filter((q) => q.queueId !== event.queueId), { queueId: event.queueId, text: event.text, ...(event.images?.length ? { images: event.images.map(imageLine) } : {}) }] }
     case 'queued_removed':
       return dropQueued(view, event.queueId)
     case 'model_waiting':
