@@ -45,7 +45,7 @@ const description = `Read a text file from the workspace. Returns its lines numb
 - Line numbers are for orientation only: never include them (or the tab after them) in edit_file strings.
 - CRLF files are shown without the \\r (the footer says so); edit_file accepts LF text for them.
 - Text that is not UTF-8 is decoded in its detected encoding (UTF-16 with a BOM, otherwise Windows-1252/Latin-1) and the footer names it; edit_file keeps that encoding.
-- A PNG, JPEG, GIF or WebP image (up to 5 MB) is returned as an image you can see. Other binary files (archives, executables, any file with a NUL byte near the start) are not shown: you get their type and size. A directory, a missing file and a path outside the workspace are distinct errors; use glob to list files.`
+- PNG, JPEG, GIF and WebP images (up to 5 MB) are returned as images. Other binary files are not shown: you get their type and size. A directory, a missing file and a path outside the workspace are distinct errors; use glob to list files.`
 
 /** Input of read_file. */
 export const ReadFileInput = z.object({
