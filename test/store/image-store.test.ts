@@ -38,9 +38,15 @@ describe('SessionImages', () => {
     expect(images.get(sha)).toBeUndefined()
   })
 
-  it('never follows a link in place of the images folder', () => {
+  it('never writes or reads through a link in place of the images folder', () => {
     const root = tempDir('cortex-images-')
     symlinkSync(tempDir('cortex-images-elsewhere-'), join(root, 'images'))
     expect(() => new SessionImages(join(root, 'images'), checkImage).put(png, 'a.png')).toThrow(/symbolic link/)
+    // nor reads through one: a linked folder holding a valid image is refused, not served
+    const other = tempDir('cortex-images-linked-')
+    new SessionImages(join(other, 'images'), checkImage).put(png, 'a.png')
+    const linked = tempDir('cortex-images-')
+    symlinkSync(join(other, 'images'), join(linked, 'images'))
+    expect(() => new SessionImages(join(linked, 'images'), checkImage).get(sha)).toThrow(/symbolic link/)
   })
 })

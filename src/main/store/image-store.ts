@@ -117,6 +117,7 @@ export class SessionImages {
   private read(sha256: string): Uint8Array | undefined {
     const file = this.file(sha256)
     if (!existsSync(file)) return undefined
+    refuseLink(this.dir)
     const fd = openNoFollow(file, READ_NOFOLLOW)
     let bytes: Buffer
     try {
