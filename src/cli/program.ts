@@ -1,5 +1,5 @@
 /**
- * The `cortex` program: argument parsing (commander) and dispatch to `run`, `serve` and
+ * The `cortex` program: argument parsing (commander) and dispatch to `run`, `serve`, `acp` and
  * `guest build`. Every subcommand drives the same session API as the desktop app.
  *
  * Start-up (ADR 0015): this module is the CLI bundle's entry chunk and statically imports only
@@ -172,6 +172,19 @@ export function buildProgram(): Command {
     applyIdleTimeoutFlag(opts)
     const { serveCommand } = await import('./serve-command')
     process.exitCode = await serveCommand(opts)
+  })
+  withModelFlags(
+    program
+      .command('acp')
+      .description('speak the Agent Client Protocol on stdin/stdout, for editors (Zed, JetBrains, Neovim): the editor\'s folder is the repository')
+      .addOption(new Option('--mode <mode>', 'mode of new sessions: ask | plan | spec | agent (default agent)').argParser(parseMode))
+      .addOption(new Option('--sandbox <policy>', 'read-only | workspace-write | network (default workspace-write)').argParser(parseSandbox))
+      .addOption(new Option('--ask <policy>', 'when the editor is asked before a tool call: never | commands | changes (default commands)').argParser(parseAsk))
+  ).action(async (opts) => {
+    applyRootRepoFlag(opts)
+    applyIdleTimeoutFlag(opts)
+    const { acpCommand } = await import('./acp/acp-command')
+    process.exitCode = await acpCommand(opts)
   })
   program
     .command('guest')
