@@ -9,7 +9,7 @@ import pkg from './package.json' with { type: 'json' }
  * zod alone is ~270 ES modules and the AI SDK a dozen more, and Node's ESM loader resolves, reads
  * and links each one, which cost more than their code at start-up. One bundled chunk loads them at once.
  */
-const BUNDLED_IN_CLI = ['zod', 'ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible', 'strip-ansi', 'unbash', 'dockerode', 'commander', 'diff', 'marked', 'marked-terminal']
+const BUNDLED_IN_CLI = ['zod', 'ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible', 'strip-ansi', 'unbash', 'dockerode', 'commander', 'diff', 'marked', 'marked-terminal', 'image-size']
 
 /**
  * Modules of the bundled dockerode that load heavy packages Cortex never uses at run time, each

@@ -111,6 +111,7 @@ export function buildProgram(): Command {
       .addOption(new Option('--goal-turns <n>', 'turn budget of --goal (default 20)').argParser(parseCount))
       .addOption(new Option('--goal-tokens <n>', 'token budget of --goal (input + output tokens of its turns)').argParser(parseCount))
       .option('--goal-check <cmd>', 'with --goal: a shell command that must exit 0 in the guest for the goal to be met')
+      .option('--image <file>', 'attach an image (PNG, JPEG, GIF or WebP, at most 5 MB and 8000 px a side) to PROMPT; repeat for more', (file: string, all: string[]) => [...all, file], [])
       .argument('[prompt...]', 'what to do (optional with --input stream-json: the first user_message on stdin starts the turn)')
   ).action(async (prompt: string[], opts, cmd: Command) => {
     if (!opts.repo && !opts.resume) cmd.error('error: --repo <dir> is required (or --resume <id>)')
@@ -119,6 +120,7 @@ export function buildProgram(): Command {
     if (prompt.length === 0 && !opts.goal && opts.input !== 'stream-json') cmd.error("error: missing PROMPT (or use --input stream-json and send {\"type\":\"user_message\",\"text\":…} on stdin)")
     // refused before any side effect (no session stored, no guest started): `cortex run ""`
     if (prompt.length > 0 && prompt.join(' ').trim() === '' && opts.input !== 'stream-json') cmd.error('error: PROMPT is empty: say what to do')
+    if (opts.image.length > 0 && prompt.length === 0) cmd.error('error: --image attaches to PROMPT: give one (with --input stream-json, send images in a user_message on stdin)')
     applyRootRepoFlag(opts)
     applyIdleTimeoutFlag(opts)
     const { runCommand } = await import('./run-command')

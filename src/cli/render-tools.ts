@@ -8,6 +8,7 @@
 import type { SessionEvent } from '../shared/events'
 import { callDiff, gutterWidth } from './tui/tool-format'
 import type { FileDiff } from '../shared/file-diff'
+import { imageLine } from '../shared/images'
 
 /** Result lines printed under a tool row. */
 const RESULT_LINES = 4
@@ -110,7 +111,7 @@ export function createToolRows(t: ToolRowTools): { render(event: ToolEvent): voi
           endLive()
           const call = calls.get(event.callId)
           calls.delete(event.callId)
-          const result = t.safe(event.result)
+          const result = t.safe(event.result) + (event.image ? `\n${t.safe(imageLine(event.image))}` : '')
           if (!event.isError && (event.name === 'todo_write' || event.name === 'plan')) break // todos_updated / plan_updated show it
           if (!event.isError && (event.name === 'edit_file' || event.name === 'write_file') && call) {
             resultLines([result.split('\n')[0] ?? ''], false)

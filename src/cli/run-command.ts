@@ -26,6 +26,7 @@ import type { ThinkingLevel } from '../shared/thinking'
 import { goalExit, goalOperation, watchGoal, type GoalFlags } from './run-goal'
 import { CLOSED_OUTPUT_EXIT, watchClosedOutput } from './closed-output'
 import { decisionOperation, type Decision } from './decide-command'
+import { loadImageFile } from './image-files'
 
 /** Options of `cortex run` after parsing. `repo` may be relative (resolved against the cwd). */
 export interface RunOptions extends ModelFlags, GoalFlags {
@@ -47,6 +48,8 @@ export interface RunOptions extends ModelFlags, GoalFlags {
   decision?: Decision
   /** `--thinking`: the session's thinking level (a resumed session keeps its own unless given). */
   thinking?: ThinkingLevel
+  /** `--image FILE` (repeatable): image files attached to PROMPT, checked before the session opens (image-files.ts). */
+  image?: string[]
 }
 
 /** Name of the CLI's log file in the data folder. */
@@ -117,6 +120,8 @@ export async function runCommand(
     if (sessionId) void service?.submit({ sessionId, op: { type: 'stop' } }).catch((err: unknown) => logger.debug('stop request failed (the turn may have ended)', errorFields(err)))
   }, [io.out, io.err])
   try {
+    // --image: every file is checked (size, type, pixels) before a session or guest exists
+    const images = (opts.image ?? []).map((file) => loadImageFile(file).input)
     // a resumed session reuses the provider, model and base URL it was last run with (never a key)
     service = await createCliService(opts, logger)
     // the Markdown renderer loads only when it is used (a terminal, not --json): ADR 0015
@@ -186,6 +191,7 @@ export async function runCommand(
       const svc = service
       const id = sessionId
       await driveStreamInput(interrupts === 0 && !goal ? prompt : '', {
+        images,
         submit: (op) => svc.submit({ sessionId: id, op }),
         idle: () => svc.idle(id),
         running: async () => (await svc.listSessions({})).some((s) => s.id === id && s.running),
@@ -196,7 +202,7 @@ export async function runCommand(
       })
     } else if (interrupts === 0 && !goal) {
       const events = opts.decision ? (await service.sessionEvents({ sessionId })).map((e) => e.event) : []
-      const op = opts.decision ? decisionOperation(sessionId, events, opts.decision) : ({ type: 'user_message', text: prompt } as const)
+      const op = opts.decision ? decisionOperation(sessionId, events, opts.decision) : ({ type: 'user_message', text: prompt, ...(images.length > 0 ? { images } : {}) } as const)
       await service.submit({ sessionId, op })
       await endPromise
     }

@@ -76,7 +76,7 @@ export const contract = {
     removeApprovalRule: { input: z.object({ repo: z.string().min(1), ruleId: z.string().min(1) }), output: Ok },
     /** listChanges, fileDiff, changesPatch, revertChanges, redoRevert (./checkpoints). */
     ...CHECKPOINT_REQUESTS,
-    /** listStoredSessions, renameSession, deleteSession, listDirectories, listFiles, readWorkspaceFile (./desk). */
+    /** listStoredSessions, renameSession, deleteSession, listDirectories, listFiles, sessionImage, readWorkspaceFile (./desk). */
     ...DESK_REQUESTS,
     /** getSettings, saveSettings, testConnection (./settings). */
     ...SETTINGS_REQUESTS,

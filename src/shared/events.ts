@@ -7,6 +7,7 @@ import { ApprovalDecisionSchema, ApprovalOutcomeSchema, ApprovalPolicySchema, Ap
 import { CHECKPOINT_EVENTS } from './checkpoints'
 import { COMPACTION_EVENTS, COMPACTION_OPERATIONS } from './compaction'
 import { ErrorCodeSchema } from './errors'
+import { ImageInputsSchema, ImageRefSchema } from './images'
 import { GOAL_EVENTS, GOAL_OPERATIONS } from './goal'
 import { ModeSchema } from './modes'
 import { PROPOSAL_EVENTS, PROPOSAL_OPERATIONS } from './proposals'
@@ -44,14 +45,18 @@ export const MAX_USER_MESSAGE_CHARS = 1024 * 1024
 
 /** Operations a caller submits to a session. */
 export const OperationSchema = z.discriminatedUnion('type', [
-  /** Starts a turn; during a turn it is queued (`message_queued`) and delivered at the next step boundary. */
+  /**
+   * Starts a turn; during a turn it is queued (`message_queued`) and delivered at the next step
+   * boundary. `images` (./images): base64 bytes or a stored image's hash, checked (type by magic
+   * bytes, bytes and pixel caps) and stored once in the session's folder; `text` may then be empty.
+   */
   z.object({
     type: z.literal('user_message'),
     text: z
       .string()
-      .min(1)
-      .max(MAX_USER_MESSAGE_CHARS, `a message may have at most ${MAX_USER_MESSAGE_CHARS} characters; put longer text in a file in the repository and refer to it`)
-  }),
+      .max(MAX_USER_MESSAGE_CHARS, `a message may have at most ${MAX_USER_MESSAGE_CHARS} characters; put longer text in a file in the repository and refer to it`),
+    images: ImageInputsSchema.optional()
+  }).refine((op) => op.text.length > 0 || (op.images?.length ?? 0) > 0, { message: 'a message needs text or an image', path: ['text'] }),
   /** Remove a queued message before it is delivered (`queued_removed`); `invalid_input` when it is no longer queued. */
   z.object({ type: z.literal('remove_queued'), queueId: z.string().min(1) }),
   z.object({ type: z.literal('stop') }),
@@ -121,9 +126,9 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   /** compaction_started, compaction_finished, compaction_failed, context_usage (./compaction). */
   ...COMPACTION_EVENTS,
   /** A user message as the model gets it; `queueId` when it was typed during a turn and queued first. */
-  z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string(), queueId: z.string().optional() }),
+  z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string(), queueId: z.string().optional(), images: z.array(ImageRefSchema).optional() }),
   /** A message sent during a turn, held until the next step boundary (src/main/session/message-queue.ts). */
-  z.object({ type: z.literal('message_queued'), queueId: z.string(), text: z.string() }),
+  z.object({ type: z.literal('message_queued'), queueId: z.string(), text: z.string(), images: z.array(ImageRefSchema).optional() }),
   /**
    * A queued message removed before delivery: by `remove_queued`, or by Stop (`stopped`), which
    * hands every queued message back with its `text` for the front end to put into its composer.
@@ -180,7 +185,9 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
      */
     output: z.string().optional(),
     /** The real change of a file tool (edit_file, write_file): the file's diff before → after, with its line numbers (./file-diff). */
-    diff: FileDiffSchema.optional()
+    diff: FileDiffSchema.optional(),
+    /** An image the tool returned (read_file of a PNG, JPEG, GIF or WebP), sent to a vision-capable model with the result. */
+    image: ImageRefSchema.optional()
   }),
   z.object({ type: z.literal('plan_updated'), plan: PlanSchema }),
   z.object({ type: z.literal('todos_updated'), todos: z.array(TodoSchema) }),

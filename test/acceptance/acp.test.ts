@@ -11,6 +11,7 @@ import { LABEL_OWNER, ownerTag } from '../../src/main/guest/owner'
 import { allJsonRpc, startAcp, type AcpHarness } from '../support/acp-client'
 import { runCli } from '../support/cli'
 import { makeTestRepo } from '../support/guest'
+import { makePng } from '../support/png'
 import { skipWithoutDocker } from '../support/requirements'
 import { offeredToolNames, startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
 import { tempDir } from '../support/temp-dir'
@@ -126,6 +127,24 @@ describe.skipIf(skipWithoutDocker())('cortex acp', () => {
     expect(failed).toBeDefined()
     expect(updates.some((u) => (u.sessionUpdate === 'tool_call_update' || u.sessionUpdate === 'tool_call') && (u.content ?? []).some((c) => c.type === 'diff' && u.sessionUpdate === 'tool_call_update'))).toBe(false)
     expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe('hello world\n')
+    expect(await acp.close()).toMatchObject({ code: 0 })
+    expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+  }, 120_000)
+
+  it('an image block in the prompt reaches the model as an image part (initialize says image: true)', async () => {
+    const server = await startScriptedModelServer([{ text: 'A tiny red picture.' }])
+    servers.push(server)
+    const repo = await makeTestRepo({ 'a.txt': 'hello world\n' })
+    const acp = start(['--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'qwen2.5-vl-7b'], { env })
+    expect(await init(acp)).toMatchObject({ agentCapabilities: { promptCapabilities: { image: true } } })
+    const { sessionId } = await acp.connection.agent.request('session/new', { cwd: repo, mcpServers: [] })
+    const png = makePng(3, 2).toString('base64')
+    const answer = await acp.connection.agent.request('session/prompt', {
+      sessionId, prompt: [{ type: 'text', text: 'what is this?' }, { type: 'image', data: png, mimeType: 'image/png', uri: 'file:///tmp/shot.png' }]
+    })
+    expect(answer.stopReason).toBe('end_turn')
+    const user = (server.requests[0]!.body as { messages: Array<{ role: string; content: unknown }> }).messages.find((m) => m.role === 'user')!
+    expect(user.content).toEqual([{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } }])
     expect(await acp.close()).toMatchObject({ code: 0 })
     expect(allJsonRpc(acp.stdoutLines)).toBe(true)
   }, 120_000)

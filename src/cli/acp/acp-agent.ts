@@ -16,7 +16,7 @@ import type { SessionService } from '../../main/session'
 import { parseSlash } from '../tui/slash-commands'
 import { AcpSession, routeEvents } from './acp-sessions'
 import { toRequestError, turnError } from './acp-errors'
-import { availableCommands, isCommand, promptText } from './prompt-text'
+import { availableCommands, isCommand, promptMessage } from './prompt-text'
 
 /** The session's modes as ACP advertises them (ids are Cortex's mode names). */
 const MODE_LIST: SessionModeState['availableModes'] = [
@@ -83,8 +83,8 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
-          // images wait for image messages in the session; the editor's files and selections are inlined as text
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          // images become the message's image parts (ADR 0025); the editor's files and selections are inlined as text
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: false, sse: false }
         },
         agentInfo: { name: 'cortex', title: 'Cortex Code', version: CORTEX_VERSION },
@@ -127,9 +127,9 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
       guard('session/prompt', async () => {
         const svc = await service()
         const s = get(params.sessionId)
-        const text = promptText(params.prompt)
+        const { text, images } = promptMessage(params.prompt)
         s.clearOutcome()
-        if (isCommand(text)) {
+        if (images.length === 0 && isCommand(text)) {
           const action = parseSlash(text, s.lock)
           if (action.kind !== 'op') {
             s.send([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: action.kind === 'error' ? action.message : `${text.trim()} is not available in an editor` } }])
@@ -137,7 +137,7 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
             return { stopReason: 'end_turn' as StopReason }
           }
           await svc.submit({ sessionId: s.id, op: action.op })
-        } else await svc.submit({ sessionId: s.id, op: { type: 'user_message', text } })
+        } else await svc.submit({ sessionId: s.id, op: { type: 'user_message', text, ...(images.length > 0 ? { images } : {}) } })
         await svc.idle(s.id)
         await s.flushed()
         const outcome = s.lastOutcome()

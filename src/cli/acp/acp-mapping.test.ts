@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { toolDiffs, toolKind, toolLocations, toolTitle } from './tool-calls'
 import { decisionFor, permissionOptions } from './permissions'
-import { promptText } from './prompt-text'
+import { promptMessage, promptText } from './prompt-text'
 import { UpdateMapper } from './session-updates'
 
 describe('ACP tool calls', () => {
@@ -43,7 +43,7 @@ describe('ACP permissions', () => {
 })
 
 describe('ACP prompts', () => {
-  it('inlines text, links and embedded context; refuses images and empty prompts', () => {
+  it('inlines text, links and embedded context; takes images as image parts; refuses audio and empty prompts', () => {
     expect(
       promptText([
         { type: 'text', text: 'fix this' },
@@ -51,7 +51,11 @@ describe('ACP prompts', () => {
         { type: 'resource', resource: { uri: 'file:///r/c.ts', text: 'const c = 1' } }
       ])
     ).toBe('fix this\n@/r/a b.ts\n\n<context uri="file:///r/c.ts">\nconst c = 1\n</context>')
-    expect(() => promptText([{ type: 'image', data: 'AAAA', mimeType: 'image/png' }])).toThrow(/image block cannot be sent/)
+    expect(promptMessage([{ type: 'text', text: 'what is this?' }, { type: 'image', data: 'AAAA', mimeType: 'image/png', uri: 'file:///r/shot.png' }])).toEqual({
+      text: 'what is this?', images: [{ data: 'AAAA', mediaType: 'image/png', name: 'shot.png' }]
+    })
+    expect(promptMessage([{ type: 'image', data: 'AAAA', mimeType: 'image/png' }])).toEqual({ text: '', images: [{ data: 'AAAA', mediaType: 'image/png' }] })
+    expect(() => promptText([{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }])).toThrow(/audio block cannot be sent/)
     expect(() => promptText([{ type: 'text', text: '  ' }])).toThrow(/empty/)
   })
 })

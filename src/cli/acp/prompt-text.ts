@@ -1,15 +1,16 @@
 /**
  * An ACP prompt (content blocks) → the text of one user message, and the slash commands an editor
  * is offered. Text blocks are taken as written; a resource link names its file; an embedded resource
- * (the editor's selection or buffer) is inlined in a fenced block under its URI. Images are refused
- * with a clear error until the session takes image messages.
+ * (the editor's selection or buffer) is inlined in a fenced block under its URI. An image block
+ * becomes an image part of the message (the session checks and stores it; ADR 0025); audio is refused.
  */
 import type { AvailableCommand, ContentBlock } from '@agentclientprotocol/sdk'
 import { CortexError } from '../../shared/errors'
+import type { ImageInput } from '../../shared/images'
 import { SLASH_COMMANDS } from '../tui/slash-commands'
 
 /** Slash commands that act on the terminal UI itself (listing, opening, quitting), not offered to an editor. */
-const TERMINAL_ONLY = new Set(['/sessions', '/resume', '/new', '/rules', '/help', '/quit'])
+const TERMINAL_ONLY = new Set(['/sessions', '/resume', '/new', '/rules', '/help', '/quit', '/image'])
 
 /** The commands advertised in `available_commands_update`: the session's slash commands, without the slash. */
 export function availableCommands(): AvailableCommand[] {
@@ -36,11 +37,12 @@ function uriPath(uri: string): string {
 }
 
 /**
- * The user message for `blocks`.
- * @throws CortexError('invalid_input') for an image or audio block, or a prompt with no text at all
+ * The user message for `blocks`: its text, and its images (base64 as the editor sent them).
+ * @throws CortexError('invalid_input') for an audio block, or a prompt with neither text nor an image
  */
-export function promptText(blocks: readonly ContentBlock[]): string {
+export function promptMessage(blocks: readonly ContentBlock[]): { text: string; images: ImageInput[] } {
   const parts: string[] = []
+  const images: ImageInput[] = []
   for (const b of blocks) {
     if (b.type === 'text') parts.push(b.text)
     else if (b.type === 'resource_link') parts.push(`@${uriPath(b.uri)}`)
@@ -48,13 +50,22 @@ export function promptText(blocks: readonly ContentBlock[]): string {
       const r = b.resource
       if ('text' in r) parts.push(`\n<context uri="${r.uri}">\n${r.text}\n</context>\n`)
       else parts.push(`@${uriPath(r.uri)}`)
+    } else if (b.type === 'image') {
+      const name = b.uri ? uriPath(b.uri).split('/').pop() : undefined
+      images.push({ data: b.data, mediaType: b.mimeType, ...(name ? { name } : {}) })
     } else {
-      // MAPPING POINT (images): when `user_message` takes `images` (the images change: base64
-      // `data` + `mediaType`), an image block becomes one of them and initialize says image: true
-      throw new CortexError('invalid_input', `a ${b.type} block cannot be sent to Cortex yet: send text, files or selections`)
+      throw new CortexError('invalid_input', `a ${b.type} block cannot be sent to Cortex: send text, images, files or selections`)
     }
   }
   const text = parts.join('\n').trim()
-  if (!text) throw new CortexError('invalid_input', 'the prompt is empty: say what to do')
-  return text
+  if (!text && images.length === 0) throw new CortexError('invalid_input', 'the prompt is empty: say what to do')
+  return { text, images }
+}
+
+/**
+ * The text of the user message for `blocks` (its images left out).
+ * @throws CortexError('invalid_input') as {@link promptMessage}
+ */
+export function promptText(blocks: readonly ContentBlock[]): string {
+  return promptMessage(blocks).text
 }

@@ -9,6 +9,8 @@ import type { EventEnvelope, Operation } from '../../shared/events'
 import { ModeSchema } from '../../shared/modes'
 import { goalLabel } from '../../shared/goal'
 import { toCortexError } from '../../shared/errors'
+import { imageLine, type ImageInput } from '../../shared/images'
+import { loadImageFile } from '../image-files'
 import { initialState, reduce, withNotice, type TuiState } from './tui-state'
 import { Transcript } from './transcript'
 import { ApprovalPrompt, borderTitle, Completions, Composer, StatusLine, type ApprovalStage } from './panels'
@@ -157,6 +159,8 @@ export function App({ host }: { host: TuiHost }) {
   }
   const completions = useMemo(() => completionsOf(buffer, dismissed).list, [buffer, dismissed])
 
+  // /image PATH: files checked and held here until the next message takes them
+  const attached = useRef<ImageInput[]>([])
   // while a session is being opened or resumed, messages wait here and go to it once it is shown
   const switching = useRef<string[] | null>(null)
   const switchSession = (p: Promise<string>, what: string) => {
@@ -180,7 +184,9 @@ export function App({ host }: { host: TuiHost }) {
     setScroll(0)
     if (!line.startsWith('/')) {
       if (switching.current) return void switching.current.push(line)
-      return submit({ type: 'user_message', text: line })
+      // images attached with /image go with this message
+      const images = attached.current.splice(0)
+      return submit({ type: 'user_message', text: line, ...(images.length > 0 ? { images } : {}) })
     }
     const a = parseSlash(line, stateRef.current.lock)
     switch (a.kind) {
@@ -190,6 +196,14 @@ export function App({ host }: { host: TuiHost }) {
         return notice(a.message, 'error')
       case 'resume':
         return switchSession(host.resume(a.id), `resuming ${a.id}`)
+      case 'image':
+        try {
+          const file = loadImageFile(a.path)
+          attached.current.push(file.input)
+          return notice(`attached ${imageLine({ name: file.input.name, ...file.checked, bytes: file.bytes })}: it goes with your next message`)
+        } catch (err) {
+          return notice(toCortexError(err).message, 'error')
+        }
       case 'local':
         switch (a.name) {
           case 'quit':

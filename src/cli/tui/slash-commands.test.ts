@@ -34,6 +34,11 @@ describe('slash commands', () => {
     expect(parseSlash('/nope', null).kind).toBe('error')
   })
 
+  it('takes /image PATH (the rest of the line, spaces included) for the shell to attach', () => {
+    expect(parseSlash('/image /home/me/My Pictures/shot 1.png', null)).toEqual({ kind: 'image', path: '/home/me/My Pictures/shot 1.png' })
+    expect(parseSlash('/image', null)).toEqual({ kind: 'error', message: 'usage: /image PATH (a PNG, JPEG, GIF or WebP file; it goes with your next message)' })
+  })
+
   it('completes command names by prefix', () => {
     expect(completeSlash('/re').map((c) => c.name)).toEqual(['/reject', '/resume'])
   })

@@ -1,7 +1,8 @@
 /**
  * Slash commands of the interactive CLI: the list (for completion and /help) and a pure parser from
  * the composer's text to an action. Actions that change the session are operations of the session
- * API; the rest (/sessions, /rules, /new, /resume, /quit) are handled by the app shell.
+ * API; the rest (/sessions, /rules, /new, /resume, /quit, and /image, which attaches a file to the
+ * next message) are handled by the app shell.
  */
 import type { Operation } from '../../shared/events'
 import type { ModeLock } from '../../shared/modes'
@@ -28,6 +29,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: '/model', args: '[ID]', help: "the model the next message goes to: list the provider's, or pick ID" },
   { name: '/ask', args: 'never|commands|changes', help: 'when tool calls wait for your approval' },
   { name: '/sandbox', args: 'read-only|workspace-write|network', help: 'the guest sandbox (restarts the guest)' },
+  { name: '/image', args: 'PATH', help: 'attach an image file (PNG, JPEG, GIF, WebP; at most 5 MB) to your next message' },
   { name: '/compact', args: '[FOCUS]', help: 'compact the conversation now (FOCUS: what to keep in detail)' },
   { name: '/sessions', args: '', help: 'list stored sessions' },
   { name: '/resume', args: 'ID', help: 'continue a stored session' },
@@ -42,6 +44,7 @@ export type SlashAction =
   | { kind: 'op'; op: Operation }
   | { kind: 'local'; name: 'sessions' | 'rules' | 'new' | 'help' | 'quit' | 'goal_status' | 'models' }
   | { kind: 'resume'; id: string }
+  | { kind: 'image'; path: string }
   | { kind: 'error'; message: string }
 
 /** Commands whose name starts with `prefix` (e.g. `/re` → /reject, /resume). */
@@ -100,6 +103,9 @@ export function parseSlash(line: string, lock: ModeLock | null): SlashAction {
       return one ? { kind: 'op', op: { type: 'set_model', model: one } } : { kind: 'local', name: 'models' }
     case '/resume':
       return one ? { kind: 'resume', id: one } : { kind: 'error', message: 'usage: /resume ID (see /sessions)' }
+    case '/image':
+      // the whole rest of the line: a path may hold spaces
+      return rest ? { kind: 'image', path: rest } : { kind: 'error', message: 'usage: /image PATH (a PNG, JPEG, GIF or WebP file; it goes with your next message)' }
     case '/compact':
       return { kind: 'op', op: { type: 'compact', ...(rest ? { focus: rest } : {}) } }
     case '/sessions':

@@ -12,6 +12,7 @@ import type { GoalUpdated } from '../../shared/goal'
 import { addUsage, NO_USAGE, type TurnUsage } from '../../shared/usage'
 import { compactionLabel, contextLabel } from '../../shared/compaction'
 import { thoughtLabel } from '../../shared/thinking'
+import { imageLine } from '../../shared/images'
 
 /** Most characters of a command's live output kept per tool row (the tail). */
 export const OUTPUT_TAIL_CHARS = 16_000
@@ -136,7 +137,7 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
     case 'usage':
       return { ...s, usage: addUsage(s.usage, e), contextTokens: e.inputTokens, model: e.model || s.model }
     case 'user_message':
-      return push({ ...s, queued: e.queueId ? s.queued.filter((q) => q.queueId !== e.queueId) : s.queued }, { kind: 'user', id: newId(), text: e.text })
+      return push({ ...s, queued: e.queueId ? s.queued.filter((q) => q.queueId !== e.queueId) : s.queued }, { kind: 'user', id: newId(), text: [e.text, ...(e.images ?? []).map(imageLine)].filter(Boolean).join('\n') })
     case 'message_queued':
       return { ...s, queued: [...s.queued, { queueId: e.queueId, text: e.text }] }
     case 'queued_removed': {
@@ -173,7 +174,7 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
         return { ...t, output: output.length > OUTPUT_TAIL_CHARS ? output.slice(output.length - OUTPUT_TAIL_CHARS) : output }
       })
     case 'tool_call_finished':
-      return updateTool(s, e.callId, (t) => ({ ...t, status: e.isError ? 'error' : 'ok', endedAt: env.time || now, result: e.result, ...(e.diff ? { diff: e.diff } : {}) }))
+      return updateTool(s, e.callId, (t) => ({ ...t, status: e.isError ? 'error' : 'ok', endedAt: env.time || now, result: e.image ? `${e.result}\n${imageLine(e.image)}` : e.result, ...(e.diff ? { diff: e.diff } : {}) }))
     case 'plan_updated':
       return push(s, { kind: 'plan', id: newId(), plan: e.plan })
     case 'todos_updated':

@@ -85,10 +85,10 @@ async function streamAttempt(deps: TurnDeps, mode: ModeState, offered: ToolDefin
     const thinking = thinkingRequest(provider, modelIdOf(deps.model), deps.thinking?.())
     // signed / encrypted reasoning goes back to its own provider only; an OpenAI-compatible server's never does
     const replayTo = provider === 'openai-compatible' ? undefined : provider
-    const messages = buildModelMessages(deps.events(), (note) => deps.logger?.warn('history repaired before the model request', { turnId, note }), replayTo)
+    const messages = buildModelMessages(deps.events(), (note) => deps.logger?.warn('history repaired before the model request', { turnId, note }), replayTo, deps.images)
     // a provider's invalid usage counts are replaced by this estimate of the request (usage.ts)
     const estimate = () => ({
-      inputTokens: estimateTokens(system) + estimateTokens(environment ?? '') + estimateTokens(JSON.stringify(messages)),
+      inputTokens: estimateTokens(system) + estimateTokens(environment ?? '') + estimateTokens(JSON.stringify(messages, withoutBytes)),
       outputTokens: estimateTokens(got.text) + [...inputs.values()].reduce((n, i) => n + Math.ceil(i.chars / 4), 0)
     })
     const result = streamText({
@@ -165,4 +165,9 @@ function settle(got: Decoded, end: { err?: unknown; stopped: AbortSignal; attemp
   if (isAbortError(end.err, end.stopped)) return { text, calls }
   if (InvalidResponseDataError.isInstance(end.err)) return { text, calls: [...calls, malformedCall(end.err, end.mode)], malformed: end.err }
   throw end.err
+}
+
+/** JSON.stringify replacer for the token estimate: an image's bytes count as a short placeholder, not as their digits. */
+function withoutBytes(_key: string, value: unknown): unknown {
+  return value instanceof Uint8Array ? '[image]' : value
 }

@@ -29,6 +29,8 @@ export interface DispatchResult {
   output: string
   isError: boolean
   diff?: FileDiff
+  /** An image the tool returned (tool.ts ToolResult.image). */
+  image?: { bytes: Uint8Array; name: string }
 }
 
 /** Bound a result text (or an error's message) to {@link MAX_RESULT_CHARS} with the tools' own head+tail cut (tools/limits): the only cap applied to every result. */
@@ -95,7 +97,7 @@ export async function dispatchToolCall(
     const late = refusal('the guest (its start and the turn-start snapshot)')
     if (late) return late
     const result = await tool.execute(parsed.data, toolCtx)
-    return { output: boundResult(result.output), isError: result.isError ?? false, ...(result.diff ? { diff: result.diff } : {}) }
+    return { output: boundResult(result.output), isError: result.isError ?? false, ...(result.diff ? { diff: result.diff } : {}), ...(result.image ? { image: result.image } : {}) }
   } catch (err) {
     if (isAbortError(err, ctx.signal)) throw err
     if (err instanceof ToolError) return { isError: true, output: boundResult(`Error: ${err.message}`) }

@@ -33,6 +33,7 @@ import type { SessionInstructions } from './instructions'
 import type { MessageQueue } from './message-queue'
 import type { SessionRecord } from './session-record'
 import { TurnEnvironment } from './turn-environment'
+import type { TurnImages } from '../harness/history-images'
 
 /** The parts a turn is made of, as the session holds them. */
 export interface TurnParts {
@@ -43,6 +44,8 @@ export interface TurnParts {
   maxOutputTokens?: number
   streamIdleTimeoutMs?: number
   compaction?: CompactionSettings
+  /** The session's stored images (harness/history-images.ts); absent: none are sent or kept. */
+  images?: TurnImages
   logger: Logger
   record: SessionRecord
   guest: SessionGuest
@@ -107,6 +110,7 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     logger: p.logger,
     approvals: p.approvals.gate,
     modeWatch: p.modeWatch,
+    ...(p.images ? { images: p.images } : {}),
     ...(compaction ? { compaction } : {})
   }
   // the repository's instructions and the environment first, through the guest the session has when

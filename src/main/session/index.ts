@@ -27,6 +27,7 @@ export { boundedShutdown, SHUTDOWN_CLOSE_MS, SHUTDOWN_REMOVE_MS } from './bounde
 export { ApprovalRulesStore } from '../harness/approvals/rules-store'
 export { addBashRule } from '../harness/approvals/add-bash-rule'
 export { cliLogLevels, createFileLogger, LOG_LEVEL_ENV, type FileLoggerOptions } from '../log/file-logger'
+export { checkImage } from '../tools/image-check'
 
 /** Env var: guests kept warm for the repository opened last (0 disables the pool). */
 export const WARM_POOL_ENV = 'CORTEX_WARM_POOL'

@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { CortexError } from '../../shared/errors'
+import type { ImageRef } from '../../shared/images'
 import type { SessionEvent } from '../../shared/events'
 
 /** Most messages one session's queue holds. */
@@ -21,6 +22,8 @@ export const MAX_QUEUED_CHARS = 8 * 1024 * 1024
 export interface QueuedMessage {
   queueId: string
   text: string
+  /** Images attached to it, already stored (src/main/store/image-store.ts). */
+  images?: ImageRef[]
 }
 
 /** The queue of one session. */
@@ -34,7 +37,7 @@ export class MessageQueue {
   /** Rebuild the queue from a resumed log: queued, minus delivered (user_message with its queueId) and removed. */
   restore(events: readonly SessionEvent[]): void {
     for (const e of events) {
-      if (e.type === 'message_queued') this.items.push({ queueId: e.queueId, text: e.text })
+      if (e.type === 'message_queued') this.items.push({ queueId: e.queueId, text: e.text, ...(e.images ? { images: e.images } : {}) })
       else if (e.type === 'queued_removed' || (e.type === 'user_message' && e.queueId)) this.items = this.items.filter((m) => m.queueId !== e.queueId)
     }
     this.count() // a log written before the bounds may hold more: kept whole, new messages refused
@@ -45,7 +48,7 @@ export class MessageQueue {
    * @throws CortexError('busy') when the queue already holds {@link MAX_QUEUED_MESSAGES} messages or
    *   `text` would take it past {@link MAX_QUEUED_CHARS}; nothing is queued or recorded then
    */
-  add(text: string): string {
+  add(text: string, images?: ImageRef[]): string {
     if (this.items.length >= MAX_QUEUED_MESSAGES) {
       throw new CortexError('busy', `the message queue is full (${MAX_QUEUED_MESSAGES} messages waiting): wait for the turn to take them, stop it, or remove one`)
     }
@@ -53,9 +56,10 @@ export class MessageQueue {
       throw new CortexError('busy', `the message queue is full (${this.chars} of ${MAX_QUEUED_CHARS} characters waiting; this message has ${text.length}): wait for the turn to take them, stop it, or remove one`)
     }
     const queueId = `q-${randomUUID().slice(0, 8)}`
-    this.items.push({ queueId, text })
+    const attached = images?.length ? { images } : {}
+    this.items.push({ queueId, text, ...attached })
     this.chars += text.length
-    this.emit({ type: 'message_queued', queueId, text })
+    this.emit({ type: 'message_queued', queueId, text, ...attached })
     return queueId
   }
 

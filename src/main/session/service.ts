@@ -10,6 +10,9 @@ import { childLogger, errorFields, NOOP_LOGGER, type Logger } from '../../shared
 import type { GuestProvider } from '../guest/guest'
 import { classifyProviderError, createLanguageModel, type ModelSettings } from '../providers'
 import { SessionStore } from '../store/session-store'
+import { SessionImages } from '../store/image-store'
+import { checkImage } from '../tools/image-check'
+import { join } from 'node:path'
 import { modelRecordOf, resumeEvents } from './resume'
 import { modelRequests, resumedModelSettings } from './model-requests'
 import { TOOL_CATALOG } from '../tools/catalog'
@@ -121,7 +124,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       streamIdleTimeoutMs: idleTimeoutMs,
       // context window (table, CORTEX_CONTEXT_WINDOW), threshold (CORTEX_COMPACT_THRESHOLD), summary model (harness/compaction/settings.ts)
       compaction: compactionFor(modelSettings, process.env, options.compaction),
-      logger: childLogger(logger, { sessionId: own.id })
+      logger: childLogger(logger, { sessionId: own.id }), images: new SessionImages(join(store.dir(own.id), 'images'), checkImage) // each once, by hash
     })
     sessions.set(own.id, session)
     if (opened) session.emit(opened)

@@ -5,6 +5,7 @@
  */
 import { CortexError } from '../../shared/errors'
 import type { Operation } from '../../shared/events'
+import type { ImageInput } from '../../shared/images'
 import type { Mode } from '../../shared/modes'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import type { ThinkingLevel } from '../../shared/thinking'
@@ -14,8 +15,8 @@ import type { ProposalOperation } from '../harness/mode-locks'
 export interface OperationTarget {
   /** Whether a turn is running. */
   isRunning(): boolean
-  /** A message: starts a turn (with what was queued first), or during one is queued. */
-  message(text: string): void
+  /** A message (its images checked and stored first): starts a turn (with what was queued first), or during one is queued. */
+  message(text: string, images?: ImageInput[]): void
   /** Drop a queued message; `invalid_input` once delivered. */
   removeQueued(queueId: string): void
   /** Stop: the turn, a mode switch's wait, a guest start; pauses an active goal. */
@@ -47,7 +48,7 @@ const busy = (what: string): CortexError => new CortexError('busy', `${what}: pr
 
 /** Every operation type and what it does. */
 export const OPERATIONS: { [T in Operation['type']]: Handler<T> } = {
-  user_message: (s, op) => s.message(op.text),
+  user_message: (s, op) => s.message(op.text, op.images),
   remove_queued: (s, op) => s.removeQueued(op.queueId),
   stop: (s) => s.stop(),
   set_mode: (s, op) => s.setMode(op.mode),

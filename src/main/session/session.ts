@@ -25,7 +25,8 @@ import { SessionRecord } from './session-record'
 import { applyOperation, type OperationTarget } from './session-operations'
 import type { TurnParts } from './compose-turn'
 import type { ApprovalPolicy } from '../../shared/approvals'
-import type { SessionDeps } from './session-deps'
+import { storeImages, turnImages, type SessionDeps } from './session-deps'
+import type { ImageInput } from '../../shared/images'
 
 export type { SessionDeps } from './session-deps'
 
@@ -91,7 +92,7 @@ export class Session implements OperationTarget {
     })
     const { model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction } = deps
     this.parts = {
-      repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger,
+      repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger, images: turnImages(deps),
       record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
       mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null }
     }
@@ -141,10 +142,11 @@ export class Session implements OperationTarget {
     return applyOperation(this, op)
   }
 
-  /** {@link OperationTarget.message}: start a turn, or queue the message during one. */
-  message(text: string): void {
-    if (this.turns.running) this.queue.add(text)
-    else this.turns.start([...this.queue.take(), { text }])
+  /** {@link OperationTarget.message}: its images stored first (a bad one refuses the message), then start a turn, or queue it during one. */
+  message(text: string, images?: ImageInput[]): void {
+    const refs = storeImages(this.deps.images, images)
+    if (this.turns.running) this.queue.add(text, refs)
+    else this.turns.start([...this.queue.take(), { text, ...(refs ? { images: refs } : {}) }])
   }
 
   /** {@link OperationTarget.removeQueued}. */

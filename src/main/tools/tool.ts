@@ -65,11 +65,14 @@ export interface ToolContext {
 /**
  * A tool's result. `output` is the text the model receives; `isError` marks a model-fixable failure;
  * `diff` is the real change a file tool made, for the front ends only (never sent to the model).
+ * `image` (read_file of an image) is stored by the harness and sent with the text to a
+ * vision-capable model (a note otherwise).
  */
 export interface ToolResult {
   output: string
   isError?: boolean
   diff?: FileDiff
+  image?: { bytes: Uint8Array; name: string }
 }
 
 /**

@@ -4,6 +4,7 @@
  * and the actions that call the session API (open a repository, send, stop, switch mode or sandbox).
  */
 import { create } from 'zustand'
+import type { ImageInput } from '../../../shared/images'
 import type { SessionInfo } from '../../../shared/contract'
 import type { EventEnvelope, Operation } from '../../../shared/events'
 import type { Mode } from '../../../shared/modes'
@@ -42,7 +43,8 @@ export interface AppState {
   loadHistory(id: string): Promise<void>
   refreshSessions(): Promise<void>
   closeCurrent(): Promise<void>
-  send(text: string): Promise<boolean>
+  /** Send a message (with the composer's images); false when the session refused it. */
+  send(text: string, images?: ImageInput[]): Promise<boolean>
   stop(): Promise<void>
   /** Remove a message queued during a turn before the model gets it. */
   removeQueued(queueId: string): Promise<void>
@@ -134,13 +136,13 @@ export function createAppStore(handle: ApiHandle) {
           })
         })
       },
-      send: async (text) => {
+      send: async (text, images) => {
         const id = get().currentId
         if (!id) {
           set({ requestError: 'Open a repository first.' })
           return false
         }
-        return guard(() => handle.api.submit({ sessionId: id, op: { type: 'user_message', text } }).then(() => undefined))
+        return guard(() => handle.api.submit({ sessionId: id, op: { type: 'user_message', text, ...(images?.length ? { images } : {}) } }).then(() => undefined))
       },
       removeQueued: async (queueId) => {
         const id = get().currentId

@@ -5,11 +5,14 @@
  * (queued_removed with `stopped`) for the composer to take. Pure; used by reduce-event.ts.
  */
 import type { SessionEvent } from '../../../shared/events'
+import { imageLine } from '../../../shared/images'
 
 /** A message typed during a turn, not yet delivered to the model. */
 export interface QueuedItem {
   queueId: string
   text: string
+  /** The `[image: …]` lines of its images (shown after the text). */
+  images?: string[]
 }
 
 /** What the model is keeping the user waiting for: silence so far (ms) and, after a failure, the retry under way. */
@@ -41,7 +44,7 @@ export const EMPTY_QUEUE_FIELDS: QueueFields = { queued: [], modelWait: null, re
 export function applyQueueEvent<V extends QueueFields>(view: V, event: QueueEvent): V {
   switch (event.type) {
     case 'message_queued':
-      return { ...view, queued: [...view.queued.filter((q) => q.queueId !== event.queueId), { queueId: event.queueId, text: event.text }] }
+      return { ...view, queued: [...view.queued.filter((q) => q.queueId !== event.queueId), { queueId: event.queueId, text: event.text, ...(event.images?.length ? { images: event.images.map(imageLine) } : {}) }] }
     case 'queued_removed':
       // Stop hands the message back: the composer takes its text (Composer.tsx)
       if (event.stopped) return { ...dropQueued(view, event.queueId), returned: [...view.returned, { queueId: event.queueId, text: event.text ?? '' }] }

@@ -5,6 +5,7 @@
  */
 import type { FileDiff } from '../../../shared/file-diff'
 import { endedProcessesNote, type Mode, type ModeLock } from '../../../shared/modes'
+import type { ImageRef } from '../../../shared/images'
 import type { SpecDocument } from '../../../shared/proposals'
 import type { SandboxPolicy } from '../../../shared/sandbox'
 import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../../shared/events'
@@ -23,7 +24,8 @@ import { applyReasoningEvent, type ReasoningFields, type ReasoningRow } from './
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
-  | { kind: 'user'; id: string; text: string }
+  /** `images`: attached to the message, stored in the session's folder (shown as thumbnails). */
+  | { kind: 'user'; id: string; text: string; images?: ImageRef[] }
   /** `done`: a streamed message whose step ended (its text is final: shown without the render throttle). */
   | { kind: 'assistant'; id: string; turnId: string; text: string; done?: boolean }
   | {
@@ -40,6 +42,8 @@ export type TimelineItem =
       result?: string
       /** A file tool's real change (edit_file, write_file), once finished. */
       diff?: FileDiff
+      /** An image the tool returned (read_file of a PNG, JPEG, GIF or WebP). */
+      image?: ImageRef
     }
   | { kind: 'guest'; id: string; state: string; detail?: string }
   | { kind: 'error'; id: string; code: string; message: string }
@@ -189,7 +193,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'model_changed':
       return { ...push({ kind: 'notice', id, text: `model: ${event.model} (from the next message)`, warn: false }), model: { provider: event.provider, model: event.model } }
     case 'user_message':
-      return dropQueued(push({ kind: 'user', id, text: event.text }), event.queueId)
+      return dropQueued(push({ kind: 'user', id, text: event.text, ...(event.images?.length ? { images: event.images } : {}) }), event.queueId)
     case 'message_queued':
     case 'queued_removed':
     case 'model_waiting':
@@ -262,6 +266,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
         status: event.isError ? 'error' : 'ok',
         result: event.result,
         ...(event.diff ? { diff: event.diff } : {}),
+        ...(event.image ? { image: event.image } : {}),
         ...(replayed ? { output: (event.output ?? '').slice(-TOOL_OUTPUT_CAP) } : {})
       }))
       if (!replayed || tool?.name !== 'bash') return { ...view, items, streaming: false }

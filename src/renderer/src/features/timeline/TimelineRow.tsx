@@ -1,5 +1,5 @@
 /**
- * One timeline row by kind: user messages, streamed assistant text (Markdown), tool rows, approval
+ * One timeline row by kind: user messages (with their images' thumbnails), streamed assistant text (Markdown), tool rows, approval
  * cards, the model's reasoning (collapsed, with its duration), guest status changes, mode and sandbox switches, host warnings, errors, notices and turn
  * footers (reason, duration, tokens and cost, changed files).
  */
@@ -12,14 +12,18 @@ import { ApprovalCard } from '../approvals/ApprovalCard'
 import { formatDuration } from './turn-timing'
 import { thoughtLabel } from '../../../../shared/thinking'
 import { appAdvice } from './host-advice'
+import { ImageThumbs } from './ImageThumbs'
+import { useAppStore } from '../../store/app-store'
 
 /** One row; memoized so a streaming delta re-renders only the row whose item changed. */
 export const Row = memo(function Row({ item }: { item: TimelineItem }): React.JSX.Element {
+  const sessionId = useAppStore((s) => s.currentId)
   switch (item.kind) {
     case 'user':
       return (
         <div className="row user" data-testid="user-message">
           {item.text}
+          <ImageThumbs sessionId={sessionId} images={item.images} />
         </div>
       )
     case 'assistant':

@@ -14,6 +14,8 @@ import { describeArgs } from './tool-args'
 import { plainText } from './plain-text'
 import { bashSummary, parseBashResult, type BashResult } from './bash-result'
 import { PlanArgs } from './PlanArgs'
+import { ImageThumbs } from './ImageThumbs'
+import { useAppStore } from '../../store/app-store'
 
 type ToolItem = Extract<TimelineItem, { kind: 'tool' }>
 
@@ -79,6 +81,7 @@ function BashBody({ result }: { result: BashResult }): React.JSX.Element {
 /** A foldable row for one tool call. */
 export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): React.JSX.Element {
   const [folded, setFolded] = useState(false)
+  const sessionId = useAppStore((s) => s.currentId)
   const args = useMemo(() => describeArgs(item.name, item.args), [item.name, item.args])
   const path = pathOf(item.args)
   // escape sequences stripped while streaming too (a chunk may end inside one); a running call's
@@ -125,6 +128,7 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
           {isEdit && <DiffView args={item.args} result={item.status === 'ok' ? item.result : undefined} diff={item.diff} />}
           {isPlan && <PlanArgs args={item.args} />}
           {bash ? <BashBody result={bash} /> : body.length > 0 && <ToolResult body={body} />}
+          {item.image && <ImageThumbs sessionId={sessionId} images={[item.image]} />}
         </div>
       )}
     </div>
