@@ -42,9 +42,11 @@ export default defineConfig({
     plugins: [react()],
     worker: { format: 'es' },
     build: {
-      outDir: resolve(__dirname, 'out/renderer'),
+      // CORTEX_RENDERER_OUT=DIR: a second build beside out/renderer, to compare two builds side by side
+      outDir: process.env.CORTEX_RENDERER_OUT ?? resolve(__dirname, 'out/renderer'),
       chunkSizeWarningLimit: 8000,
-      minify: true,
+      // CORTEX_RENDERER_DEBUG=1: unminified, for reading a CPU profile (bench/renderer-first-paint.ts)
+      minify: process.env.CORTEX_RENDERER_DEBUG ? false : true,
       // CSS stays as written: minifying it rewrites custom property values (#ffffff → #fff) that
       // components and tests read back, and saves little (the entry CSS is ~30 kB)
       cssMinify: false,

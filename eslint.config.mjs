@@ -26,7 +26,8 @@ const rendererPackages = [
  */
 const sessionIndexReExports = [
   './service', './resume', './bounded-shutdown', '../store/settings-store', '../providers', '../guest/image',
-  '../guest/docker-guest', '../harness/approvals/rules-store', '../harness/approvals/add-bash-rule', '../log/file-logger'
+  '../guest/docker-guest', '../harness/approvals/rules-store', '../harness/approvals/add-bash-rule', '../log/file-logger',
+  '../tools/image-check'
 ]
 
 /** Shared modules the guest agent may bundle: they import nothing at all. */

@@ -1,7 +1,7 @@
 // Build of the Node entry points outside Electron: the `cortex` CLI (which also hosts the web
 // server) to out/cli/index.mjs, and the guest agent (Node 18, built-ins only) via vite.agent.config.mts.
 import { builtinModules } from 'node:module'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
 import pkg from './package.json' with { type: 'json' }
 
 /**
@@ -9,7 +9,60 @@ import pkg from './package.json' with { type: 'json' }
  * zod alone is ~270 ES modules and the AI SDK a dozen more, and Node's ESM loader resolves, reads
  * and links each one, which cost more than their code at start-up. One bundled chunk loads them at once.
  */
-const BUNDLED_IN_CLI = ['zod', 'ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible', 'strip-ansi', 'unbash']
+const BUNDLED_IN_CLI = ['zod', 'ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible', 'strip-ansi', 'unbash', 'dockerode', 'commander', 'diff', 'marked', 'marked-terminal', 'image-size']
+
+/**
+ * Modules of the bundled dockerode that load heavy packages Cortex never uses at run time, each
+ * replaced in the bundle by a stand-in that loads the real file from node_modules on first call:
+ * BuildKit sessions (@grpc/grpc-js, @grpc/proto-loader, protobufjs) and BuildKit progress parsing
+ * (protobufjs), and docker-modem's SSH transport (ssh2, for `ssh://` DOCKER_HOSTs). Each exports
+ * one function or an object of functions; the real files stay in node_modules (they read .proto
+ * files beside them). Keyed by the importing package folder and the specifier it requires.
+ */
+const LAZY_IN_DOCKERODE: Record<string, { file: string; exports: string[] | 'function' }> = {
+  'dockerode/lib/ ./session': { file: 'dockerode/lib/session.js', exports: 'function' },
+  'dockerode/lib/ ./buildkit': { file: 'dockerode/lib/buildkit.js', exports: ['followProgress'] },
+  'docker-modem/lib/ ./ssh': { file: 'docker-modem/lib/ssh.js', exports: 'function' }
+}
+
+/**
+ * marked-terminal's syntax highlighter, cli-highlight, loads highlight.js with every language it
+ * knows (~120 ms of CPU, half of the Markdown renderer's load): the bundle holds a stand-in that
+ * `require()`s it (it is CommonJS, so synchronously) the first time a code block is highlighted,
+ * from beside marked-terminal in node_modules.
+ */
+const LAZY_CLI_HIGHLIGHT = [
+  "import { createRequire } from 'node:module'",
+  'let real',
+  "export function highlight(code, options) { real ??= createRequire(import.meta.resolve('marked-terminal'))('cli-highlight'); return real.highlight(code, options) }"
+].join('\n')
+
+/** The rolldown plugin that puts {@link LAZY_IN_DOCKERODE}'s and {@link LAZY_CLI_HIGHLIGHT}'s stand-ins in place. */
+function lazyDockerodeParts(): Plugin {
+  const PREFIX = '\0cortex-lazy:'
+  return {
+    name: 'cortex-lazy-dockerode-parts',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (!importer) return null
+      if (source === 'cli-highlight' && importer.replace(/\\/g, '/').includes('/node_modules/marked-terminal/')) return `${PREFIX}cli-highlight`
+      const hit = Object.entries(LAZY_IN_DOCKERODE).find(([k]) => {
+        const [folder, spec] = k.split(' ')
+        return source === spec && importer.replace(/\\/g, '/').includes(`/node_modules/${folder}`)
+      })
+      return hit ? PREFIX + hit[0] : null
+    },
+    load(id) {
+      if (!id.startsWith(PREFIX)) return null
+      if (id === `${PREFIX}cli-highlight`) return LAZY_CLI_HIGHLIGHT
+      const { file, exports } = LAZY_IN_DOCKERODE[id.slice(PREFIX.length)]!
+      const real = `require(${JSON.stringify(file)})`
+      return exports === 'function'
+        ? `module.exports = function () { return ${real}.apply(this, arguments) }`
+        : exports.map((name) => `exports.${name} = function () { return ${real}.${name}.apply(this, arguments) }`).join('\n')
+    }
+  }
+}
 
 const external = [
   ...builtinModules,
@@ -21,6 +74,7 @@ export default defineConfig({
   // an SSR build leaves every node_modules import external by default: here `external` below decides
   // (package.json dependencies minus BUNDLED_IN_CLI; their own dependencies are bundled with them)
   ssr: { noExternal: true },
+  plugins: [lazyDockerodeParts()],
   build: {
     ssr: true,
     target: 'node20',
@@ -30,7 +84,7 @@ export default defineConfig({
     minify: false,
     rollupOptions: {
       input: { index: 'src/cli/index.ts' },
-      external: (id) => external.some((e) => id === e || id.startsWith(`${e}/`)),
+      external: (id) => external.some((e) => id === e || id.startsWith(`${e}/`)) || Object.values(LAZY_IN_DOCKERODE).some((l) => id === l.file),
       output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' }
     }
   }

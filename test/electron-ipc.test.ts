@@ -43,6 +43,7 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; inputs: unknown[
       throw new CortexError('busy', 'a turn is already running')
     },
     sessionEvents: async () => [],
+    listModels: async () => ({ current: { provider: 'openai-compatible', model: 'm' }, models: [] }),
     resumeSession: async () => {
       throw new CortexError('session_not_found', 'no stored session')
     },

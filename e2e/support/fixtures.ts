@@ -51,6 +51,8 @@ export interface AppOptions {
   guests?: GuestProvider
   /** `false`: a guest starts only when a tool needs one (see startWebApp). */
   eagerGuest?: boolean
+  /** Ids the model server's `GET /models` lists (default none: it answers 404). */
+  models?: string[]
 }
 
 /** Chromium for a whole spec file, and app stacks that live for one test. */
@@ -85,7 +87,7 @@ export function useBrowser(opts: { guestImage?: boolean } = {}): BrowserFixture 
       return started(browser, 'browser')
     },
     async startApp(app) {
-      const stack = await startWebApp({ script: app.script, guests: app.guests ?? testGuests(), eagerGuest: app.eagerGuest })
+      const stack = await startWebApp({ script: app.script, guests: app.guests ?? testGuests(), eagerGuest: app.eagerGuest, models: app.models })
       apps.push(stack)
       return stack
     }

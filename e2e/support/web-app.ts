@@ -25,11 +25,12 @@ export interface WebApp {
 
 /**
  * Start a stack whose model answers `script` and whose sessions get guests from `guests`.
- * `eagerGuest: false` starts a guest only when a tool needs one. On a failure half-way, what
+ * `eagerGuest: false` starts a guest only when a tool needs one; `models`: what the model server's
+ * `GET /models` lists (none: 404). On a failure half-way, what
  * already started is stopped before the error propagates.
  */
-export async function startWebApp(opts: { script: ScriptStep[]; guests: GuestProvider; eagerGuest?: boolean }): Promise<WebApp> {
-  const model = await startScriptedModelServer(opts.script)
+export async function startWebApp(opts: { script: ScriptStep[]; guests: GuestProvider; eagerGuest?: boolean; models?: string[] }): Promise<WebApp> {
+  const model = await startScriptedModelServer(opts.script, { models: opts.models })
   const dataDir = mkdtempSync(join(tmpdir(), 'cortex-e2e-home-'))
   let service: SessionService | undefined
   try {

@@ -14,6 +14,35 @@ const until = (cond: () => boolean): Promise<void> => vi.waitFor(() => {
 const asked = (screen: string): number => screen.match(/allow\? \[y\]es once/g)?.length ?? 0
 
 describe('the terminal approval prompt', () => {
+  it('puts a line printed while the question waits above it and asks again with what was typed (issue 23: guest: ready on the prompt line)', async () => {
+    const input = new PassThrough()
+    const output = new PassThrough()
+    let screen = ''
+    output.setEncoding('utf8').on('data', (c: string) => (screen += c))
+    const ops: Operation[] = []
+    const r = createApprovalResponder({ answerer: 'tty', input, output, submit: async (op) => void ops.push(op) })
+    r.onEvent({ type: 'approval_requested', turnId: 't', requestId: 'r1', callId: 'c1', tool: 'bash', args: { command: 'echo hi' }, reason: 'approval policy commands' })
+    await until(() => asked(screen) === 1)
+    input.write('y')
+    await until(() => screen.endsWith('y'))
+    const before = screen.length
+    r.aside(() => output.write('guest: ready\n'))
+    await until(() => asked(screen) === 2)
+    const after = screen.slice(before)
+    // the question's line is cleared first, the line printed on its own, then the question again with the typed 'y'
+    expect(after.startsWith('\r\u001b[2Kguest: ready\n')).toBe(true)
+    // eslint-disable-next-line no-control-regex
+    expect(after.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '')).toMatch(/^\rguest: ready\nallow\? \[y\]es once, \[a\]lways, \[n\]o: y$/)
+    input.write('\r')
+    await until(() => ops.length === 1)
+    expect(ops).toEqual([{ type: 'approval_decision', requestId: 'r1', decision: 'allow_once' }])
+    // no question on screen: the line is just printed
+    const idle = screen.length
+    r.aside(() => output.write('turn ended\n'))
+    expect(screen.slice(idle)).toBe('turn ended\n')
+    r.close()
+  })
+
   it('shows a padded command in full, and escapes control and bidi characters of the call and the reason', async () => {
     const input = new PassThrough()
     const output = new PassThrough()

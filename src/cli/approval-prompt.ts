@@ -49,10 +49,29 @@ export interface ApprovalResponderOptions {
  * says; requests are asked one at a time, in order, and a request cancelled by Stop stops being asked.
  * Call `close()` at the end (it closes the terminal prompt).
  */
-export function createApprovalResponder(opts: ApprovalResponderOptions): { onEvent(event: SessionEvent): void; close(): void } {
+export function createApprovalResponder(opts: ApprovalResponderOptions): {
+  onEvent(event: SessionEvent): void
+  /**
+   * Print something while a question may be on screen (e.g. `guest: ready`): the question's line is
+   * cleared, `write` runs, and the question is drawn again below with what was typed; without a
+   * question on screen `write` just runs.
+   */
+  aside(write: () => void): void
+  close(): void
+} {
   const queue: Requested[] = []
   let asking: { requestId: string; abort: AbortController } | null = null
   let rl: Interface | null = null
+  // a question is on the terminal, waiting for its answer
+  let questioning = false
+  const question = async (text: string, signal: AbortSignal): Promise<string> => {
+    questioning = true
+    try {
+      return await (rl as Interface).question(text, { signal })
+    } finally {
+      questioning = false
+    }
+  }
   const output = opts.output ?? process.stderr
   const deny = (requestId: string, reason: string): Promise<unknown> => opts.submit({ type: 'approval_decision', requestId, decision: 'deny', reason })
 
@@ -81,19 +100,19 @@ export function createApprovalResponder(opts: ApprovalResponderOptions): { onEve
     output.write(`\napproval needed${what}: ${shown(req.tool)}(${approvalArgs(req.args)})\n${req.reason ? `  ${shown(req.reason)}\n` : ''}`)
     for (;;) {
       const always = req.escalation ? '' : req.tool === 'bash' ? ', [a]lways' : `, [a]lways (every ${req.tool} call in this repository)`
-      const raw = await rl.question(`allow? [y]es once${always}, [n]o: `, { signal })
+      const raw = await question(`allow? [y]es once${always}, [n]o: `, signal)
       const answer = raw.trim().toLowerCase()
       let op: Operation | undefined
       if (answer === 'y' || answer === 'yes') op = { type: 'approval_decision', requestId: req.requestId, decision: 'allow_once' }
       else if ((answer === 'a' || answer === 'always') && !req.escalation) {
-        const pending = rl.question('rule (edit it; Enter keeps it): ', { signal })
+        const pending = question('rule (edit it; Enter keeps it): ', signal)
         // rl.write types the text: a control character in it (a CR) would act as a key, so such a rule is not prefilled
         // eslint-disable-next-line no-control-regex
         if (req.suggestedRule && !/[\u0000-\u001f\u007f-\u009f]/.test(req.suggestedRule)) rl.write(req.suggestedRule)
         const rule = (await pending).trim()
         op = { type: 'approval_decision', requestId: req.requestId, decision: 'allow_always', ...(rule ? { rule } : {}) }
       } else if (answer === 'n' || answer === 'no') {
-        const reason = (await rl.question('reason for the model (optional): ', { signal })).trim()
+        const reason = (await question('reason for the model (optional): ', signal)).trim()
         op = { type: 'approval_decision', requestId: req.requestId, decision: 'deny', ...(reason ? { reason } : {}) }
       } else if (/^no? \S/.test(answer)) {
         // `n <reason>` on one line (the reason as typed, not lower-cased)
@@ -125,6 +144,12 @@ export function createApprovalResponder(opts: ApprovalResponderOptions): { onEve
         if (i >= 0) queue.splice(i, 1)
         if (asking?.requestId === event.requestId) asking.abort.abort()
       }
+    },
+    aside(write) {
+      if (!rl || !questioning) return write()
+      output.write('\r\x1b[2K')
+      write()
+      rl.prompt(true) // the question again, with what was typed so far
     },
     close() {
       asking?.abort.abort()

@@ -4,10 +4,11 @@
  * files to before turn N. Both resume the session in this process (its lock and its guest: every
  * diff and restore runs in the guest), ask the session API, and close it. A rewind that would
  * overwrite changes made after the session's last snapshot prints what would be lost and exits 3
- * unless --force.
+ * unless --force. `cortex redo SESSION REVERT_ID [--force]` puts back what a rewind undid.
  */
 import { toCortexError, CortexError } from '../shared/errors'
 import type { SessionEvent } from '../shared/events'
+import type { ConflictCause } from '../shared/checkpoints'
 import { errorFields } from '../shared/logger-types'
 import { createCortexService, resumeModelFlags, type ModelFlags, type SessionService } from '../main/session'
 import { dataDir } from './paths'
@@ -101,6 +102,7 @@ export async function rewindCommand(
     )
     if (r.status === 'conflict') {
       io.err.write(`not rewound: ${r.files.length} file(s) changed after the session's last snapshot and would be overwritten: ${r.files.join(', ')}\n`)
+      io.err.write(whoseWork(r.causes))
       io.err.write('what would be lost:\n')
       io.out.write(patchForOutput(r.patch, io.out))
       io.err.write('run again with --force to overwrite them\n')
@@ -109,7 +111,41 @@ export async function rewindCommand(
     const n = r.restored.length + r.deleted.length
     io.out.write(`rewound to before turn ${opts.turn}: ${n} file${n === 1 ? '' : 's'} restored (${r.restored.length} written, ${r.deleted.length} removed)${opts.conversation ? '; the conversation forgets that turn and later ones' : ''}\n`)
     if (r.skipped.length) io.out.write(`not restored (over the size cap, only their hash was kept; or not a file git can store: FIFO, socket, device, unreadable): ${r.skipped.join(', ')}\n`)
-    io.out.write(`undo this rewind with the app's Redo (revert ${r.revertId})\n`)
+    io.out.write(`undo this rewind with: cortex redo ${sessionId} ${r.revertId}\n`)
+    return 0
+  } catch (err) {
+    io.err.write(`error: ${toCortexError(err).message}\n`)
+    return 1
+  }
+}
+
+/** Per conflicting file, whose work --force would remove: other sessions by id, or a change made outside Cortex. */
+export function whoseWork(causes: ConflictCause[] | undefined): string {
+  if (!causes?.length) return ''
+  const lines = causes.map((c) => `  ${c.path}: ${c.sessions.length ? `changed by session${c.sessions.length > 1 ? 's' : ''} ${c.sessions.join(', ')}` : 'changed outside Cortex (an editor, git, …)'}`)
+  return `--force would remove this work:\n${lines.join('\n')}\n`
+}
+
+/** `cortex redo SESSION REVERT_ID [--force]`: put back what a rewind (or revert) of the session undid; same conflict rule and exit statuses as rewind. */
+export async function redoCommand(
+  sessionId: string,
+  revertId: string,
+  opts: { force?: boolean },
+  io = { out: process.stdout, err: process.stderr }
+): Promise<ChangesExit> {
+  try {
+    const r = await withSession(sessionId, (service) => service.redoRevert({ sessionId, revertId, force: opts.force ?? false }))
+    if (r.status === 'conflict') {
+      io.err.write(`not redone: ${r.files.length} file(s) changed since the rewind and would be overwritten: ${r.files.join(', ')}\n`)
+      io.err.write(whoseWork(r.causes))
+      io.err.write('what would be lost:\n')
+      io.out.write(patchForOutput(r.patch, io.out))
+      io.err.write('run again with --force to overwrite them\n')
+      return 3
+    }
+    const n = r.restored.length + r.deleted.length
+    io.out.write(`redone: ${n} file${n === 1 ? '' : 's'} put back as before revert ${revertId} (${r.restored.length} written, ${r.deleted.length} removed)\n`)
+    io.out.write(`undo this redo with: cortex redo ${sessionId} ${r.revertId}\n`)
     return 0
   } catch (err) {
     io.err.write(`error: ${toCortexError(err).message}\n`)

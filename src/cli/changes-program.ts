@@ -10,7 +10,7 @@ const parseTurn = (v: string): number => {
   return n
 }
 
-/** Add `cortex changes SESSION [--turn N]` and `cortex rewind SESSION --turn N [--conversation] [--force]` to `program`. */
+/** Add `cortex changes SESSION [--turn N]`, `cortex rewind SESSION --turn N [--conversation] [--force]` and `cortex redo SESSION REVERT [--force]` to `program`. */
 export function addChangesCommands(program: Command): void {
   program
     .command('changes')
@@ -31,5 +31,15 @@ export function addChangesCommands(program: Command): void {
     .action(async (session: string, opts: { turn: number; conversation: boolean; force: boolean }) => {
       const { rewindCommand } = await import('./changes-command')
       process.exitCode = await rewindCommand(session, opts)
+    })
+  program
+    .command('redo')
+    .description('put back what a rewind of a stored session undid (the revert id `cortex rewind` printed)')
+    .argument('<session>', 'session id (see `cortex sessions`)')
+    .argument('<revert>', 'the revert id `cortex rewind` printed')
+    .option('--force', 'overwrite files changed since the rewind', false)
+    .action(async (session: string, revert: string, opts: { force: boolean }) => {
+      const { redoCommand } = await import('./changes-command')
+      process.exitCode = await redoCommand(session, revert, opts)
     })
 }

@@ -1,5 +1,5 @@
 /**
- * The `cortex` program: argument parsing (commander) and dispatch to `run`, `serve` and
+ * The `cortex` program: argument parsing (commander) and dispatch to `run`, `serve`, `acp` and
  * `guest build`. Every subcommand drives the same session API as the desktop app.
  *
  * Start-up (ADR 0015): this module is the CLI bundle's entry chunk and statically imports only
@@ -12,7 +12,7 @@ import type { Mode } from '../shared/modes'
 import type { ProviderName } from '../shared/contract'
 import type { SandboxPolicy } from '../shared/sandbox'
 import type { ApprovalPolicy } from '../shared/approvals'
-import { APPROVAL_POLICIES, MODES, PROVIDER_NAMES, SANDBOX_POLICIES } from '../shared/enum-values'
+import { APPROVAL_POLICIES, MODES, PROVIDER_NAMES, SANDBOX_POLICIES, THINKING_LEVELS } from '../shared/enum-values'
 import { CORTEX_VERSION } from '../shared/version'
 import { addChangesCommands } from './changes-program'
 import { exitOnClosedOutput } from './closed-output'
@@ -33,6 +33,10 @@ const parseSeconds = (v: string): string => {
   return v
 }
 const parseAsk: (v: string) => ApprovalPolicy = oneOf(APPROVAL_POLICIES)
+const parseThinking = oneOf(THINKING_LEVELS)
+/** `--thinking`: the session's thinking level (ADR 0024); a resumed session keeps its own unless given. */
+const thinkingOption = (): Option =>
+  new Option('--thinking <level>', 'how much the model thinks: off | low | medium | high (default: per model; a resumed session keeps its own)').argParser(parseThinking)
 /**
  * `--context-window`: validated here, before any session exists, with the bounds of
  * harness/compaction/accounting.ts parseContextWindow (not imported: it loads zod), so the error
@@ -93,6 +97,7 @@ export function buildProgram(): Command {
         new Option('--sandbox <policy>', 'read-only | workspace-write | network').default('workspace-write').argParser(parseSandbox)
       )
       .option('--json', 'print every session event as one JSON object per line', false)
+      .addOption(thinkingOption())
       .addOption(
         new Option('--ask <policy>', 'when to ask before a tool call: never | commands (bash) | changes (bash, write_file, edit_file); default never. Without --input stream-json and without a terminal, a request is denied')
           .argParser(parseAsk)
@@ -106,6 +111,7 @@ export function buildProgram(): Command {
       .addOption(new Option('--goal-turns <n>', 'turn budget of --goal (default 20)').argParser(parseCount))
       .addOption(new Option('--goal-tokens <n>', 'token budget of --goal (input + output tokens of its turns)').argParser(parseCount))
       .option('--goal-check <cmd>', 'with --goal: a shell command that must exit 0 in the guest for the goal to be met')
+      .option('--image <file>', 'attach an image (PNG, JPEG, GIF or WebP, at most 5 MB and 8000 px a side) to PROMPT; repeat for more', (file: string, all: string[]) => [...all, file], [])
       .argument('[prompt...]', 'what to do (optional with --input stream-json: the first user_message on stdin starts the turn)')
   ).action(async (prompt: string[], opts, cmd: Command) => {
     if (!opts.repo && !opts.resume) cmd.error('error: --repo <dir> is required (or --resume <id>)')
@@ -114,6 +120,7 @@ export function buildProgram(): Command {
     if (prompt.length === 0 && !opts.goal && opts.input !== 'stream-json') cmd.error("error: missing PROMPT (or use --input stream-json and send {\"type\":\"user_message\",\"text\":…} on stdin)")
     // refused before any side effect (no session stored, no guest started): `cortex run ""`
     if (prompt.length > 0 && prompt.join(' ').trim() === '' && opts.input !== 'stream-json') cmd.error('error: PROMPT is empty: say what to do')
+    if (opts.image.length > 0 && prompt.length === 0) cmd.error('error: --image attaches to PROMPT: give one (with --input stream-json, send images in a user_message on stdin)')
     applyRootRepoFlag(opts)
     applyIdleTimeoutFlag(opts)
     const { runCommand } = await import('./run-command')
@@ -153,13 +160,36 @@ export function buildProgram(): Command {
     })
   program
     .command('sessions')
-    .description('list stored sessions (newest last) with their repository and mode')
-    .action(async () => {
+    .description('list stored sessions (newest last) with their repository, mode and title')
+    .option('--repo <dir>', 'only the sessions of this repository')
+    .action(async (opts: { repo?: string }) => {
       exitOnClosedOutput()
       const { sessionsCommand } = await import('./run-command')
-      process.exitCode = sessionsCommand()
+      process.exitCode = sessionsCommand(opts)
     })
   addChangesCommands(program)
+  // cortex accept|reject --resume ID: answer a stored session's plan or spec lock (issue 23 item 9)
+  for (const kind of ['accept', 'reject'] as const) {
+    const cmd = withModelFlags(
+      program
+        .command(kind)
+        .description(kind === 'accept'
+          ? 'accept the plan or spec a stored session awaits: it switches to Agent and carries it out (one turn, like run)'
+          : 'reject the plan or spec a stored session awaits, with feedback: the model revises it (one turn, like run)')
+        .requiredOption('--resume <id>', 'the session whose plan or spec awaits you (see `cortex sessions`)')
+        .option('--json', 'print every session event as one JSON object per line', false)
+        .addOption(new Option('--ask <policy>', 'when to ask before a tool call: never | commands | changes (default never)').argParser(parseAsk))
+        .addOption(new Option('--sandbox <policy>', 'read-only | workspace-write | network').default('workspace-write').argParser(parseSandbox))
+    )
+    if (kind === 'reject') cmd.requiredOption('--feedback <text>', 'what to change: the model gets it with the rejection')
+    cmd.action(async (opts) => {
+      if (kind === 'reject' && !String(opts.feedback).trim()) cmd.error('error: --feedback is empty: say what to change')
+      applyRootRepoFlag(opts)
+      applyIdleTimeoutFlag(opts)
+      const { runCommand } = await import('./run-command')
+      process.exitCode = await runCommand('', { ...opts, decision: kind === 'accept' ? { kind } : { kind, feedback: String(opts.feedback) } })
+    })
+  }
   withModelFlags(
     program
       .command('serve')
@@ -170,6 +200,19 @@ export function buildProgram(): Command {
     applyIdleTimeoutFlag(opts)
     const { serveCommand } = await import('./serve-command')
     process.exitCode = await serveCommand(opts)
+  })
+  withModelFlags(
+    program
+      .command('acp')
+      .description('speak the Agent Client Protocol on stdin/stdout, for editors (Zed, JetBrains, Neovim): the editor\'s folder is the repository')
+      .addOption(new Option('--mode <mode>', 'mode of new sessions: ask | plan | spec | agent (default agent)').argParser(parseMode))
+      .addOption(new Option('--sandbox <policy>', 'read-only | workspace-write | network (default workspace-write)').argParser(parseSandbox))
+      .addOption(new Option('--ask <policy>', 'when the editor is asked before a tool call: never | commands | changes (default commands)').argParser(parseAsk))
+  ).action(async (opts) => {
+    applyRootRepoFlag(opts)
+    applyIdleTimeoutFlag(opts)
+    const { acpCommand } = await import('./acp/acp-command')
+    process.exitCode = await acpCommand(opts)
   })
   program
     .command('guest')
@@ -198,6 +241,7 @@ function addInteractiveDefault(program: Command): void {
       .addOption(new Option('--mode <mode>', 'interactive: ask | plan | spec | agent (default agent)').argParser(parseMode))
       .addOption(new Option('--sandbox <policy>', 'interactive: read-only | workspace-write | network').argParser(parseSandbox))
       .addOption(new Option('--ask <policy>', 'interactive: when to ask before a tool call: never | commands | changes (default commands)').argParser(parseAsk))
+      .addOption(thinkingOption())
   ).action(async (opts) => {
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       program.outputHelp()

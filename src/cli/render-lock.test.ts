@@ -1,5 +1,5 @@
-// Terminal rendering of the plan/spec lock for `cortex run`: the lock and the operations that answer
-// it, a spec document with its Markdown made terminal-safe, the decision, and what a mode switch ended.
+// Terminal rendering of the plan/spec lock for `cortex run`: the lock and the commands (and stdin
+// operations) that answer it, a spec document with its Markdown made terminal-safe, the decision, and what a mode switch ended.
 import { describe, expect, it } from 'vitest'
 import { renderEvents } from '../../test/support/cli-render'
 
@@ -12,9 +12,10 @@ describe('lock rendering', () => {
       { type: 'spec_updated', spec: { stage: 'design', title: 'Design', markdown: '# D\u001b]0;owned\u0007' } },
       { type: 'lock_changed', lock: { kind: 'spec', stage: 'design' } }
     ])
-    expect(err).toContain('Plan — locked until you accept (accept_plan, or reject_plan with feedback)')
+    expect(err).toContain('Plan — locked until you accept\n  accept: cortex accept --resume s · reject: cortex reject --resume s --feedback "…" (with --input stream-json: {"type":"accept_plan"} or {"type":"reject_plan","feedback":"…"} on stdin)')
     expect(err).toContain('plan rejected')
-    expect(err).toContain('Spec design — locked until you accept (accept_spec, or reject_spec with feedback)')
+    expect(err).toContain('Spec design — locked until you accept\n  accept: cortex accept --resume s')
+    expect(err).toContain('{"type":"accept_spec"}')
     expect(out).toContain('Spec design: Design\n# D')
     expect(out).not.toContain('\u001b')
   })

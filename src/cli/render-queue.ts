@@ -1,9 +1,11 @@
 /**
  * Terminal lines for queued messages and for a model that keeps the user waiting (`cortex run`,
- * stderr): a message queued during a turn, removed or delivered; "waiting for the model · 12 s"
- * once the model has been silent a few seconds and then every {@link WAIT_LINE_EVERY_MS}; a retry.
+ * stderr): a message queued during a turn, removed, delivered, or handed back by Stop (not sent); "waiting for the model · 12 s"
+ * once the model has been silent a few seconds and then every {@link WAIT_LINE_EVERY_MS}; a retry;
+ * a message's images as `[image: name WxH, N KB]` lines.
  */
 import type { SessionEvent } from '../shared/events'
+import { imageLine } from '../shared/images'
 
 /** How often a continuing wait prints another line, in ms. */
 export const WAIT_LINE_EVERY_MS = 10_000
@@ -31,12 +33,16 @@ export function createQueueRenderer(t: QueueRenderTools): (event: QueueRenderEve
     switch (event.type) {
       case 'message_queued':
         line(t.dim(`queued ${event.queueId}: ${oneLine(t.safe(event.text))} — the model gets it at its next step`))
+        for (const image of event.images ?? []) line(t.dim(t.safe(imageLine(image))))
         break
       case 'queued_removed':
-        line(t.dim(`removed queued message ${event.queueId}`))
+        // Stop hands the queue back: say what was not sent, in full, so it can be sent again
+        if (event.stopped) line(t.warn(`not sent (Stop cleared the queue): ${t.safe(event.text ?? '')}`))
+        else line(t.dim(`removed queued message ${event.queueId}`))
         break
       case 'user_message':
         if (event.queueId) line(t.dim(`delivered queued message ${event.queueId}`))
+        else for (const image of event.images ?? []) line(t.dim(t.safe(imageLine(image))))
         break
       case 'model_waiting':
         if (event.waitedMs === 0) printedWaitMs = 0

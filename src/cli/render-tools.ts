@@ -1,13 +1,15 @@
 /**
  * Tool rows of `cortex run` for people (stdout): `⏺ name(arguments)` with the arguments' whitespace
  * kept (bash shows its command as typed); edit_file and write_file as a coloured unified diff once
- * they succeed; each output printed once — a command's output streams live under its row and its
+ * they succeed (the file's real diff with its line numbers, from the core); each output printed once — a command's output streams live under its row and its
  * result then adds only the status lines (exit code, time-out, notes), todo_write's list is left to
  * `todos_updated` and the plan tool's to `plan_updated`; other results as their first lines.
  */
 import type { SessionEvent } from '../shared/events'
 import { callFailed } from '../shared/tool-outcome'
-import { diffOf } from './tui/tool-format'
+import { callDiff, gutterWidth } from './tui/tool-format'
+import type { FileDiff } from '../shared/file-diff'
+import { imageLine } from '../shared/images'
 
 /** Result lines printed under a tool row. */
 const RESULT_LINES = 4
@@ -73,10 +75,13 @@ export function createToolRows(t: ToolRowTools): { render(event: ToolEvent): voi
     const body = shown.map((l, i) => (i === 0 || l === '' ? l : `    ${l}`)).join('\n')
     t.out.write(`  ⎿ ${isError ? t.paint('red', body) : t.paint('dim', body)}${more}\n`)
   }
-  const diff = (name: string, args: unknown): void => {
-    const lines = diffOf(name, args)
+  const diff = (name: string, args: unknown, fileDiff: FileDiff | undefined): void => {
+    const lines = callDiff(name, args, fileDiff)
+    const width = gutterWidth(lines)
     for (const l of lines.slice(0, DIFF_LINES)) {
-      const text = `${l.sign === '@' ? '' : l.sign}${l.text}`
+      // the file's line number (when the diff has them), then the sign and the line
+      const num = width && l.sign !== '@' ? `${String(l.line ?? '').padStart(width)} ` : ''
+      const text = `${num}${l.sign === '@' ? '' : l.sign}${l.text}`
       const styled = l.sign === '+' ? t.paint('green', text) : l.sign === '-' ? t.paint('red', text) : l.sign === '@' ? t.paint('cyan', text) : t.paint('dim', text)
       t.out.write(`    ${styled}\n`)
     }
@@ -107,11 +112,11 @@ export function createToolRows(t: ToolRowTools): { render(event: ToolEvent): voi
           endLive()
           const call = calls.get(event.callId)
           calls.delete(event.callId)
-          const result = t.safe(event.result)
+          const result = t.safe(event.result) + (event.image ? `\n${t.safe(imageLine(event.image))}` : '')
           if (!event.isError && (event.name === 'todo_write' || event.name === 'plan')) break // todos_updated / plan_updated show it
           if (!event.isError && (event.name === 'edit_file' || event.name === 'write_file') && call) {
             resultLines([result.split('\n')[0] ?? ''], false)
-            diff(event.name, call.args)
+            diff(event.name, call.args, event.diff)
             break
           }
           // a command that ran and exited non-zero is not an error for the model, but is a failure to people

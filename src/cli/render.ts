@@ -3,6 +3,7 @@
  * call (name, arguments, a short result), guest status and errors on stderr. `--json` bypasses
  * this and prints every envelope as one JSON line.
  */
+import { lockHint } from './decide-command'
 import { styleText } from 'node:util'
 import type { EventEnvelope } from '../shared/events'
 import { createQueueRenderer } from './render-queue'
@@ -14,6 +15,7 @@ import { createToolRows } from './render-tools'
 import { createMarkdownStream } from './render-markdown'
 import { createSpinner } from './render-spinner'
 import { compactionLabel, contextLabel } from '../shared/compaction'
+import { thoughtLabel } from '../shared/thinking'
 import { summarizeArgs, terminalSafe } from './terminal-safe'
 
 /** Where rendered output goes; `color` enables ANSI styling (TTY only). */
@@ -79,6 +81,7 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
   let inTurn = false
   let runningTool: string | null = null
   let asking = false
+  let thinking = false // reasoning streams: the spinner says so; the text itself is not printed (one row when it ends)
   let context = '' // "context 62% of 200k" from the latest context_usage, printed with the turn's usage
   const queue = createQueueRenderer({ err: target.err, dim: (s) => paint('dim', s), warn: (s) => paint('yellow', s), safe, newline })
   return ({ event, sessionId }) => {
@@ -91,7 +94,8 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
     if (event.type === 'tool_call_finished' || event.type === 'turn_ended') runningTool = null
     if (event.type === 'approval_requested') asking = true
     if (event.type === 'approval_resolved' || event.type === 'turn_ended') asking = false
-    if (inTurn && !asking && !midLine && !tools.midLine()) spinner.wait(runningTool ? `running ${runningTool}` : md?.holding() ? 'writing' : 'waiting for the model')
+    if (event.type !== 'model_waiting') thinking = event.type === 'reasoning_delta'
+    if (inTurn && !asking && !midLine && !tools.midLine()) spinner.wait(runningTool ? `running ${runningTool}` : md?.holding() ? 'writing' : thinking ? 'thinking' : 'waiting for the model')
     else spinner.clear()
   }
 
@@ -114,6 +118,14 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
         if (text !== '') midLine = !text.endsWith('\n')
         break
       }
+      case 'reasoning_done':
+        // collapsed: one dim row with the duration (the reasoning's text is in the session log and --json)
+        newline()
+        target.out.write(paint('dim', `✻ ${thoughtLabel(event.durationMs)}${event.redacted && !event.text ? ' (redacted)' : ''}\n`))
+        break
+      case 'thinking_changed':
+        target.err.write(paint('dim', `thinking: ${event.level}\n`))
+        break
       case 'tool_call_started':
       case 'tool_call_finished':
       case 'tool_output':
@@ -176,8 +188,8 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
         target.out.write(`${paint('magenta', `Spec ${event.spec.stage}:`)} ${safe(event.spec.title)}\n${safe(event.spec.markdown)}\n`)
         break
       case 'lock_changed':
-        // the headless interface answers with {"type":"accept_plan"} / {"type":"reject_plan","feedback":…} (or *_spec) on stdin
-        if (event.lock) target.err.write(paint('yellow', `${lockLabel(event.lock)} (accept_${event.lock.kind}, or reject_${event.lock.kind} with feedback)\n`))
+        // answered from the shell (cortex accept|reject --resume ID) or, headless, with the operation on stdin
+        if (event.lock) target.err.write(paint('yellow', `${lockLabel(event.lock)}\n  ${lockHint(event.lock, sessionId)}\n`))
         break
       case 'proposal_decided':
         target.err.write(paint('dim', `${event.kind}${event.stage ? ` ${event.stage}` : ''} ${event.decision}\n`))

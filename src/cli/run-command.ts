@@ -4,6 +4,7 @@
  * 0 when the turn completed, 130 after Ctrl-C (which stops the turn), 1 on an error. Logs go to
  * `<CORTEX_HOME>/cortex.log`, and to stderr with --verbose or CORTEX_LOG=<level>.
  */
+import { realpathSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { CortexError, toCortexError } from '../shared/errors'
 import type { EventEnvelope } from '../shared/events'
@@ -21,8 +22,11 @@ import { loadMarkdownRenderer } from './render-markdown'
 import { createClosedInputDenier, driveStreamInput } from './stream-input'
 import { createApprovalResponder } from './approval-prompt'
 import type { ApprovalPolicy } from '../shared/approvals'
+import type { ThinkingLevel } from '../shared/thinking'
 import { goalExit, goalOperation, watchGoal, type GoalFlags } from './run-goal'
 import { CLOSED_OUTPUT_EXIT, watchClosedOutput } from './closed-output'
+import { decisionOperation, type Decision } from './decide-command'
+import { loadImageFile } from './image-files'
 
 /** Options of `cortex run` after parsing. `repo` may be relative (resolved against the cwd). */
 export interface RunOptions extends ModelFlags, GoalFlags {
@@ -40,6 +44,12 @@ export interface RunOptions extends ModelFlags, GoalFlags {
   input?: 'text' | 'stream-json'
   /** Approval policy (`--ask`); default `never` (headless: the guest is the boundary). */
   ask?: ApprovalPolicy
+  /** `cortex accept|reject --resume ID`: answer the session's plan or spec lock instead of sending PROMPT (decide-command.ts). */
+  decision?: Decision
+  /** `--thinking`: the session's thinking level (a resumed session keeps its own unless given). */
+  thinking?: ThinkingLevel
+  /** `--image FILE` (repeatable): image files attached to PROMPT, checked before the session opens (image-files.ts). */
+  image?: string[]
 }
 
 /** Name of the CLI's log file in the data folder. */
@@ -110,6 +120,8 @@ export async function runCommand(
     if (sessionId) void service?.submit({ sessionId, op: { type: 'stop' } }).catch((err: unknown) => logger.debug('stop request failed (the turn may have ended)', errorFields(err)))
   }, [io.out, io.err])
   try {
+    // --image: every file is checked (size, type, pixels) before a session or guest exists
+    const images = (opts.image ?? []).map((file) => loadImageFile(file).input)
     // a resumed session reuses the provider, model and base URL it was last run with (never a key)
     service = await createCliService(opts, logger)
     // the Markdown renderer loads only when it is used (a terminal, not --json): ADR 0015
@@ -143,7 +155,9 @@ export async function runCommand(
     service.onEvent((e) => {
       if (!sessionId) return void early.push(e)
       if (e.sessionId !== sessionId) return
-      render(e)
+      // a line printed while the approval question waits goes above it, not onto its line
+      if (responder) responder.aside(() => render(e))
+      else render(e)
       responder?.onEvent(e.event)
       denier?.onEvent(e.event)
       goalWatch?.onEvent(e.event)
@@ -158,6 +172,8 @@ export async function runCommand(
     // a resumed session keeps its stored mode unless --mode names another
     if (opts.resume && opts.mode && info.mode !== opts.mode) await service.submit({ sessionId: info.id, op: { type: 'set_mode', mode: opts.mode } })
     sessionId = info.id
+    // a model that cannot think refuses a level other than off: the error is printed and nothing runs
+    if (opts.thinking) await service.submit({ sessionId, op: { type: 'set_thinking', level: opts.thinking } })
     for (const e of early.filter((x) => x.sessionId === sessionId)) render(e)
 
     // --goal: the harness runs turn after turn toward it; Ctrl-C stops the turn, which pauses the goal
@@ -175,6 +191,7 @@ export async function runCommand(
       const svc = service
       const id = sessionId
       await driveStreamInput(interrupts === 0 && !goal ? prompt : '', {
+        images,
         submit: (op) => svc.submit({ sessionId: id, op }),
         idle: () => svc.idle(id),
         running: async () => (await svc.listSessions({})).some((s) => s.id === id && s.running),
@@ -184,7 +201,9 @@ export async function runCommand(
         onInputClosed: () => denier?.inputClosed()
       })
     } else if (interrupts === 0 && !goal) {
-      await service.submit({ sessionId, op: { type: 'user_message', text: prompt } })
+      const events = opts.decision ? (await service.sessionEvents({ sessionId })).map((e) => e.event) : []
+      const op = opts.decision ? decisionOperation(sessionId, events, opts.decision) : ({ type: 'user_message', text: prompt, ...(images.length > 0 ? { images } : {}) } as const)
+      await service.submit({ sessionId, op })
       await endPromise
     }
     await service.closeSession({ sessionId })
@@ -221,13 +240,29 @@ export function resumeHint(sessionId: string): string {
   return `session ${sessionId} · continue it with: cortex run --resume ${sessionId} "<prompt>"\n`
 }
 
-/** `cortex sessions`: print one line per stored session (id, created, mode, provider:model a resume reuses, repository), or say there are none and where it looked; returns 0. */
-export function sessionsCommand(out: NodeJS.WritableStream = process.stdout): number {
-  const all = listStoredSessions(dataDir())
-  if (all.length === 0) out.write(`no stored sessions in ${dataDir()}\n`)
+/**
+ * `cortex sessions [--repo DIR]`: print one line per stored session (id, created, mode,
+ * provider:model a resume reuses, repository, then its title: the name given in the app or its first
+ * message, terminal-safe), only those of repository DIR with `repo`; or say there are none and
+ * where it looked. Returns 0.
+ */
+export function sessionsCommand(opts: { repo?: string } = {}, out: NodeJS.WritableStream = process.stdout): number {
+  const repo = opts.repo === undefined ? undefined : realOrResolved(opts.repo)
+  const all = listStoredSessions(dataDir()).filter((m) => repo === undefined || realOrResolved(m.repo) === repo)
+  if (all.length === 0) out.write(repo === undefined ? `no stored sessions in ${dataDir()}\n` : `no stored sessions of ${repo} in ${dataDir()}\n`)
   for (const m of all) {
     const model = m.provider ? `${m.provider}${m.model ? `:${m.model}` : ''}` : '-'
-    out.write(`${m.id}  ${new Date(m.createdAt).toISOString().slice(0, 16).replace('T', ' ')}  ${m.mode.padEnd(5)}  ${model}  ${m.repo}\n`)
+    const title = m.title ? terminalSafe(m.title) : '(no message yet)'
+    out.write(`${m.id}  ${new Date(m.createdAt).toISOString().slice(0, 16).replace('T', ' ')}  ${m.mode.padEnd(5)}  ${model}  ${m.repo}  ${title}\n`)
   }
   return 0
+}
+
+/** `dir` resolved against the cwd, through its symlinks when it exists. */
+function realOrResolved(dir: string): string {
+  try {
+    return realpathSync(resolve(dir))
+  } catch {
+    return resolve(dir)
+  }
 }

@@ -7,9 +7,13 @@
  */
 import { splitLinesBounded } from './bounded-lines'
 import { OperationSchema, type Operation, type SessionEvent } from '../shared/events'
+import type { ImageInput } from '../shared/images'
 
-/** Longest stdin line accepted, in bytes (4 MiB: a user message is far smaller); longer lines are reported and skipped unbuffered. */
-export const MAX_INPUT_LINE_BYTES = 4 * 1024 * 1024
+/**
+ * Longest stdin line accepted, in bytes (16 MiB: a user message with two images of 5 MiB in base64;
+ * send more images in separate messages); longer lines are reported and skipped unbuffered.
+ */
+export const MAX_INPUT_LINE_BYTES = 16 * 1024 * 1024
 
 /** What a stdin line turned into: an operation, or why it was skipped (1-based `line` number). */
 export type InputLine = { kind: 'op'; line: number; op: Operation } | { kind: 'bad'; line: number; message: string }
@@ -69,6 +73,8 @@ export interface StreamInputDeps {
   signal: AbortSignal
   /** Called once when stdin has ended (or reading stopped), before waiting for the running turn. */
   onInputClosed?(): void
+  /** Images attached to `prompt` (`--image`). */
+  images?: ImageInput[]
 }
 
 /**
@@ -87,7 +93,7 @@ export async function driveStreamInput(prompt: string, d: StreamInputDeps): Prom
       )
     )
   }
-  if (prompt.trim() !== '') submit({ type: 'user_message', text: prompt }, 'PROMPT')
+  if (prompt.trim() !== '') submit({ type: 'user_message', text: prompt, ...(d.images?.length ? { images: d.images } : {}) }, 'PROMPT')
   const reader = readOperations(d.input, (l) => {
     if (l.kind === 'op') submit(l.op, `stdin line ${l.line}`)
     else d.report(`stdin line ${l.line} skipped: ${l.message}`)

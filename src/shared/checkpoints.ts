@@ -92,6 +92,11 @@ export const FileSideSchema = z.object({
 /** See {@link FileSideSchema}. */
 export type FileSide = z.infer<typeof FileSideSchema>
 
+/** One conflicting file and the other sessions whose recorded turns changed it (none: an editor, git, …). */
+export const ConflictCauseSchema = z.object({ path: z.string(), sessions: z.array(z.string()) })
+/** See {@link ConflictCauseSchema}. */
+export type ConflictCause = z.infer<typeof ConflictCauseSchema>
+
 /** Result of a revert or redo: done, or refused because it would overwrite later changes. */
 export const RevertResultSchema = z.discriminatedUnion('status', [
   z.object({
@@ -106,7 +111,13 @@ export const RevertResultSchema = z.discriminatedUnion('status', [
    * the revert would overwrite them; `patch` is the unified diff of what would be lost. Send again
    * with `force: true` to overwrite.
    */
-  z.object({ status: z.literal('conflict'), files: z.array(z.string()), patch: z.string() })
+  z.object({
+    status: z.literal('conflict'),
+    files: z.array(z.string()),
+    patch: z.string(),
+    /** Per file, the other sessions of the repository whose turns changed it later (empty: changed outside Cortex). */
+    causes: z.array(ConflictCauseSchema).optional()
+  })
 ])
 /** See {@link RevertResultSchema}. */
 export type RevertResult = z.infer<typeof RevertResultSchema>

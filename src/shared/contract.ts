@@ -8,6 +8,7 @@ import { ApprovalPolicySchema, ApprovalRuleSchema } from './approvals'
 import { CHECKPOINT_REQUESTS } from './checkpoints'
 import { DESK_REQUESTS } from './desk'
 import { SETTINGS_REQUESTS } from './settings'
+import { MODEL_REQUESTS } from './model-choice'
 import { CortexError } from './errors'
 import { EventEnvelopeSchema, OperationSchema } from './events'
 import { ModeSchema } from './modes'
@@ -75,10 +76,12 @@ export const contract = {
     removeApprovalRule: { input: z.object({ repo: z.string().min(1), ruleId: z.string().min(1) }), output: Ok },
     /** listChanges, fileDiff, changesPatch, revertChanges, redoRevert (./checkpoints). */
     ...CHECKPOINT_REQUESTS,
-    /** listStoredSessions, renameSession, deleteSession, listDirectories, listFiles, readWorkspaceFile (./desk). */
+    /** listStoredSessions, renameSession, deleteSession, listDirectories, listFiles, sessionImage, readWorkspaceFile (./desk). */
     ...DESK_REQUESTS,
     /** getSettings, saveSettings, testConnection (./settings). */
     ...SETTINGS_REQUESTS,
+    /** listModels (./model-choice). */
+    ...MODEL_REQUESTS,
     /** openShell, shellInput, resizeShell, closeShell (./shell). */
     ...SHELL_REQUESTS
   },

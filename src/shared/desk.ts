@@ -74,6 +74,15 @@ export const DESK_REQUESTS = {
     output: z.object({ files: z.array(z.string()), truncated: z.boolean() })
   },
   /**
+   * An image stored in a session's folder (src/main/store/image-store.ts), by its sha256 as events
+   * carry it: its media type and bytes in base64 (at most 5 MiB decoded). `invalid_input` when the
+   * session holds no such image.
+   */
+  sessionImage: {
+    input: z.object({ sessionId: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+    output: z.object({ mediaType: z.string(), data: z.string() })
+  },
+  /**
    * The CURRENT content of a workspace file, read through the guest: `limit` lines from line
    * `offset` (1-based), at most ~1 MiB of text per page. Binary files come back with `binary` set.
    */

@@ -15,3 +15,6 @@ export const APPROVAL_POLICIES = ['never', 'commands', 'changes'] as const
 
 /** Model providers, see ProviderNameSchema (src/shared/contract.ts). */
 export const PROVIDER_NAMES = ['anthropic', 'openai', 'openai-compatible'] as const
+
+/** Thinking levels, see ThinkingLevelSchema (src/shared/thinking.ts). */
+export const THINKING_LEVELS = ['off', 'low', 'medium', 'high'] as const

@@ -7,13 +7,17 @@ import { ApprovalDecisionSchema, ApprovalOutcomeSchema, ApprovalPolicySchema, Ap
 import { CHECKPOINT_EVENTS } from './checkpoints'
 import { COMPACTION_EVENTS, COMPACTION_OPERATIONS } from './compaction'
 import { ErrorCodeSchema } from './errors'
+import { ImageInputsSchema, ImageRefSchema } from './images'
 import { GOAL_EVENTS, GOAL_OPERATIONS } from './goal'
 import { ModeSchema } from './modes'
 import { PROPOSAL_EVENTS, PROPOSAL_OPERATIONS } from './proposals'
 import { SandboxPolicySchema } from './sandbox'
+import { FileDiffSchema } from './file-diff'
 import { SHELL_EVENTS, SHELL_EVENT_TYPES } from './shell'
 import { ModelRecordShape, SESSION_NOTICE_EVENTS } from './session-notices'
+import { MODEL_EVENTS, MODEL_OPERATIONS } from './model-choice'
 import { TurnUsageSchema, USAGE_EVENTS } from './usage'
+import { REASONING_EPHEMERAL_TYPES, ReasoningBlockSchema, THINKING_EVENTS, THINKING_OPERATIONS } from './thinking'
 
 /** A todo item kept by the session (todo_read / todo_write). */
 export const TodoSchema = z.object({
@@ -41,14 +45,18 @@ export const MAX_USER_MESSAGE_CHARS = 1024 * 1024
 
 /** Operations a caller submits to a session. */
 export const OperationSchema = z.discriminatedUnion('type', [
-  /** Starts a turn; during a turn it is queued (`message_queued`) and delivered at the next step boundary. */
+  /**
+   * Starts a turn; during a turn it is queued (`message_queued`) and delivered at the next step
+   * boundary. `images` (./images): base64 bytes or a stored image's hash, checked (type by magic
+   * bytes, bytes and pixel caps) and stored once in the session's folder; `text` may then be empty.
+   */
   z.object({
     type: z.literal('user_message'),
     text: z
       .string()
-      .min(1)
-      .max(MAX_USER_MESSAGE_CHARS, `a message may have at most ${MAX_USER_MESSAGE_CHARS} characters; put longer text in a file in the repository and refer to it`)
-  }),
+      .max(MAX_USER_MESSAGE_CHARS, `a message may have at most ${MAX_USER_MESSAGE_CHARS} characters; put longer text in a file in the repository and refer to it`),
+    images: ImageInputsSchema.optional()
+  }).refine((op) => op.text.length > 0 || (op.images?.length ?? 0) > 0, { message: 'a message needs text or an image', path: ['text'] }),
   /** Remove a queued message before it is delivered (`queued_removed`); `invalid_input` when it is no longer queued. */
   z.object({ type: z.literal('remove_queued'), queueId: z.string().min(1) }),
   z.object({ type: z.literal('stop') }),
@@ -75,7 +83,11 @@ export const OperationSchema = z.discriminatedUnion('type', [
   /** compact { focus? }: compact the history now (./compaction). */
   ...COMPACTION_OPERATIONS,
   /** set_goal, pause_goal, resume_goal, confirm_goal, clear_goal, set_goal_budget (./goal). */
-  ...GOAL_OPERATIONS
+  ...GOAL_OPERATIONS,
+  /** set_thinking { level }: off | low | medium | high from the next turn (./thinking). */
+  ...THINKING_OPERATIONS,
+  /** set_model (./model-choice). */
+  ...MODEL_OPERATIONS
 ])
 /** See {@link OperationSchema}. */
 export type Operation = z.infer<typeof OperationSchema>
@@ -105,16 +117,23 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   }),
   /** session_resumed, instructions_loaded (./session-notices). */
   ...SESSION_NOTICE_EVENTS,
+  /** model_changed (./model-choice). */
+  ...MODEL_EVENTS,
   /** usage: tokens and cost of one model request (./usage). */
   ...USAGE_EVENTS,
+  /** thinking_changed, reasoning_delta (ephemeral), reasoning_done (./thinking). */
+  ...THINKING_EVENTS,
   /** compaction_started, compaction_finished, compaction_failed, context_usage (./compaction). */
   ...COMPACTION_EVENTS,
   /** A user message as the model gets it; `queueId` when it was typed during a turn and queued first. */
-  z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string(), queueId: z.string().optional() }),
+  z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string(), queueId: z.string().optional(), images: z.array(ImageRefSchema).optional() }),
   /** A message sent during a turn, held until the next step boundary (src/main/session/message-queue.ts). */
-  z.object({ type: z.literal('message_queued'), queueId: z.string(), text: z.string() }),
-  /** A queued message removed before delivery. */
-  z.object({ type: z.literal('queued_removed'), queueId: z.string() }),
+  z.object({ type: z.literal('message_queued'), queueId: z.string(), text: z.string(), images: z.array(ImageRefSchema).optional() }),
+  /**
+   * A queued message removed before delivery: by `remove_queued`, or by Stop (`stopped`), which
+   * hands every queued message back with its `text` for the front end to put into its composer.
+   */
+  z.object({ type: z.literal('queued_removed'), queueId: z.string(), stopped: z.literal(true).optional(), text: z.string().optional() }),
   /**
    * Ephemeral: no part of the model's answer has arrived for `waitedMs` (ms); repeated about every
    * second while the wait lasts, and once with `waitedMs: 0` when the stream moves again.
@@ -131,7 +150,9 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
     type: z.literal('assistant_message'),
     turnId: z.string(),
     text: z.string(),
-    toolCalls: z.array(ToolCallSchema)
+    toolCalls: z.array(ToolCallSchema),
+    /** The step's reasoning blocks with their provider metadata (signatures, encrypted items), sent back before the text and calls (./thinking). */
+    reasoning: z.array(ReasoningBlockSchema).optional()
   }),
   z.object({
     type: z.literal('tool_call_started'),
@@ -162,7 +183,11 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
      * characters with a marker between (the full output stays in the guest's spill file). Absent
      * when the call streamed nothing. A stopped call carries its partial output here too.
      */
-    output: z.string().optional()
+    output: z.string().optional(),
+    /** The real change of a file tool (edit_file, write_file): the file's diff before → after, with its line numbers (./file-diff). */
+    diff: FileDiffSchema.optional(),
+    /** An image the tool returned (read_file of a PNG, JPEG, GIF or WebP), sent to a vision-capable model with the result. */
+    image: ImageRefSchema.optional()
   }),
   z.object({ type: z.literal('plan_updated'), plan: PlanSchema }),
   z.object({ type: z.literal('todos_updated'), todos: z.array(TodoSchema) }),
@@ -241,7 +266,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
 export type SessionEvent = z.infer<typeof SessionEventSchema>
 
 /** Event types that stream to subscribers but are not written to the session log. */
-export const EPHEMERAL_EVENTS: ReadonlySet<SessionEvent['type']> = new Set(['text_delta', 'tool_output', 'model_waiting', 'model_retrying', ...SHELL_EVENT_TYPES])
+export const EPHEMERAL_EVENTS: ReadonlySet<SessionEvent['type']> = new Set(['text_delta', 'tool_output', 'model_waiting', 'model_retrying', ...REASONING_EPHEMERAL_TYPES, ...SHELL_EVENT_TYPES])
 
 /** An event as delivered: which session, its sequence number in that session (from 1) and time (ms since epoch). */
 export const EventEnvelopeSchema = z.object({

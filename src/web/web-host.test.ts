@@ -39,6 +39,9 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; calls: unknown[]
     async sessionEvents() {
       return []
     },
+    async listModels() {
+      return { current: { provider: 'openai-compatible', model: 'm' }, models: [] }
+    },
     async resumeSession() {
       throw new CortexError('session_not_found', 'no stored session')
     },

@@ -35,7 +35,7 @@ export interface WebHostOptions {
   host?: '127.0.0.1'
   /** Token clients must present; default 32 random bytes as hex. Tests may pass their own. */
   token?: string
-  /** Largest accepted WebSocket message in bytes (default 1 MiB). */
+  /** Largest accepted WebSocket message in bytes (default 16 MiB: a message with two 5 MiB images in base64). */
   maxPayload?: number
   /** Where internal request failures and dropped slow clients are logged (default nowhere). */
   logger?: Logger
@@ -110,7 +110,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     void serveStatic(options.rendererDir, headers, req, res)
   })
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 1024 * 1024 })
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 16 * 1024 * 1024 })
   const clients = new Map<WebSocket, ClientSender>()
   const logger = options.logger ?? NOOP_LOGGER
 

@@ -1,6 +1,6 @@
 // The headless interface: `cortex run --json --input stream-json` reads contract operations from
 // stdin (JSON lines), runs a turn per user_message, keeps running between turns, reports and skips
-// bad lines, honours `stop`, and exits 0 once stdin is closed and no turn runs; a line over the 4 MiB
+// bad lines, honours `stop`, and exits 0 once stdin is closed and no turn runs; a line over the 16 MiB
 // cap is reported at the cap and dropped unbuffered (bounded memory). Real built CLI, real guest,
 // scripted model server over HTTP.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'

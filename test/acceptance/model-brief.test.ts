@@ -1,6 +1,6 @@
 // The model's brief through the built CLI, a real guest and the scripted model server (ADR 0021):
-// the Agent-mode request holds every section of the system prompt, and an environment block read
-// by git INSIDE the guest (branch, a status line for a file the test modified, the last commit's
+// the Agent-mode request (the one after the first tool: the guest is up then) holds every section of
+// the system prompt, and an environment block read by git INSIDE the guest (branch, a status line for a file the test modified, the last commit's
 // subject) sent after the stable prompt (Anthropic: a second system block, the cache breakpoint on
 // the first only); a sub-folder AGENTS.md and the user's own file reach the model with their scope
 // and the precedence stated.
@@ -44,12 +44,15 @@ describe.skipIf(skipWithoutDocker())("the model's brief", () => {
   })
   const run = async (repo: string, provider: 'openai-compatible' | 'anthropic', model: string) => {
     await server?.close()
-    server = await startScriptedModelServer([{ text: 'ok' }])
+    // the first request of a one-shot run may leave while the guest starts (ADR 0026: the branch
+    // from the host, the rest "not read yet"); the request after the first tool has the guest's facts
+    server = await startScriptedModelServer([{ toolCalls: [{ name: 'read_file', args: { path: 'src/app.ts' } }] }, { text: 'ok' }])
     const r = await runCli(['run', '--repo', repo, '--mode', 'agent', '--provider', provider, '--base-url', server.baseUrl, '--model', model, '--json', 'hi'], {
       env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0', ANTHROPIC_API_KEY: 'sk-test', CORTEX_API_KEY: 'sk-test' }
     })
     expect(r.code, r.stderr).toBe(0)
-    return server.requests[0]!
+    expect(server.requests).toHaveLength(2)
+    return server.requests[1]!
   }
 
   it('Agent mode: every section, then an environment block with branch, status and last commit', async () => {

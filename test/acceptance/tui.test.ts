@@ -1,7 +1,8 @@
 // The interactive CLI (`cortex` with no subcommand) driven in a real pseudo-terminal (node-pty), its
 // screen read back through a headless xterm, against the scripted model server and a real guest:
 // an edit shows as a diff, an approval prompt's `a` stores the rule (`n` denies with a reason), Esc
-// during `sleep 30` stops the turn (a message queued meanwhile is shown, then starts the next turn),
+// during `sleep 30` stops the turn (a message queued meanwhile is shown, then comes back into the
+// composer: Stop stops, issue 23 item 8),
 // a resize 120×40 → 40×12 redraws cleanly, Shift+Tab cycles the modes on the composer border,
 // and a goal's progress reads "Agent — Goal · 2/8" there; Shift+Tab to Ask withdraws a waiting approval
 // prompt (ADR 0019). Screen dumps go to test-results/tui/.
@@ -102,16 +103,28 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
       await s.waitFor((l) => l.some((x) => x.trim() === 'stopped'), 10_000)
       const stopMs = Date.now() - t0
       expect(stopMs).toBeLessThan(2000) // the product's promise (README: Stop ends the turn within 2 s), not a speed figure
-      // the queued message then starts the next turn
-      await s.waitFor('Later it is.', 30_000)
+      // Stop stops: the queued message comes back into the composer instead of starting a turn
+      // (issue 23 item 8); Enter then sends it
+      await s.waitFor((l) => l.some((x) => x.startsWith('│') && x.includes('later please')), 10_000)
       s.dump('stopped-120x40')
       expect(s.text()).not.toContain('queued: later please')
+      expect(server.requests).toHaveLength(5) // no turn started from the queue
+      s.write('\r')
+      await s.waitFor('Later it is.', 30_000)
+      // that turn has ended (no spinner) before the resize below, as it had when the queue started it
+      await s.waitFor((l) => !l.some((x) => x.includes('Esc stops')), 30_000)
 
       // resize 120×40 → 40×12: the layout is redrawn for 40 columns with nothing of the wide one left
       s.resize(40, 12)
       await s.waitFor((l) => borderLine(l).length === 40, 10_000)
       // the redraw is whole once one box is left on the screen
       await s.waitFor((l) => l.filter((x) => x.includes('╭')).length === 1 && l.filter((x) => x.includes('╰')).length === 1, 10_000)
+      // and whole: the composer drawn for 40 columns (a wrapped 120-column frame also has one ╭ and one ╰)
+      await s.waitFor((l) => {
+        const t = l.findIndex((x) => x.startsWith('╭'))
+        const b = l.findIndex((x) => x.startsWith('╰'))
+        return t >= 0 && b > t && l.slice(t + 1, b).every((x) => /^│.{38}│$/.test(x)) && /^╰─{38}╯$/.test(l[b] ?? '')
+      }, 10_000)
       const small = s.lines()
       s.dump('resized-40x12')
       expect(small.filter((l) => l.includes('╭')).length).toBe(1)

@@ -1,14 +1,22 @@
 // `cortex --version` and `--help` load only what they need (issue 11, ADR 0015): the built CLI runs
 // under a module hook that records every module it resolves, and none of the heavy ones (the session
-// service chunk, which bundles zod and the AI SDK; dockerode; ws) may be among them. `cortex sessions`, which needs
-// the session service, shows the hook sees them when they do load (so the check can fail).
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+// service chunk, which bundles zod, the AI SDK and dockerode; ws) may be among them. `cortex sessions`, which needs
+// the session service, shows the hook sees them when they do load (so the check can fail). A whole
+// `cortex run` (issue 24, ADR 0015) loads no package it never uses: not dockerode's BuildKit and SSH
+// dependencies (gRPC, protobufjs, ssh2), and no package file one by one that the bundle holds.
+import { spawn, spawnSync } from 'node:child_process'
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import type { EventEnvelope } from '../../src/shared/events'
 import { CORTEX_VERSION } from '../../src/shared/version'
 import { CLI } from '../support/cli'
+import { TEST_REPO_GID, TEST_REPO_UID } from '../support/repo-owner'
+import { skipWithoutDocker } from '../support/requirements'
+import { startScriptedModelServer } from '../support/scripted-model-server'
 
 const HEAVY = [/^dockerode$/, /^ai$/, /^@ai-sdk\//, /^zod(\/|$)/, /^ws$/, /chunks\/session-/, /chunks\/run-command-/]
 const dir = mkdtempSync(join(tmpdir(), 'cortex-imports-'))
@@ -29,11 +37,12 @@ function recorded(args: string[]): { status: number | null; stdout: string; load
 const heavyIn = (loaded: string[]): string[] => loaded.filter((l) => HEAVY.some((h) => h.test(l.split(' -> ')[0]!) || h.test(l.split(' -> ')[1] ?? '')))
 
 describe('cortex start-up imports', () => {
-  it('--version loads commander and the entry chunk, nothing heavy', () => {
+  it('--version loads the entry chunk (commander bundled in) and no package from node_modules, nothing heavy', () => {
     const r = recorded(['--version'])
     expect(r.status).toBe(0)
     expect(r.stdout.trim()).toBe(CORTEX_VERSION)
-    expect(r.loaded.some((l) => l.startsWith('commander '))).toBe(true)
+    expect(r.loaded.some((l) => /out\/cli\/index\.mjs$/.test(l))).toBe(true)
+    expect(r.loaded.filter((l) => l.includes('/node_modules/'))).toEqual([])
     expect(heavyIn(r.loaded)).toEqual([])
   })
 
@@ -59,7 +68,70 @@ describe('cortex start-up imports', () => {
     const r = recorded(['sessions'])
     expect(r.status).toBe(0)
     const heavy = heavyIn(r.loaded).map((l) => l.split(' -> ')[0]!)
-    expect(heavy).toContain('dockerode')
-    expect(heavy.some((s) => /session-[\w-]+\.mjs$/.test(s))).toBe(true) // the chunk with the session service (zod and the AI SDK bundled in)
+    expect(heavy.some((s) => /session-[\w-]+\.mjs$/.test(s))).toBe(true) // the chunk with the session service (zod, the AI SDK and dockerode bundled in)
   })
+
+  it('the Markdown renderer loads highlight.js only for the first code block it highlights', () => {
+    // the chunk(s) `cortex run` on a terminal (and the TUI) load before the first request: the one exporting renderMarkdown
+    const chunks = readdirSync(resolve('out/cli/chunks')).filter((f) => /^markdown-[\w-]+\.mjs$/.test(f)).map((f) => pathToFileURL(resolve('out/cli/chunks', f)).href)
+    const file = join(dir, 'markdown.txt')
+    const script = [
+      `let renderMarkdown; for (const u of ${JSON.stringify(chunks)}) renderMarkdown ??= (await import(u)).renderMarkdown`,
+      `const { appendFileSync } = await import('node:fs')`,
+      `const mark = (m) => appendFileSync(${JSON.stringify(file)}, m + '\\n')`,
+      `mark('@@loaded'); process.stdout.write(JSON.stringify(renderMarkdown('# Title\\n\\nplain *text*', 80)) + '\\n')`,
+      `mark('@@prose'); process.stdout.write(JSON.stringify(renderMarkdown('\\x60\\x60\\x60js\\nconst x = 1\\n\\x60\\x60\\x60', 80)) + '\\n')`
+    ].join('\n')
+    const r = spawnSync(process.execPath, ['--import', resolve('test/support/record-imports.mjs'), '--input-type=module', '-e', script], {
+      encoding: 'utf8', env: { ...process.env, CORTEX_RECORD_IMPORTS: file, FORCE_COLOR: '1' }, timeout: 60_000
+    })
+    expect(r.status, r.stderr).toBe(0)
+    const [prose, code] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as string)
+    expect(prose).toContain('Title')
+    expect(code).toContain('\u001b[34mconst\u001b[39m') // highlighted (a keyword in blue)
+    const lines = readFileSync(file, 'utf8').split('\n')
+    const beforeCode = lines.slice(0, lines.indexOf('@@prose'))
+    expect(beforeCode.filter((l) => /highlight\.js|cli-highlight/.test(l))).toEqual([])
+    expect(lines.slice(lines.indexOf('@@prose')).some((l) => /node_modules\/highlight\.js\//.test(l))).toBe(true)
+  })
+
+  it("dockerode's parts left out of the bundle still load from the built CLI when called (an ssh:// DOCKER_HOST, a BuildKit build)", () => {
+    const chunk = readdirSync(resolve('out/cli/chunks')).find((f) => /^session-[\w-]+\.mjs$/.test(f))!
+    const source = readFileSync(resolve('out/cli/chunks', chunk), 'utf8')
+    const requireFromChunk = createRequire(resolve('out/cli/chunks', chunk))
+    for (const file of ['docker-modem/lib/ssh.js', 'dockerode/lib/session.js', 'dockerode/lib/buildkit.js']) {
+      expect(source).toContain(`__require(${JSON.stringify(file)})`)
+      expect(() => requireFromChunk.resolve(file)).not.toThrow()
+    }
+  })
+
+  it.skipIf(skipWithoutDocker())('a whole `cortex run` with a guest loads no gRPC, protobufjs or ssh2, and no package file by file', async () => {
+    const repo = mkdtempSync(join(dir, 'repo-'))
+    writeFileSync(join(repo, 'a.txt'), 'a\n')
+    chmodSync(repo, 0o755)
+    if (process.getuid?.() === 0) for (const p of [repo, join(repo, 'a.txt')]) chownSync(p, TEST_REPO_UID, TEST_REPO_GID)
+    const server = await startScriptedModelServer([{ toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] }, { text: 'done' }])
+    try {
+      const file = join(dir, 'run.txt')
+      const child = spawn(process.execPath, ['--import', resolve('test/support/record-imports.mjs'), CLI, 'run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', 'read a.txt'], {
+        env: { ...process.env, CORTEX_RECORD_IMPORTS: file, CORTEX_HOME: join(dir, 'home') },
+        stdio: ['ignore', 'pipe', 'inherit']
+      })
+      let stdout = ''
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c))
+      const code = await new Promise<number | null>((done) => child.on('close', done))
+      expect(code).toBe(0)
+      // the run did reach the guest: the read_file call ran there
+      const events = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as EventEnvelope)
+      const read = events.map((e) => e.event).find((e) => e.type === 'tool_call_finished')
+      expect(read).toMatchObject({ name: 'read_file', isError: false })
+      const loaded = readFileSync(file, 'utf8').trim().split('\n')
+      // dockerode is bundled; its BuildKit session and progress parser and docker-modem's SSH transport load only when called
+      expect(loaded.filter((l) => /node_modules\/(@grpc|protobufjs|ssh2|cpu-features)\//.test(l))).toEqual([])
+      // nothing is read from node_modules one module at a time (zod, the AI SDK, dockerode, commander and diff are bundled)
+      expect(loaded.filter((l) => l.includes('/node_modules/'))).toEqual([])
+    } finally {
+      await server.close()
+    }
+  }, 60_000)
 })

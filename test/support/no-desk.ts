@@ -5,10 +5,10 @@
 import type { CortexApi } from '../../src/shared/contract'
 import { CortexError } from '../../src/shared/errors'
 
-/** listStoredSessions, renameSession, deleteSession, listDirectories, listFiles, readWorkspaceFile, and the settings requests. */
+/** listStoredSessions, renameSession, deleteSession, listDirectories, listFiles, readWorkspaceFile, sessionImage, and the settings requests. */
 export function noDesk(): Pick<
   CortexApi,
-  'listStoredSessions' | 'renameSession' | 'deleteSession' | 'listDirectories' | 'listFiles' | 'readWorkspaceFile' | 'getSettings' | 'saveSettings' | 'testConnection'
+  'listStoredSessions' | 'renameSession' | 'deleteSession' | 'listDirectories' | 'listFiles' | 'readWorkspaceFile' | 'sessionImage' | 'getSettings' | 'saveSettings' | 'testConnection'
 > {
   const refuse = async (): Promise<never> => {
     throw new CortexError('session_not_found', 'no stored sessions in this test')
@@ -20,6 +20,7 @@ export function noDesk(): Pick<
     listDirectories: async () => ({ path: '/', parent: null, names: [], truncated: false }),
     listFiles: refuse,
     readWorkspaceFile: refuse,
+    sessionImage: refuse,
     getSettings: refuse,
     saveSettings: refuse,
     testConnection: refuse

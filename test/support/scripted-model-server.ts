@@ -15,7 +15,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net'
 import {
   HANG, HANG_IN_ARGS, anthropicFrames, openAIChatFrames, openAIResponsesFrames, textDeltas,
-  type FrameList, type WireStep, type WireToolCall, type WireUsage
+  type FrameList, type WireReasoning, type WireStep, type WireToolCall, type WireUsage
 } from './scripted-wire-formats'
 
 export { offeredToolNames, sentToolResults, sentToolCalls, type SentToolResult, type SentToolCall } from './scripted-requests'
@@ -30,10 +30,14 @@ export interface ScriptToolCall {
 export interface ScriptStep {
   /** Assistant text, streamed as several word-sized deltas. */
   text?: string
+  /** Reasoning streamed before the text, in the route's format (a signed thinking block, an encrypted item, reasoning_content, <think>). */
+  reasoning?: WireReasoning
   /** Tool calls streamed after the text, arguments in several pieces; finish reason becomes tool_calls / tool_use. */
   toolCalls?: ScriptToolCall[]
   /** Delay before each SSE frame, in milliseconds (default 0). */
   chunkDelayMs?: number
+  /** Delay before the response's first byte (headers included), in milliseconds (default 0): a model slow to answer. */
+  firstByteDelayMs?: number
   /** Stream the text deltas, then keep the response open (no finish) until the client aborts: for Stop tests. */
   hangAfterText?: boolean
   /**
@@ -69,6 +73,8 @@ export interface RecordedRequest {
   hanging?: boolean
   /** When the request arrived (ms since epoch). */
   receivedAt: number
+  /** When the response was complete (ms since epoch; unset while it streams, hangs or was cut). */
+  respondedAt?: number
 }
 
 /**
@@ -131,6 +137,7 @@ function toWireStep(step: ScriptStep, n: number, body: unknown, format: Format):
     n,
     model: typeof b.model === 'string' ? b.model : 'scripted-model',
     ...(step.text !== undefined ? { text: step.text } : {}),
+    ...(step.reasoning ? { reasoning: step.reasoning } : {}),
     toolCalls,
     includeUsage: b.stream_options?.include_usage === true,
     ...(step.usage ? { usage: step.usage } : {}),
@@ -142,6 +149,8 @@ function toWireStep(step: ScriptStep, n: number, body: unknown, format: Format):
 
 /** Write frames as SSE; stop at HANG when asked and wait for the client to go away. */
 async function writeFrames(res: ServerResponse, frames: FrameList, step: ScriptStep, rec?: RecordedRequest): Promise<void> {
+  if (step.firstByteDelayMs) await sleep(step.firstByteDelayMs)
+  if (res.destroyed) return
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
   for (const frame of frames) {
     if (res.destroyed) return
@@ -169,15 +178,17 @@ async function writeFrames(res: ServerResponse, frames: FrameList, step: ScriptS
     res.write(`${frame.event ? `event: ${frame.event}\n` : ''}data: ${frame.data}\n\n`)
   }
   res.end()
+  if (rec) rec.respondedAt = Date.now()
 }
 
 /**
  * Start a scripted model server on 127.0.0.1, port 0.
  *
  * @param script steps consumed in order, one per POST to a known route.
+ * @param opts.models ids `GET …/models` lists (without it that request gets a 404, like a server with no list)
  * @returns the running server; call `close()` in `afterEach`/`afterAll`.
  */
-export async function startScriptedModelServer(script: ScriptStep[]): Promise<ScriptedModelServer> {
+export async function startScriptedModelServer(script: ScriptStep[], opts: { models?: string[] } = {}): Promise<ScriptedModelServer> {
   const requests: RecordedRequest[] = []
   const sockets = new Set<Socket>()
   let next = 0
@@ -201,6 +212,12 @@ export async function startScriptedModelServer(script: ScriptStep[]): Promise<Sc
       })
 
       const route = ROUTES.find(([p]) => path === p)
+      if (req.method === 'GET' && path.endsWith('/models') && opts.models) {
+        // the model list, when the test gives one (OpenAI's shape; Anthropic's has the same `data[].id`)
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ object: 'list', data: opts.models.map((id) => ({ id, object: 'model' })) }))
+        return
+      }
       if (req.method !== 'POST' || !route) {
         res.writeHead(404, { 'content-type': 'application/json' })
         res.end(JSON.stringify(errorBody(`scripted model server: no route for ${req.method} ${path}`, 'not_found_error')))

@@ -42,12 +42,27 @@ export interface WireToolCall {
   argsText: string
 }
 
+/**
+ * Reasoning streamed before the text: Anthropic a `thinking` block (`text`, then `signature`) and a
+ * `redacted_thinking` block when `redactedData` is set; Responses a `reasoning` item (its summary
+ * `text`, `encrypted` as `encrypted_content`); Chat Completions `reasoning_content` deltas, or with
+ * `thinkTags` a `<think>text</think>` prefix of the content instead.
+ */
+export interface WireReasoning {
+  text?: string
+  signature?: string
+  redactedData?: string
+  encrypted?: string
+  thinkTags?: boolean
+}
+
 /** What a step streams, after the server has assigned ids. */
 export interface WireStep {
   /** 1-based index of the request, used in ids. */
   n: number
   model: string
   text?: string
+  reasoning?: WireReasoning
   toolCalls: WireToolCall[]
   /** Client asked for a usage chunk (chat completions `stream_options.include_usage`). */
   includeUsage?: boolean
@@ -62,11 +77,13 @@ export interface WireUsage {
   input: number
   cached?: number
   output?: number
+  /** Of `output`, reasoning tokens (Responses `output_tokens_details`, Chat `completion_tokens_details`). */
+  reasoning?: number
 }
 
 /** The usage of `step` with defaults filled in. */
 function usageOf(step: WireStep): Required<WireUsage> {
-  return { input: step.usage?.input ?? 10, cached: step.usage?.cached ?? 0, output: step.usage?.output ?? 5 }
+  return { input: step.usage?.input ?? 10, cached: step.usage?.cached ?? 0, output: step.usage?.output ?? 5, reasoning: step.usage?.reasoning ?? 0 }
 }
 
 /** Split text into word-sized deltas (at least 2 when the text has 2+ characters). */
@@ -100,7 +117,10 @@ export function openAIChatFrames(step: WireStep): FrameList {
     })
   })
   const frames: FrameList = [chunk({ role: 'assistant', content: '', refusal: null }, null)]
-  for (const piece of textDeltas(step.text ?? '')) frames.push(chunk({ content: piece }, null))
+  const r = step.reasoning
+  if (r?.text && !r.thinkTags) for (const piece of textDeltas(r.text)) frames.push(chunk({ reasoning_content: piece }, null))
+  const content = r?.text && r.thinkTags ? `<think>${r.text}</think>${step.text ?? ''}` : (step.text ?? '')
+  for (const piece of textDeltas(content)) frames.push(chunk({ content: piece }, null))
   frames.push(HANG)
   if (step.streamError) {
     frames.push({ data: json({ error: { message: step.streamError.message, type: step.streamError.type, param: null, code: null } }) })
@@ -116,7 +136,11 @@ export function openAIChatFrames(step: WireStep): FrameList {
     frames.push({
       data: json({
         id, object: 'chat.completion.chunk', created: CREATED, model: step.model, system_fingerprint: null, choices: [],
-        usage: { prompt_tokens: u.input, completion_tokens: u.output, total_tokens: u.input + u.output, ...(u.cached ? { prompt_tokens_details: { cached_tokens: u.cached } } : {}) }
+        usage: {
+          prompt_tokens: u.input, completion_tokens: u.output, total_tokens: u.input + u.output,
+          ...(u.cached ? { prompt_tokens_details: { cached_tokens: u.cached } } : {}),
+          ...(u.reasoning ? { completion_tokens_details: { reasoning_tokens: u.reasoning } } : {})
+        }
       })
     })
   }
@@ -139,6 +163,7 @@ export function openAIResponsesFrames(step: WireStep): FrameList {
   ]
   const output: unknown[] = []
   let outputIndex = 0
+  if (step.reasoning) output.push(...responsesReasoning(step, frames, outputIndex++, ev))
   if (step.text) {
     const itemId = `msg_scripted_${step.n}`
     const oi = outputIndex++
@@ -170,9 +195,45 @@ export function openAIResponsesFrames(step: WireStep): FrameList {
     output.push(item)
   }
   const u = usageOf(step)
-  const usage = { input_tokens: u.input, input_tokens_details: { cached_tokens: u.cached }, output_tokens: u.output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: u.input + u.output }
+  const usage = { input_tokens: u.input, input_tokens_details: { cached_tokens: u.cached }, output_tokens: u.output, output_tokens_details: { reasoning_tokens: u.reasoning }, total_tokens: u.input + u.output }
   frames.push(ev('response.completed', { response: response('completed', output, usage) }))
   return frames
+}
+
+/** The frames of a Responses `reasoning` item at `oi` (pushed to `frames`); returns the finished item for `response.completed`. */
+function responsesReasoning(step: WireStep, frames: FrameList, oi: number, ev: (type: string, body: Record<string, unknown>) => SseFrame): unknown[] {
+  const r = step.reasoning!
+  const id = `rs_scripted_${step.n}`
+  const enc = r.encrypted ?? null
+  frames.push(ev('response.output_item.added', { output_index: oi, item: { id, type: 'reasoning', summary: [], encrypted_content: enc } }))
+  const summary = r.text ? [{ type: 'summary_text', text: r.text }] : []
+  if (r.text) {
+    frames.push(ev('response.reasoning_summary_part.added', { item_id: id, output_index: oi, summary_index: 0, part: { type: 'summary_text', text: '' } }))
+    for (const piece of textDeltas(r.text)) frames.push(ev('response.reasoning_summary_text.delta', { item_id: id, output_index: oi, summary_index: 0, delta: piece }))
+    frames.push(ev('response.reasoning_summary_text.done', { item_id: id, output_index: oi, summary_index: 0, text: r.text }))
+    frames.push(ev('response.reasoning_summary_part.done', { item_id: id, output_index: oi, summary_index: 0, part: summary[0] }))
+  }
+  const item = { id, type: 'reasoning', summary, encrypted_content: enc }
+  frames.push(ev('response.output_item.done', { output_index: oi, item }))
+  return [item]
+}
+
+/** Anthropic `thinking` (text, then signature) and `redacted_thinking` blocks from index 0; returns the next index. */
+function anthropicReasoning(step: WireStep, frames: FrameList, ev: (type: string, body: Record<string, unknown>) => SseFrame): number {
+  const r = step.reasoning
+  let index = 0
+  if (!r) return index
+  if (r.text !== undefined || r.signature !== undefined) {
+    frames.push(ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }))
+    for (const piece of textDeltas(r.text ?? '')) frames.push(ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } }))
+    if (r.signature) frames.push(ev('content_block_delta', { index, delta: { type: 'signature_delta', signature: r.signature } }))
+    frames.push(ev('content_block_stop', { index: index++ }))
+  }
+  if (r.redactedData) {
+    frames.push(ev('content_block_start', { index, content_block: { type: 'redacted_thinking', data: r.redactedData } }))
+    frames.push(ev('content_block_stop', { index: index++ }))
+  }
+  return index
 }
 
 /** Anthropic Messages stream (`POST /v1/messages`, `stream: true`). */
@@ -188,7 +249,7 @@ export function anthropicFrames(step: WireStep): FrameList {
       }
     })
   ]
-  let index = 0
+  let index = anthropicReasoning(step, frames, ev)
   if (step.text) {
     frames.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }))
     frames.push(ev('ping', {}))

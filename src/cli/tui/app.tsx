@@ -9,12 +9,17 @@ import type { EventEnvelope, Operation } from '../../shared/events'
 import { ModeSchema } from '../../shared/modes'
 import { goalLabel } from '../../shared/goal'
 import { toCortexError } from '../../shared/errors'
+import { imageLine, type ImageInput } from '../../shared/images'
+import { loadImageFile } from '../image-files'
 import { initialState, reduce, withNotice, type TuiState } from './tui-state'
 import { Transcript } from './transcript'
 import { ApprovalPrompt, borderTitle, Completions, Composer, StatusLine, type ApprovalStage } from './panels'
 import * as ed from './composer-edit'
 import { completeSlash, parseSlash, SLASH_COMMANDS } from './slash-commands'
 import { matchFiles } from './repo-files'
+
+/** Below this many rows the approval card takes one line per part, so the composer and status line stay on screen. */
+const COMPACT_ROWS = 20
 
 /** What the app needs from its host (./start-tui.ts): the session API and the shell's commands. */
 export interface TuiHost {
@@ -27,6 +32,8 @@ export interface TuiHost {
   history(): Promise<EventEnvelope[]>
   /** Lines describing the stored Always/deny rules of the repository. */
   rules(): Promise<string[]>
+  /** Lines listing the models the session can switch to (`*` marks the one in use), and why the server listed none. */
+  models(): Promise<string[]>
   /** Lines describing the stored sessions. */
   sessions(): string[]
   /** Close the current session and open a new one on the same repository; resolves with its id. */
@@ -100,6 +107,11 @@ export function App({ host }: { host: TuiHost }) {
       if (e.sessionId !== id) return
       if (!loaded) return void early.push(e)
       setState((s) => reduce(s, e))
+      // Stop hands the queue back: its text goes into the composer, after what is typed there
+      if (e.event.type === 'queued_removed' && e.event.stopped && e.event.text) {
+        const back = e.event.text
+        setBuffer((b) => ed.of(b.text.trim() ? `${b.text}\n${back}` : back))
+      }
     })
     void host.history().then((past) => {
       const last = past.at(-1)?.seq ?? 0
@@ -147,6 +159,8 @@ export function App({ host }: { host: TuiHost }) {
   }
   const completions = useMemo(() => completionsOf(buffer, dismissed).list, [buffer, dismissed])
 
+  // /image PATH: files checked and held here until the next message takes them
+  const attached = useRef<ImageInput[]>([])
   // while a session is being opened or resumed, messages wait here and go to it once it is shown
   const switching = useRef<string[] | null>(null)
   const switchSession = (p: Promise<string>, what: string) => {
@@ -170,7 +184,9 @@ export function App({ host }: { host: TuiHost }) {
     setScroll(0)
     if (!line.startsWith('/')) {
       if (switching.current) return void switching.current.push(line)
-      return submit({ type: 'user_message', text: line })
+      // images attached with /image go with this message
+      const images = attached.current.splice(0)
+      return submit({ type: 'user_message', text: line, ...(images.length > 0 ? { images } : {}) })
     }
     const a = parseSlash(line, stateRef.current.lock)
     switch (a.kind) {
@@ -180,6 +196,14 @@ export function App({ host }: { host: TuiHost }) {
         return notice(a.message, 'error')
       case 'resume':
         return switchSession(host.resume(a.id), `resuming ${a.id}`)
+      case 'image':
+        try {
+          const file = loadImageFile(a.path)
+          attached.current.push(file.input)
+          return notice(`attached ${imageLine({ name: file.input.name, ...file.checked, bytes: file.bytes })}: it goes with your next message`)
+        } catch (err) {
+          return notice(toCortexError(err).message, 'error')
+        }
       case 'local':
         switch (a.name) {
           case 'quit':
@@ -190,6 +214,8 @@ export function App({ host }: { host: TuiHost }) {
             return notice(host.sessions().join('\n') || 'no stored sessions')
           case 'rules':
             return void host.rules().then((l) => notice(l.join('\n') || 'no stored rules for this repository'), (err: unknown) => notice(toCortexError(err).message, 'error'))
+          case 'models':
+            return void host.models().then((l) => notice([...l, 'pick one with /model ID'].join('\n')), (err: unknown) => notice(toCortexError(err).message, 'error'))
           case 'new':
             return switchSession(host.newSession(), 'opening a new session')
           case 'goal_status':
@@ -247,7 +273,15 @@ export function App({ host }: { host: TuiHost }) {
         return answer('deny', stage.buffer.trim() ? { reason: stage.buffer.trim() } : {})
       }
       if (key.backspace || key.delete) return setStage({ ...stage, buffer: stage.buffer.slice(0, -1) })
-      if (input && !key.ctrl && !key.meta) return setStage({ ...stage, buffer: stage.buffer + input.replace(/[\r\n]/g, '') })
+      if (input && !key.ctrl && !key.meta) {
+        const typed = stage.buffer + input.replace(/[\r\n]/g, '')
+        // text and Enter in one read (a pasted reason or rule ending in a newline): that Enter answers
+        if (input.length > 1 && /[\r\n]$/.test(input)) {
+          if (stage.kind === 'rule') return answer('allow_always', typed.trim() ? { rule: typed.trim() } : {})
+          return answer('deny', typed.trim() ? { reason: typed.trim() } : {})
+        }
+        return setStage({ ...stage, buffer: typed })
+      }
       return
     }
     if (key.escape) {
@@ -317,7 +351,7 @@ export function App({ host }: { host: TuiHost }) {
           <StatusLine {...statusOf(state, now, `queued: ${q.text.replace(/\s+/g, ' ')}`)} />
         </Box>
       ))}
-      {approval ? <ApprovalPrompt req={approval} stage={stageOf(approval.requestId)} more={state.approvals.length - 1} /> : null}
+      {approval ? <ApprovalPrompt req={approval} stage={stageOf(approval.requestId)} more={state.approvals.length - 1} compact={size.rows < COMPACT_ROWS} /> : null}
       <Composer title={borderTitle(state.mode, state.goal, state.lock)} buffer={buffer} width={cols} active={!approval} />
       {completions.length ? <Completions items={completions} selected={Math.min(selected, completions.length - 1)} /> : null}
       <StatusLine {...statusOf(state, now, hint)} />

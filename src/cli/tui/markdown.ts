@@ -1,6 +1,6 @@
 /**
  * The model's Markdown rendered for a terminal (marked + marked-terminal): headings, lists, code
- * blocks with highlighting, links. The text is made terminal-safe first, so only the renderer's
+ * blocks with highlighting, links, inline Markdown inside list items too. The text is made terminal-safe first, so only the renderer's
  * own styling reaches the terminal.
  */
 import { Marked } from 'marked'
@@ -19,6 +19,15 @@ export function renderMarkdown(markdown: string, width: number): string {
   if (!m) {
     // marked-terminal's extension object is typed for an older marked; its shape is what Marked#use takes
     m = new Marked(markedTerminal({ width: w, reflowText: true, tab: 2 }) as Parameters<Marked['use']>[0])
+    // marked-terminal renders a list item's text token as its raw text, so `- **bold** and `code``
+    // printed its asterisks and backquotes: render the token's inline tokens instead (issue 23)
+    m.use({
+      renderer: {
+        text(token) {
+          return 'tokens' in token && token.tokens?.length ? this.parser.parseInline(token.tokens) : false
+        }
+      }
+    })
     renderers.set(w, m)
   }
   const safe = terminalSafe(markdown)

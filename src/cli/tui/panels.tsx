@@ -35,27 +35,34 @@ export function exactCall(req: ApprovalRequest): string {
 }
 
 /** The inline approval prompt for the first pending request. */
-export function ApprovalPrompt({ req, stage, more }: { req: ApprovalRequest; stage: ApprovalStage; more: number }) {
+export function ApprovalPrompt({ req, stage, more, compact = false }: { req: ApprovalRequest; stage: ApprovalStage; more: number; compact?: boolean }) {
   const rule = req.suggestedRule ?? `every ${req.tool} call`
+  // compact (a short terminal): one line each for the call and the choices, no reason, so the card
+  // leaves the composer and the status line on screen
+  const wrap = compact ? 'truncate-end' : 'wrap'
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1} flexShrink={0}>
-      <Text color="yellow" bold>
+      <Text color="yellow" bold wrap={wrap}>
         {req.tool} wants to run{more > 0 ? ` (+${more} waiting)` : ''}:
       </Text>
-      <Text>{exactCall(req)}</Text>
-      {req.escalation ? <Text color="red">escalation: {ESCALATION_LABELS[req.escalation]}</Text> : null}
-      {req.reason ? <Text color="gray">{terminalSafe(req.reason)}</Text> : null}
-      {stage.kind === 'choose' ? (
+      <Text wrap={wrap}>{exactCall(req)}</Text>
+      {req.escalation ? <Text color="red" wrap={wrap}>escalation: {ESCALATION_LABELS[req.escalation]}</Text> : null}
+      {req.reason && !compact ? <Text color="gray">{terminalSafe(req.reason)}</Text> : null}
+      {stage.kind === 'choose' && compact ? (
+        <Text wrap={wrap}>
+          <Text bold color="green">a</Text> always · <Text bold color="green">y</Text> once · <Text bold color="red">n</Text> deny
+        </Text>
+      ) : stage.kind === 'choose' ? (
         <Text>
           <Text bold color="green">a</Text> Always ({terminalSafe(rule)}) · <Text bold color="green">y</Text> once ·{' '}
           <Text bold color="red">n</Text> deny
         </Text>
       ) : stage.kind === 'rule' ? (
-        <Text>
+        <Text wrap={wrap}>
           Always allow: <Text inverse>{stage.buffer || ' '}</Text> <Text color="gray">Enter saves · Esc back</Text>
         </Text>
       ) : (
-        <Text>
+        <Text wrap={wrap}>
           Deny, reason: <Text inverse>{stage.buffer || ' '}</Text> <Text color="gray">Enter denies · Esc back</Text>
         </Text>
       )}

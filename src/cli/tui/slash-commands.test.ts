@@ -18,6 +18,11 @@ describe('slash commands', () => {
     expect(parseSlash('/accept', null)).toEqual({ kind: 'error', message: 'nothing awaits a decision' })
   })
 
+  it('maps /model to the model list and /model ID to set_model', () => {
+    expect(parseSlash('/model', null)).toEqual({ kind: 'local', name: 'models' })
+    expect(parseSlash('/model gpt-5-mini', null)).toEqual({ kind: 'op', op: { type: 'set_model', model: 'gpt-5-mini' } })
+  })
+
   it('maps modes, policies, sandbox and local commands', () => {
     expect(parseSlash('/mode plan', null)).toEqual({ kind: 'op', op: { type: 'set_mode', mode: 'plan' } })
     expect(parseSlash('/ask changes', null)).toEqual({ kind: 'op', op: { type: 'set_approval_policy', policy: 'changes' } })
@@ -29,7 +34,19 @@ describe('slash commands', () => {
     expect(parseSlash('/nope', null).kind).toBe('error')
   })
 
+  it('takes /image PATH (the rest of the line, spaces included) for the shell to attach', () => {
+    expect(parseSlash('/image /home/me/My Pictures/shot 1.png', null)).toEqual({ kind: 'image', path: '/home/me/My Pictures/shot 1.png' })
+    expect(parseSlash('/image', null)).toEqual({ kind: 'error', message: 'usage: /image PATH (a PNG, JPEG, GIF or WebP file; it goes with your next message)' })
+  })
+
   it('completes command names by prefix', () => {
     expect(completeSlash('/re').map((c) => c.name)).toEqual(['/reject', '/resume'])
+  })
+})
+
+describe('/thinking', () => {
+  it('sets the level, or says how', () => {
+    expect(parseSlash('/thinking high', null)).toEqual({ kind: 'op', op: { type: 'set_thinking', level: 'high' } })
+    expect(parseSlash('/thinking lots', null)).toEqual({ kind: 'error', message: 'usage: /thinking off|low|medium|high' })
   })
 })

@@ -1,13 +1,16 @@
 /**
  * Slash commands of the interactive CLI: the list (for completion and /help) and a pure parser from
  * the composer's text to an action. Actions that change the session are operations of the session
- * API; the rest (/sessions, /rules, /new, /resume, /quit) are handled by the app shell.
+ * API; the rest (/sessions, /rules, /new, /resume, /quit, and /image, which attaches a file to the
+ * next message) are handled by the app shell.
  */
 import type { Operation } from '../../shared/events'
 import type { ModeLock } from '../../shared/modes'
 import { ModeSchema } from '../../shared/modes'
 import { ApprovalPolicySchema } from '../../shared/approvals'
 import { SandboxPolicySchema } from '../../shared/sandbox'
+import { parseGoalArgs } from './goal-args'
+import { ThinkingLevelSchema } from '../../shared/thinking'
 
 /** A slash command: its name, argument hint and one-line description. */
 export interface SlashCommand {
@@ -22,8 +25,11 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: '/accept', args: '', help: 'accept the plan or spec awaiting you' },
   { name: '/reject', args: 'FEEDBACK', help: 'reject it with feedback (starts the next turn)' },
   { name: '/goal', args: 'TEXT [--turns N] [--tokens N] [--check CMD] | pause | resume | confirm | clear', help: 'set or steer a long-horizon goal' },
+  { name: '/thinking', args: 'off|low|medium|high', help: 'how much the model thinks before it answers (from the next turn)' },
+  { name: '/model', args: '[ID]', help: "the model the next message goes to: list the provider's, or pick ID" },
   { name: '/ask', args: 'never|commands|changes', help: 'when tool calls wait for your approval' },
   { name: '/sandbox', args: 'read-only|workspace-write|network', help: 'the guest sandbox (restarts the guest)' },
+  { name: '/image', args: 'PATH', help: 'attach an image file (PNG, JPEG, GIF, WebP; at most 5 MB) to your next message' },
   { name: '/compact', args: '[FOCUS]', help: 'compact the conversation now (FOCUS: what to keep in detail)' },
   { name: '/sessions', args: '', help: 'list stored sessions' },
   { name: '/resume', args: 'ID', help: 'continue a stored session' },
@@ -36,8 +42,9 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
 /** What a composer line asks for. `op`: submit it; `local`: the shell handles it; `error`: show the message. */
 export type SlashAction =
   | { kind: 'op'; op: Operation }
-  | { kind: 'local'; name: 'sessions' | 'rules' | 'new' | 'help' | 'quit' | 'goal_status' }
+  | { kind: 'local'; name: 'sessions' | 'rules' | 'new' | 'help' | 'quit' | 'goal_status' | 'models' }
   | { kind: 'resume'; id: string }
+  | { kind: 'image'; path: string }
   | { kind: 'error'; message: string }
 
 /** Commands whose name starts with `prefix` (e.g. `/re` → /reject, /resume). */
@@ -46,31 +53,10 @@ export function completeSlash(prefix: string): SlashCommand[] {
   return SLASH_COMMANDS.filter((c) => c.name.startsWith(p))
 }
 
-/**
- * Split `/goal` arguments: the text, then `--turns N`, `--tokens N`, `--check CMD` (CMD is the rest
- * of the line).
- */
-export function parseGoalArgs(rest: string): SlashAction {
-  const m = /^(.*?)(?:\s+--check\s+(.+))?$/s.exec(rest.trim())
-  let text = m?.[1] ?? ''
-  const check = m?.[2]?.trim()
-  const take = (flag: string): number | undefined | 'bad' => {
-    const re = new RegExp(`\\s*--${flag}\\s+(\\S+)`)
-    const f = re.exec(text)
-    if (!f) return undefined
-    text = text.replace(re, ' ')
-    const n = Number(f[1])
-    return Number.isInteger(n) && n > 0 ? n : 'bad'
-  }
-  const turns = take('turns')
-  const tokens = take('tokens')
-  if (turns === 'bad' || tokens === 'bad') return { kind: 'error', message: '/goal: --turns and --tokens take a whole number above 0' }
-  text = text.trim()
-  if (!text) return { kind: 'error', message: 'usage: /goal TEXT [--turns N] [--tokens N] [--check CMD]' }
-  return {
-    kind: 'op',
-    op: { type: 'set_goal', text, ...(turns ? { turnBudget: turns } : {}), ...(tokens ? { tokenBudget: tokens } : {}), ...(check ? { check } : {}) }
-  }
+/** `/goal TEXT …` as an action (flags read with shell-word rules: ./goal-args). */
+function goalAction(rest: string): SlashAction {
+  const r = parseGoalArgs(rest)
+  return r.ok ? { kind: 'op', op: r.op } : { kind: 'error', message: r.message }
 }
 
 /**
@@ -100,7 +86,11 @@ export function parseSlash(line: string, lock: ModeLock | null): SlashAction {
       if (rest === 'resume') return { kind: 'op', op: { type: 'resume_goal' } }
       if (rest === 'confirm') return { kind: 'op', op: { type: 'confirm_goal' } }
       if (rest === 'clear') return { kind: 'op', op: { type: 'clear_goal' } }
-      return parseGoalArgs(rest)
+      return goalAction(rest)
+    case '/thinking': {
+      const r = ThinkingLevelSchema.safeParse(one.toLowerCase())
+      return r.success ? { kind: 'op', op: { type: 'set_thinking', level: r.data } } : { kind: 'error', message: 'usage: /thinking off|low|medium|high' }
+    }
     case '/ask': {
       const r = ApprovalPolicySchema.safeParse(one)
       return r.success ? { kind: 'op', op: { type: 'set_approval_policy', policy: r.data } } : { kind: 'error', message: 'usage: /ask never|commands|changes' }
@@ -109,8 +99,13 @@ export function parseSlash(line: string, lock: ModeLock | null): SlashAction {
       const r = SandboxPolicySchema.safeParse(one)
       return r.success ? { kind: 'op', op: { type: 'set_sandbox', policy: r.data } } : { kind: 'error', message: `usage: /sandbox ${SandboxPolicySchema.options.join('|')}` }
     }
+    case '/model':
+      return one ? { kind: 'op', op: { type: 'set_model', model: one } } : { kind: 'local', name: 'models' }
     case '/resume':
       return one ? { kind: 'resume', id: one } : { kind: 'error', message: 'usage: /resume ID (see /sessions)' }
+    case '/image':
+      // the whole rest of the line: a path may hold spaces
+      return rest ? { kind: 'image', path: rest } : { kind: 'error', message: 'usage: /image PATH (a PNG, JPEG, GIF or WebP file; it goes with your next message)' }
     case '/compact':
       return { kind: 'op', op: { type: 'compact', ...(rest ? { focus: rest } : {}) } }
     case '/sessions':

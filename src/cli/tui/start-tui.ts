@@ -12,6 +12,7 @@ import { errorFields } from '../../shared/logger-types'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import type { Mode } from '../../shared/modes'
 import type { SandboxPolicy } from '../../shared/sandbox'
+import type { ThinkingLevel } from '../../shared/thinking'
 import {
   boundedShutdown, cliLogLevels, createFileLogger, listStoredSessions, type ModelFlags, type SessionService
 } from '../../main/session'
@@ -32,6 +33,8 @@ export interface TuiOptions extends ModelFlags {
   /** Approval policy; default `commands` (ask before each bash call). */
   ask?: ApprovalPolicy
   verbose?: boolean
+  /** `--thinking`: the session's thinking level (ADR 0024); also `/thinking` in the UI. */
+  thinking?: ThinkingLevel
 }
 
 /** Approval policy of the interactive CLI when none is given. */
@@ -66,6 +69,7 @@ export async function startTui(opts: TuiOptions): Promise<number> {
     }
     sessionId = await open(opts.resume)
     if (opts.resume && opts.mode) await svc.submit({ sessionId, op: { type: 'set_mode', mode: opts.mode } })
+    if (opts.thinking) await svc.submit({ sessionId, op: { type: 'set_thinking', level: opts.thinking } })
     let done: () => void = () => undefined
     const finished = new Promise<void>((r) => (done = r))
     const switchTo = async (next: () => Promise<string>): Promise<string> => {
@@ -82,7 +86,11 @@ export async function startTui(opts: TuiOptions): Promise<number> {
       history: () => svc.sessionEvents({ sessionId }),
       rules: async () =>
         (await svc.listApprovalRules({ repo })).map((r) => `${r.id}  ${r.kind}  ${r.tool}${r.pattern ? `  ${r.pattern}` : ''}`),
-      sessions: () => listStoredSessions(dataDir()).map((m) => `${m.id}  ${new Date(m.createdAt).toISOString().slice(0, 16).replace('T', ' ')}  ${m.mode.padEnd(5)}  ${m.repo}`),
+      models: async () => {
+        const r = await svc.listModels({ sessionId })
+        return [...r.models.map((m) => `${m.id === r.current.model ? '*' : ' '} ${m.id}${m.source === 'table' ? '  (known model)' : ''}`), ...(r.detail ? [r.detail] : [])]
+      },
+      sessions: () => listStoredSessions(dataDir()).map((m) => `${m.id}  ${new Date(m.createdAt).toISOString().slice(0, 16).replace('T', ' ')}  ${m.mode.padEnd(5)}  ${m.repo}  ${m.title || '(no message yet)'}`),
       newSession: () => switchTo(() => open()),
       resume: (id) => switchTo(() => open(id)),
       repoFiles: () => listRepoFiles(repo),

@@ -1,15 +1,38 @@
 /**
  * Pure formatting of tool rows for the interactive CLI: the key argument shown on the row, the
- * unified diff of an edit_file/write_file call (from its arguments, with the `diff` package), the
+ * unified diff of an edit_file/write_file call (the file's real diff from the core, numbered; from
+ * the arguments, with the `diff` package, for sessions logged before), the
  * tail of a command's output, and durations.
  */
 import { structuredPatch } from 'diff'
+import { fileDiffRows, type FileDiff } from '../../shared/file-diff'
 import { terminalSafe } from '../terminal-safe'
 
-/** One line of a diff: ' ' context, '+' added, '-' removed, '@' a hunk header. */
+/** One line of a diff: ' ' context, '+' added, '-' removed, '@' a hunk header; `line`: its line number in the file (the new file's, the old one's for a removed line). */
 export interface DiffLine {
   sign: ' ' | '+' | '-' | '@'
   text: string
+  line?: number
+}
+
+const SIGNS = { context: ' ', del: '-', add: '+' } as const
+
+/**
+ * The lines to show for a finished file tool: the real diff of the file the core sent
+ * (`tool_call_finished.diff`), numbered with the file's lines, else (a session logged before that)
+ * {@link diffOf} its arguments. A diff the core could not make shows its note as a header line.
+ */
+export function callDiff(name: string, args: unknown, diff: FileDiff | undefined): DiffLine[] {
+  if (!diff) return diffOf(name, args)
+  if (diff.note) return [{ sign: '@', text: terminalSafe(diff.note) }]
+  return fileDiffRows(diff).map((r) =>
+    r.kind === 'hunk' ? { sign: '@', text: r.text } : { sign: SIGNS[r.kind], text: terminalSafe(r.text), line: r.kind === 'del' ? r.oldLine : r.newLine }
+  )
+}
+
+/** Width of the line-number gutter for `lines` (0 when none is numbered). */
+export function gutterWidth(lines: DiffLine[]): number {
+  return lines.reduce((w, l) => Math.max(w, l.line === undefined ? 0 : String(l.line).length), 0)
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)

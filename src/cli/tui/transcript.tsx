@@ -8,7 +8,7 @@ import { memo } from 'react'
 import { Box, Text } from 'ink'
 import type { Item, ToolItem } from './tui-state'
 import { renderMarkdown } from './markdown'
-import { diffOf, formatDuration, keyArgument, nonZeroExit, tailLines } from './tool-format'
+import { callDiff, formatDuration, gutterWidth, keyArgument, nonZeroExit, tailLines, type DiffLine } from './tool-format'
 import { terminalSafe } from '../terminal-safe'
 
 /** Spinner frames (one per 100 ms tick). */
@@ -111,7 +111,7 @@ function ToolRow({ item, width, expanded, now }: { item: ToolItem; width: number
   const color = running ? 'cyan' : item.status === 'ok' ? 'green' : 'red'
   const ms = (item.endedAt ?? now) - item.startedAt
   const key = keyArgument(item.name, item.args, Math.max(10, width * 3))
-  const diff = diffOf(item.name, item.args)
+  const diff = callDiff(item.name, item.args, item.diff)
   const exit = nonZeroExit(item.name, item.result)
   const tail = tailLines(running || item.name === 'bash' ? item.output || (running ? '' : (item.result ?? '')) : (item.result ?? ''), expanded ? TAIL_EXPANDED : TAIL_COLLAPSED)
   return (
@@ -142,13 +142,16 @@ function ToolRow({ item, width, expanded, now }: { item: ToolItem; width: number
   )
 }
 
-function DiffView({ lines, max }: { lines: ReturnType<typeof diffOf>; max: number }) {
+function DiffView({ lines, max }: { lines: DiffLine[]; max: number }) {
   const shown = lines.slice(0, max)
+  const width = gutterWidth(lines)
+  // the file's line number (when the diff has them), then the sign and the line
+  const gutter = (l: DiffLine): string => (width ? `${String(l.line ?? '').padStart(width)} ` : '')
   return (
     <Box flexDirection="column" paddingLeft={2}>
       {shown.map((l, i) => (
         <Text key={i} color={l.sign === '+' ? 'green' : l.sign === '-' ? 'red' : l.sign === '@' ? 'cyan' : 'gray'} wrap="truncate-end">
-          {l.sign === '@' ? l.text : `${l.sign} ${l.text === '' ? ' ' : l.text}`}
+          {l.sign === '@' ? l.text : `${gutter(l)}${l.sign} ${l.text === '' ? ' ' : l.text}`}
         </Text>
       ))}
       {lines.length > max ? <Text color="gray">… {lines.length - max} more diff lines (Ctrl-O)</Text> : null}

@@ -79,3 +79,17 @@ describe('the interactive CLI state', () => {
     ])
   })
 })
+
+describe('reasoning in the interactive CLI', () => {
+  it('shows each stretch of reasoning as one dim row with its duration, above the answer, and the level when set', () => {
+    const s = run([
+      { type: 'thinking_changed', level: 'medium' },
+      { type: 'turn_started', turnId: 't', mode: 'agent' },
+      { type: 'reasoning_delta', turnId: 't', text: 'hidden while streaming' },
+      { type: 'reasoning_done', turnId: 't', text: 'hidden while streaming', durationMs: 2300 },
+      { type: 'text_delta', turnId: 't', text: 'Answer.' }
+    ])
+    expect(s.items.map((i) => (i.kind === 'notice' ? i.text : i.kind))).toEqual(['thinking: medium', '✻ Thought for 2.3 s', 'assistant'])
+    expect(s.items[1]).toMatchObject({ tone: 'dim' })
+  })
+})

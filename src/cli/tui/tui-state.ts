@@ -7,10 +7,13 @@ import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../shared/event
 import { endedProcessesNote, type Mode, type ModeLock } from '../../shared/modes'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import type { SandboxPolicy } from '../../shared/sandbox'
+import type { FileDiff } from '../../shared/file-diff'
 import type { GoalUpdated } from '../../shared/goal'
 import { addUsage, NO_USAGE, type TurnUsage } from '../../shared/usage'
 import { compactionLabel, contextLabel } from '../../shared/compaction'
 import { callFailed } from '../../shared/tool-outcome'
+import { thoughtLabel } from '../../shared/thinking'
+import { imageLine } from '../../shared/images'
 
 /** Most characters of a command's live output kept per tool row (the tail). */
 export const OUTPUT_TAIL_CHARS = 16_000
@@ -31,6 +34,8 @@ export interface ToolItem {
   output: string
   /** The result sent to the model, once finished. */
   result?: string
+  /** A file tool's real change, once finished (shared/file-diff.ts). */
+  diff?: FileDiff
 }
 
 /** An approval request shown inline until it is resolved. */
@@ -119,20 +124,27 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
   if (s.sessionId && env.sessionId !== s.sessionId) return s
   const e = env.event
   switch (e.type) {
-    case 'session_opened':
-      return { ...s, repo: e.repo, mode: e.mode, sandbox: e.sandbox ?? s.sandbox, approvalPolicy: e.approvalPolicy ?? s.approvalPolicy, model: e.model ?? s.model }
+    case 'session_opened': {
+      const opened = { ...s, repo: e.repo, mode: e.mode, sandbox: e.sandbox ?? s.sandbox, approvalPolicy: e.approvalPolicy ?? s.approvalPolicy, model: e.model ?? s.model }
+      // the first line says where the session works and how, as `cortex run` does (not a blank screen)
+      return withNotice(opened, `session on ${e.repo} · mode ${opened.mode} · sandbox ${opened.sandbox} · ask ${opened.approvalPolicy}`)
+    }
     case 'session_resumed':
       return withNotice({ ...s, model: e.model ?? s.model }, `resumed${e.interruptedCalls ? ` · ${e.interruptedCalls} interrupted call(s) closed` : ''}`)
+    case 'model_changed':
+      return withNotice({ ...s, model: e.model }, `model: ${e.model} (from the next message)`)
     case 'instructions_loaded':
       return withNotice(s, `instructions loaded from ${e.file}${e.truncated ? ' (cut)' : ''}`)
     case 'usage':
       return { ...s, usage: addUsage(s.usage, e), contextTokens: e.inputTokens, model: e.model || s.model }
     case 'user_message':
-      return push({ ...s, queued: e.queueId ? s.queued.filter((q) => q.queueId !== e.queueId) : s.queued }, { kind: 'user', id: newId(), text: e.text })
+      return push({ ...s, queued: e.queueId ? s.queued.filter((q) => q.queueId !== e.queueId) : s.queued }, { kind: 'user', id: newId(), text: [e.text, ...(e.images ?? []).map(imageLine)].filter(Boolean).join('\n') })
     case 'message_queued':
       return { ...s, queued: [...s.queued, { queueId: e.queueId, text: e.text }] }
-    case 'queued_removed':
-      return { ...s, queued: s.queued.filter((q) => q.queueId !== e.queueId) }
+    case 'queued_removed': {
+      const rest = { ...s, queued: s.queued.filter((q) => q.queueId !== e.queueId) }
+      return e.stopped ? withNotice(rest, 'Stop: the queued message is back in the composer (not sent)', 'warn') : rest
+    }
     case 'model_waiting':
       return { ...s, waitingMs: e.waitedMs }
     case 'model_retrying':
@@ -163,7 +175,7 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
         return { ...t, output: output.length > OUTPUT_TAIL_CHARS ? output.slice(output.length - OUTPUT_TAIL_CHARS) : output }
       })
     case 'tool_call_finished':
-      return updateTool(s, e.callId, (t) => ({ ...t, status: callFailed(e) ? 'error' : 'ok', endedAt: env.time || now, result: e.result }))
+      return updateTool(s, e.callId, (t) => ({ ...t, status: callFailed(e) ? 'error' : 'ok', endedAt: env.time || now, result: e.image ? `${e.result}\n${imageLine(e.image)}` : e.result, ...(e.diff ? { diff: e.diff } : {}) }))
     case 'plan_updated':
       return push(s, { kind: 'plan', id: newId(), plan: e.plan })
     case 'todos_updated':
@@ -207,6 +219,11 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
       return withNotice(s, `warning: ${e.message} ${e.paths.join(' ')}`, 'warn')
     case 'goal_updated':
       return withNotice({ ...s, goal: e }, `goal ${e.state.replace('_', ' ')} · ${e.turnsUsed}/${e.turnBudget}${e.reason ? ` · ${e.reason}` : ''}`, e.state === 'met' ? 'ok' : e.state === 'active' ? 'dim' : 'warn')
+    case 'reasoning_done':
+      // collapsed to one row with its duration (ADR 0024); the reasoning's text is in the session log
+      return withNotice(closeAssistant(s), `✻ ${thoughtLabel(e.durationMs)}${e.redacted && !e.text ? ' (redacted)' : ''}`)
+    case 'thinking_changed':
+      return withNotice(s, `thinking: ${e.level}`)
     case 'context_usage':
       return { ...s, contextText: contextLabel(e) }
     case 'compaction_started':

@@ -12,6 +12,7 @@ import { isRepoPath, latestRef, pathsOf, recordedTurns, refPrefix, snapshotRef, 
 import type { CheckpointCore } from './checkpoint-core'
 import type { ChangeSelection, ShadowStore } from './shadow-store'
 import { FINISH_DEADLINE_MS } from './turn-snapshots'
+import { conflictCauses } from './conflict-sessions'
 
 /** Most paths a conflict lists (and diffs: they go on a command line in the guest). */
 const CONFLICT_LIST_MAX = 200
@@ -128,7 +129,7 @@ export class ChangeReview {
       const later = pathsOf(changed.files).filter((p) => !wanted || wanted.has(p))
       if (later.length > 0) {
         await store.drop([this.ref('r', r.revertId, 'before')])
-        return { status: 'conflict', files: later, patch: await store.patch(known, r.now, later) }
+        return { status: 'conflict', files: later, patch: await store.patch(known, r.now, later), causes: await conflictCauses(store, host.sessionId, later) }
       }
     }
     const done = !Array.isArray(r.paths) || r.paths.length ? await store.restore(host.sessionId, r.target, r.paths) : { restored: [], deleted: [], skipped: [] }

@@ -22,7 +22,7 @@ import { TurnSnapshots } from './turn-snapshots'
 
 export type { CheckpointHost } from './checkpoint-core'
 export { isRepoPath } from './checkpoint-refs'
-export { FINISH_DEADLINE_MS, MAX_TURNS_KEPT, STOPPED_FINISH_WAIT_MS } from './turn-snapshots'
+export { BASELINE_FREE_TOOLS, FINISH_DEADLINE_MS, MAX_TURNS_KEPT, STOPPED_FINISH_WAIT_MS } from './turn-snapshots'
 
 /** See the module comment. */
 export class SessionCheckpoints {
@@ -81,7 +81,7 @@ export class SessionCheckpoints {
   }
 
   /** See {@link TurnSnapshots.guestForTurn}. */
-  guestForTurn: TurnSnapshots['guestForTurn'] = (turnId, signal) => this.turns.guestForTurn(turnId, signal)
+  guestForTurn: TurnSnapshots['guestForTurn'] = (turnId, signal, readOnly) => this.turns.guestForTurn(turnId, signal, readOnly)
   /** See {@link TurnSnapshots.recoverAtResume}. */
   recoverAtResume: TurnSnapshots['recoverAtResume'] = () => this.turns.recoverAtResume()
   /** See {@link TurnSnapshots.around}. */

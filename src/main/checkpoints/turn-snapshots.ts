@@ -1,6 +1,6 @@
 /**
  * Turn snapshots: the `before` snapshot of each turn (at its start when a guest is attached, else
- * before its first guest tool, which waits for it), the `after` one at its end whatever way it ended,
+ * at its first guest tool; a tool that may write waits for it, a read-only one does not), the `after` one at its end whatever way it ended,
  * a turn a crash cut off closed at the next turn's start or at a resume, `turn_changes`, and pruning
  * beyond {@link MAX_TURNS_KEPT} turns. Store operations go through {@link CheckpointCore}, serialized
  * per session.
@@ -17,6 +17,12 @@ export const MAX_TURNS_KEPT = 100
 export const FINISH_DEADLINE_MS = 120_000
 /** How long a stopped turn waits for its end snapshot before ending anyway (ms; the snapshot goes on, serialized before any later one). */
 export const STOPPED_FINISH_WAIT_MS = 1_000
+
+/**
+ * Tools that only read the repository: they never wait for the turn's `before` snapshot (ADR 0026).
+ * Every other tool (write_file, edit_file, bash, MCP tools, …) waits for it.
+ */
+export const BASELINE_FREE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'glob', 'grep'])
 
 /** See the module comment. */
 export class TurnSnapshots {
@@ -73,12 +79,17 @@ export class TurnSnapshots {
   }
 
   /**
-   * The guest for a tool of turn `turnId`, once the turn's `before` snapshot is taken (so a tool
-   * never changes a file before it). Stop ends the wait (AbortError).
+   * The guest for a tool of turn `turnId`. A tool that may change the repository (`readOnly`
+   * false, the default) gets it once the turn's `before` snapshot is taken, so it never changes a
+   * file before it; a read-only tool (read_file, glob, grep: {@link BASELINE_FREE_TOOLS}) gets it
+   * as soon as the guest is up, the snapshot starting (not awaited) alongside, so the turn is
+   * still recorded. Stop ends the wait (AbortError).
    */
-  async guestForTurn(turnId: string, signal?: AbortSignal): Promise<Guest> {
+  async guestForTurn(turnId: string, signal?: AbortSignal, readOnly = false): Promise<Guest> {
     const guest = await this.core.host.getGuest()
-    await untilAborted(this.begin(turnId), signal)
+    const baseline = this.begin(turnId)
+    if (readOnly) baseline.catch(() => undefined) // a failure is reported by begin itself
+    else await untilAborted(baseline, signal)
     return guest
   }
 

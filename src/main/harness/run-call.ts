@@ -4,13 +4,15 @@
  * Stop records the call as interrupted with its partial output; an infrastructure failure is
  * recorded and rethrown so the turn ends with a typed error.
  */
+import type { FileDiff } from '../../shared/file-diff'
 import type { ToolCall } from '../../shared/events'
 import { errorFields, NOOP_LOGGER } from '../../shared/logger-types'
 import { switchedReason } from './mode-watch'
 import { interruptedResult, KEPT_OUTPUT_EDGE_CHARS, OutputTail } from './interrupted'
 import type { LoopGuard } from './loop-guard'
 import type { StepCall } from './step-calls'
-import { dispatchToolCall, isAbortError } from './tool-dispatch'
+import { dispatchToolCall, isAbortError, type DispatchResult } from './tool-dispatch'
+import type { ImageRef } from '../../shared/images'
 import type { TurnDeps } from './turn-deps'
 
 /**
@@ -27,7 +29,9 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
     return
   }
   let output: string
+  let diff: FileDiff | undefined
   let isError: boolean
+  let image: DispatchResult['image']
   const partial = new OutputTail()
   // the bounded output kept with the session (tool_call_finished.output) for reloads and resumes
   const kept = new OutputTail(KEPT_OUTPUT_EDGE_CHARS)
@@ -43,7 +47,7 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
     const mode = modeNow()
     // the guest is attached (and awaited) by dispatch, only for a valid call of a tool that needs it
     const ctx = {
-      getGuest: () => deps.getGuest(),
+      getGuest: () => deps.getGuest(call.name),
       signal,
       session: deps.session,
       emitOutput: (stream: 'stdout' | 'stderr', chunk: string) => {
@@ -54,7 +58,7 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
       ...(deps.approvals ? { approve: (c: ToolCall) => deps.approvals!.check(c, turnId, signal) } : {}),
       ...(watch ? { stillAllowed: (waited: string) => watch.refusal(waited) } : {})
     }
-    ;({ output, isError } = await dispatchToolCall(call, mode, deps.catalog, ctx, call.invalidReason))
+    ;({ output, isError, diff, image } = await dispatchToolCall(call, mode, deps.catalog, ctx, call.invalidReason))
   } catch (err) {
     if (isAbortError(err, signal)) {
       deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: interruptedResult(partial), ...keptOutput() })
@@ -70,7 +74,25 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
   const note = await deps.afterCall?.(call.name, signal)
   if (note) output += note
   deps.logger?.debug('tool call finished', { turnId, callId: call.callId, tool: call.name, isError, ms: Date.now() - started, chars: output.length })
-  finishCall(deps, call, guard, isError, output, keptOutput().output)
+  const ref = image && storeToolImage(deps, image, (note) => (output += note))
+  finishCall(deps, call, guard, isError, output, keptOutput().output, diff, ref)
+}
+
+/**
+ * Store a tool's image in the session (once, by hash) for the result to reference; when it cannot
+ * be (no store, or a cap the tool did not check), `note` gets a line for the model instead.
+ */
+function storeToolImage(deps: TurnDeps, image: NonNullable<DispatchResult['image']>, note: (text: string) => void): ImageRef | undefined {
+  if (!deps.images) {
+    note('\n(The image is not shown: this session keeps no images.)')
+    return undefined
+  }
+  try {
+    return deps.images.put(image.bytes, image.name)
+  } catch (err) {
+    note(`\n(The image is not shown: ${err instanceof Error ? err.message : String(err)})`)
+    return undefined
+  }
 }
 
 /**
@@ -78,8 +100,11 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
  * model, the 5th is recorded and then ends the turn.
  * @throws CortexError('loop_detected') at the 5th identical failure
  */
-function finishCall(deps: TurnDeps, call: StepCall, guard: LoopGuard, isError: boolean, result: string, output?: string): void {
+function finishCall(deps: TurnDeps, call: StepCall, guard: LoopGuard, isError: boolean, result: string, output?: string, diff?: FileDiff, image?: ImageRef): void {
   const verdict = guard.record(call.name, call.args, isError, result)
-  deps.emit({ type: 'tool_call_finished', turnId: deps.turnId, callId: call.callId, name: call.name, isError, result: result + (verdict.note ?? ''), ...(output === undefined ? {} : { output }) })
+  deps.emit({
+    type: 'tool_call_finished', turnId: deps.turnId, callId: call.callId, name: call.name, isError, result: result + (verdict.note ?? ''),
+    ...(output === undefined ? {} : { output }), ...(diff ? { diff } : {}), ...(image ? { image } : {})
+  })
   if (verdict.stop) throw verdict.stop
 }

@@ -5,7 +5,7 @@
  * ({@link settle}). Watched for silence and retried by model-request.ts.
  */
 import { InvalidResponseDataError, streamText } from 'ai'
-import { declareTools } from '../providers'
+import { declareTools, providerOfModel, thinkingRequest } from '../providers'
 import type { ToolDefinition } from '../tools/tool'
 import { buildModelMessages } from './history'
 import { DEFAULT_STREAM_IDLE_TIMEOUT_S, requestModel, type AttemptContext } from './model-request'
@@ -15,6 +15,7 @@ import { isAbortError, type ModeState } from './tool-dispatch'
 import type { TurnDeps } from './turn-deps'
 import { modelIdOf, usageEvent } from './usage'
 import { estimateTokens } from './compaction/accounting'
+import { isReasoningPart, ReasoningCollector, type StepReasoning } from './reasoning'
 
 /** Longest assistant text kept from one model step, in characters (1 Mi, like the argument cap; a model's output limit, ~64k tokens, is far below it); the response is cut there. */
 export const MAX_STEP_TEXT_CHARS = 1024 * 1024
@@ -22,8 +23,8 @@ export const MAX_STEP_TEXT_CHARS = 1024 * 1024
 /** Appended where an over-long answer was cut. */
 const TEXT_CUT_NOTE = `[Cortex: the answer was cut at ${MAX_STEP_TEXT_CHARS} characters]`
 
-/** What one model step produced: its text, its calls, and the SDK error when a call was malformed. */
-export type StepResult = { text: string; calls: StepCall[]; malformed?: unknown }
+/** What one model step produced: its text, its calls, its reasoning (reasoning.ts), and the SDK error when a call was malformed. */
+export type StepResult = { text: string; calls: StepCall[]; malformed?: unknown; reasoning?: StepReasoning }
 
 /**
  * One model step, watched for silence and retried (model-request.ts).
@@ -66,13 +67,28 @@ async function streamAttempt(deps: TurnDeps, mode: ModeState, offered: ToolDefin
   // arguments or text past their caps: the request is cut there, so no more of them is buffered
   const cut = new AbortController()
   const inputs = new Map<string, StreamingInput>()
+  // reasoning streams as deltas; each stretch of it is one collapsed row (`reasoning_done`) once the answer or a call begins
+  const reasoning = new ReasoningCollector(
+    (text) => deps.emit({ type: 'reasoning_delta', turnId, text }),
+    (r) => deps.emit({ type: 'reasoning_done', turnId, text: r.text, durationMs: r.durationMs, ...(r.redacted ? { redacted: true } : {}) })
+  )
+  const withReasoning = (r: StepResult): StepResult => {
+    reasoning.finish()
+    const got = reasoning.result()
+    return got ? { ...r, reasoning: got } : r
+  }
   try {
     const system = deps.systemPrompt(mode.mode, mode.lock)
     const environment = deps.environment?.()
-    const messages = buildModelMessages(deps.events(), (note) => deps.logger?.warn('history repaired before the model request', { turnId, note }))
+    // thinking: the session's level as provider options and the model's output cap (providers/thinking.ts)
+    const provider = providerOfModel(typeof deps.model === 'string' ? '' : deps.model.provider)
+    const thinking = thinkingRequest(provider, modelIdOf(deps.model), deps.thinking?.())
+    // signed / encrypted reasoning goes back to its own provider only; an OpenAI-compatible server's never does
+    const replayTo = provider === 'openai-compatible' ? undefined : provider
+    const messages = buildModelMessages(deps.events(), (note) => deps.logger?.warn('history repaired before the model request', { turnId, note }), replayTo, deps.images)
     // a provider's invalid usage counts are replaced by this estimate of the request (usage.ts)
     const estimate = () => ({
-      inputTokens: estimateTokens(system) + estimateTokens(environment ?? '') + estimateTokens(JSON.stringify(messages)),
+      inputTokens: estimateTokens(system) + estimateTokens(environment ?? '') + estimateTokens(JSON.stringify(messages, withoutBytes)),
       outputTokens: estimateTokens(got.text) + [...inputs.values()].reduce((n, i) => n + Math.ceil(i.chars / 4), 0)
     })
     const result = streamText({
@@ -81,12 +97,14 @@ async function streamAttempt(deps: TurnDeps, mode: ModeState, offered: ToolDefin
       ...promptParts(deps.model, { stable: system, turn: environment }, messages, declareTools(offered)),
       abortSignal: AbortSignal.any([ctx.signal, cut.signal]),
       maxRetries: 0, // retried by requestModel, which honours Stop and the idle timeout
-      ...(deps.maxOutputTokens ? { maxOutputTokens: deps.maxOutputTokens } : {}),
+      ...(thinking.providerOptions ? { providerOptions: thinking.providerOptions } : {}),
+      ...(deps.maxOutputTokens ?? thinking.maxOutputTokens ? { maxOutputTokens: deps.maxOutputTokens ?? thinking.maxOutputTokens } : {}),
       // errors arrive as `error` parts below; the default handler would print to the console
       onError: () => undefined
     })
     for await (const part of result.fullStream) {
       ctx.alive()
+      if (!isReasoningPart(part) && part.type !== 'start-step' && part.type !== 'start') reasoning.finish()
       if (part.type === 'text-delta') {
         const room = MAX_STEP_TEXT_CHARS - got.text.length
         const piece = part.text.length > room ? `${part.text.slice(0, Math.max(0, room))}\n\n${TEXT_CUT_NOTE}` : part.text
@@ -96,6 +114,8 @@ async function streamAttempt(deps: TurnDeps, mode: ModeState, offered: ToolDefin
           got.textCut = true
           cut.abort()
         }
+      } else if (isReasoningPart(part)) {
+        reasoning.add(part)
       } else if (part.type === 'tool-input-start') {
         inputs.set(part.id, { callId: part.id, name: part.toolName, chars: 0, head: '' })
       } else if (part.type === 'tool-input-delta') {
@@ -116,9 +136,9 @@ async function streamAttempt(deps: TurnDeps, mode: ModeState, offered: ToolDefin
       }
     }
   } catch (err) {
-    return settle(got, { err, stopped: deps.signal, attempt: ctx.signal, mode })
+    return withReasoning(settle(got, { err, stopped: deps.signal, attempt: ctx.signal, mode }))
   }
-  return settle(got, { stopped: deps.signal, attempt: ctx.signal, mode })
+  return withReasoning(settle(got, { stopped: deps.signal, attempt: ctx.signal, mode }))
 }
 
 /**
@@ -145,4 +165,9 @@ function settle(got: Decoded, end: { err?: unknown; stopped: AbortSignal; attemp
   if (isAbortError(end.err, end.stopped)) return { text, calls }
   if (InvalidResponseDataError.isInstance(end.err)) return { text, calls: [...calls, malformedCall(end.err, end.mode)], malformed: end.err }
   throw end.err
+}
+
+/** JSON.stringify replacer for the token estimate: an image's bytes count as a short placeholder, not as their digits. */
+function withoutBytes(_key: string, value: unknown): unknown {
+  return value instanceof Uint8Array ? '[image]' : value
 }

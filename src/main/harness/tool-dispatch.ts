@@ -4,6 +4,7 @@
  * result (the one cap of tool results: MAX_RESULT_CHARS, head+tail). Model-fixable failures come back as error
  * results; infrastructure failures are rethrown as CortexError so the turn ends with a typed error.
  */
+import type { FileDiff } from '../../shared/file-diff'
 import { CortexError } from '../../shared/errors'
 import type { ToolCall } from '../../shared/events'
 import { isToolAllowed, offeredTools, type Mode, type ModeLock } from '../../shared/modes'
@@ -23,10 +24,13 @@ export interface ModeState {
   goalActive?: boolean
 }
 
-/** Outcome of one call: the result text for the model and whether it is an error. */
+/** Outcome of one call: the result text for the model, whether it is an error, and a file tool's real diff (front ends only). */
 export interface DispatchResult {
   output: string
   isError: boolean
+  diff?: FileDiff
+  /** An image the tool returned (tool.ts ToolResult.image). */
+  image?: { bytes: Uint8Array; name: string }
 }
 
 /** Bound a result text (or an error's message) to {@link MAX_RESULT_CHARS} with the tools' own head+tail cut (tools/limits): the only cap applied to every result. */
@@ -93,7 +97,7 @@ export async function dispatchToolCall(
     const late = refusal('the guest (its start and the turn-start snapshot)')
     if (late) return late
     const result = await tool.execute(parsed.data, toolCtx)
-    return { output: boundResult(result.output), isError: result.isError ?? false }
+    return { output: boundResult(result.output), isError: result.isError ?? false, ...(result.diff ? { diff: result.diff } : {}), ...(result.image ? { image: result.image } : {}) }
   } catch (err) {
     if (isAbortError(err, ctx.signal)) throw err
     if (err instanceof ToolError) return { isError: true, output: boundResult(`Error: ${err.message}`) }

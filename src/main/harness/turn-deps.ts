@@ -8,11 +8,14 @@ import type { CortexError } from '../../shared/errors'
 import type { Logger } from '../../shared/logger-types'
 import type { SessionEvent } from '../../shared/events'
 import type { Mode, ModeLock } from '../../shared/modes'
+import type { ThinkingLevel } from '../../shared/thinking'
 import type { Guest } from '../guest/guest'
 import type { ToolDefinition, ToolSessionState } from '../tools/tool'
 import type { ApprovalGate } from './approvals/approval-gate'
 import type { ModeWatch } from './mode-watch'
 import type { TurnCompaction } from './compaction/trigger'
+import type { ImageRef } from '../../shared/images'
+import type { TurnImages } from './history-images'
 
 /** Everything a turn needs; supplied by the session. */
 export interface TurnDeps {
@@ -30,8 +33,11 @@ export interface TurnDeps {
   /** Persisted events so far (the history source). */
   events(): readonly SessionEvent[]
   emit(event: SessionEvent): void
-  /** The attached guest; attaches and prepares one first if none is attached. */
-  getGuest(): Promise<Guest>
+  /**
+   * The attached guest for a call of tool `tool`; attaches and prepares one first if none is
+   * attached (a tool that may write also waits for the turn's `before` snapshot; absent `tool`: as such a tool).
+   */
+  getGuest(tool?: string): Promise<Guest>
   session: ToolSessionState
   /** Map a provider failure to a typed error (provider_unreachable / provider_error). */
   classifyError(err: unknown): CortexError
@@ -39,14 +45,24 @@ export interface TurnDeps {
   systemPrompt(mode: Mode, lock?: ModeLock | null): string
   /** This turn's environment block (prompt/environment.ts), sent after the system prompt; absent: none. */
   environment?(): string | undefined
+  /**
+   * Awaited before each model request after the turn's first: the session's reads left running
+   * for that first request (the environment block and sub-folder instructions from a guest that
+   * was still starting, ADR 0026) complete once the guest is up. Absent: nothing. Never rejects.
+   */
+  beforeStep?(): Promise<void>
   /** Retries per model request for retryable HTTP / connection failures (model-request.ts; default 2). */
   maxRetries?: number
   /** A model stream silent this long (ms) is aborted and retried once, then the turn ends with `provider_timeout` (default 120 s). */
   streamIdleTimeoutMs?: number
   /** Messages queued during the turn, taken (and so delivered) at each step boundary as their own user messages. */
-  takeQueued?(): Array<{ queueId: string; text: string }>
-  /** Output cap per model step in tokens; unset leaves the provider's default. */
+  takeQueued?(): Array<{ queueId: string; text: string; images?: ImageRef[] }>
+  /** The session's stored images (history-images.ts); absent: images become text notes and tools' images are not kept. */
+  images?: TurnImages
+  /** Output cap per model step in tokens; unset: the model's row of providers/model-table.ts. */
   maxOutputTokens?: number
+  /** The session's thinking level now (providers/thinking.ts); absent or undefined: the model's default. */
+  thinking?(): ThinkingLevel | undefined
   /** Where the turn logs failed calls and model errors (default nowhere). */
   logger?: Logger
   /** The session's approval gate (policy, rules, escalations); absent, every call runs without asking. */

@@ -33,7 +33,8 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   for (let first = true; ; first = false) {
     if (signal.aborted) return 'stopped'
     // step boundary: messages typed during the turn reach the model now, each as its own user message
-    if (!first) for (const m of deps.takeQueued?.() ?? []) deps.emit({ type: 'user_message', turnId, text: m.text, queueId: m.queueId })
+    if (!first) for (const m of deps.takeQueued?.() ?? []) deps.emit({ type: 'user_message', turnId, text: m.text, queueId: m.queueId, ...(m.images?.length ? { images: m.images } : {}) })
+    if (!first) await deps.beforeStep?.()
     const mode = deps.getMode()
     const lock = deps.getLock?.() ?? null
     const goalActive = deps.getGoalActive?.() ?? false
@@ -45,11 +46,14 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
     if (step === 'stopped') return 'stopped'
     malformed = step.malformed ? malformed + 1 : 0
     if (step.malformed && malformed >= MAX_MALFORMED_STEPS) throw deps.classifyError(step.malformed)
+    // the step's reasoning blocks stay with its message: the provider gets them back before the text and calls (reasoning.ts)
+    const r = step.reasoning
     deps.emit({
       type: 'assistant_message',
       turnId,
       text: step.text,
-      toolCalls: step.calls.map(({ callId, name, args }) => ({ callId, name, args }))
+      toolCalls: step.calls.map(({ callId, name, args }) => ({ callId, name, args })),
+      ...(r && r.blocks.length > 0 ? { reasoning: r.blocks } : {})
     })
     if (signal.aborted) {
       // calls whose arguments were complete when Stop came are recorded, each with a "not run" result

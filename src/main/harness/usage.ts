@@ -45,11 +45,13 @@ export function usageEvent(turnId: string, model: string, u: LanguageModelUsage 
   const outputTokens = count(u?.outputTokens, (e) => e.outputTokens)
   const cached = Math.min(inputTokens, count(u?.inputTokenDetails?.cacheReadTokens, () => 0))
   const cacheWrite = count(u?.inputTokenDetails?.cacheWriteTokens, () => 0)
+  const reasoning = Math.min(outputTokens, count(u?.outputTokenDetails?.reasoningTokens, () => 0))
   const tokens: TokenUsage = {
     inputTokens,
     cachedInputTokens: cached,
     ...(cacheWrite > 0 ? { cacheWriteTokens: cacheWrite } : {}),
     outputTokens,
+    ...(reasoning > 0 ? { reasoningTokens: reasoning } : {}),
     ...(estimated ? { estimated: true } : {})
   }
   const price = priceOf(model)

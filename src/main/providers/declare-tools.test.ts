@@ -16,6 +16,17 @@ describe('declareTools', () => {
     expect(schema).toMatchObject({ type: 'object', properties: { command: { type: 'string' } }, required: ['command'] })
   })
 
+  it('derives each JSON schema once per process, not on every request (issue 24: start-up)', async () => {
+    const def = { name: 'read_file', description: 'Read a file.', inputSchema: z.object({ path: z.string(), offset: z.number().optional() }) }
+    // what the SDK does on each request: asSchema(tool.inputSchema).jsonSchema
+    const first = await asSchema(declareTools([def]).read_file!.inputSchema).jsonSchema
+    const later = await asSchema(declareTools([def]).read_file!.inputSchema).jsonSchema
+    expect(later).toBe(first)
+    // and it still validates the streamed arguments
+    const bad = await asSchema(declareTools([def]).read_file!.inputSchema).validate!({ path: 3 })
+    expect(bad.success).toBe(false)
+  })
+
   it('ignores execute on the inputs', () => {
     const def = { name: 'x', description: 'd', inputSchema: z.object({}), execute: () => 'ran' }
     expect(declareTools([def]).x?.execute).toBeUndefined()

@@ -6,8 +6,23 @@
  * `tool`, `ToolSet`): a tool without `execute` is never run by the SDK, and with the default
  * `stopWhen: isStepCount(1)` one `streamText` call is exactly one model step.
  */
-import { tool, type ToolSet } from 'ai'
+import { tool, zodSchema, type Schema, type ToolSet } from 'ai'
 import type { z } from 'zod'
+
+/**
+ * Each zod input schema's AI SDK schema, made once per process: the SDK derives a tool's JSON
+ * schema from zod (`toJSONSchema`) on every request when given the zod object itself, and caches
+ * it only on the wrapper made here. Offered tools' schemas are module constants, so every request
+ * after the first reuses the JSON schema (the same object `asSchema` would have built).
+ */
+const SCHEMAS = new WeakMap<z.ZodType, Schema<unknown>>()
+
+/** The cached AI SDK schema of `zod` (see {@link SCHEMAS}). */
+function schemaOf(zod: z.ZodType): Schema<unknown> {
+  let s = SCHEMAS.get(zod)
+  if (!s) SCHEMAS.set(zod, (s = zodSchema<unknown>(zod)))
+  return s
+}
 
 /** One tool as the model is offered it: unique name, model-facing description, zod input schema. */
 export interface DeclaredToolDef {
@@ -30,7 +45,7 @@ export function declareTools(defs: readonly DeclaredToolDef[]): ToolSet {
   for (const def of defs) {
     if (!/^[a-zA-Z0-9_-]{1,64}$/.test(def.name)) throw new Error(`invalid tool name "${def.name}"`)
     if (Object.hasOwn(tools, def.name)) throw new Error(`duplicate tool name "${def.name}"`)
-    tools[def.name] = tool({ description: def.description, inputSchema: def.inputSchema })
+    tools[def.name] = tool({ description: def.description, inputSchema: schemaOf(def.inputSchema) })
   }
   return tools
 }

@@ -7,9 +7,11 @@
  * - anthropic:         `POST {baseUrl}/messages`         Anthropic Messages API, SSE
  * - openai:            `POST {baseUrl}/responses`        OpenAI Responses API, SSE (the default model
  *                                                          object of @ai-sdk/openai ≥ 2 is the Responses model)
- * - openai-compatible: `POST {baseUrl}/chat/completions` OpenAI Chat Completions, SSE
+ * - openai-compatible: `POST {baseUrl}/chat/completions` OpenAI Chat Completions, SSE; a `<think>…</think>`
+ *                                                          block in the text becomes reasoning (ADR 0024), as
+ *                                                          `reasoning_content` deltas already do
  */
-import type { LanguageModel } from 'ai'
+import { extractReasoningMiddleware, wrapLanguageModel, type LanguageModel } from 'ai'
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAI } from '@ai-sdk/openai'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
@@ -50,7 +52,8 @@ export function createLanguageModel(settings: ModelSettings): LanguageModel {
         // Ask for a final usage chunk (stream_options.include_usage); Ollama, llama.cpp, vLLM accept it.
         includeUsage: true
       })
-      return provider.chatModel(settings.modelId)
+      // open-weights models (Qwen, DeepSeek R1) put their thinking in <think> blocks: shown as reasoning, never as the answer
+      return wrapLanguageModel({ model: provider.chatModel(settings.modelId), middleware: extractReasoningMiddleware({ tagName: 'think' }) })
     }
   }
 }

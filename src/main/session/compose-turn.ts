@@ -1,7 +1,7 @@
 /**
  * The one place a turn is composed from its parts: the guest (through the checkpoints, which take
  * the turn's baseline before its first guest tool), the mode and lock, approvals, compaction, the
- * goal, the repository's instructions, the environment block (git facts read in the guest), the
+ * goal, the repository's instructions, the environment block (turn-environment.ts), the
  * host-exec watch and the snapshots around the turn. The parts come in through {@link TurnParts};
  * nothing here reaches back into the session.
  */
@@ -13,7 +13,7 @@ import { offeredTools, type Mode, type ModeLock } from '../../shared/modes'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import { raceAbort } from '../guest/abortable'
-import type { SessionCheckpoints } from '../checkpoints/session-checkpoints'
+import { BASELINE_FREE_TOOLS, type SessionCheckpoints } from '../checkpoints/session-checkpoints'
 import { visibleHistory } from '../checkpoints/rewind-history'
 import type { CompactionSettings } from '../harness/compaction/compact'
 import { runCompactionTurn } from '../harness/compaction/trigger'
@@ -22,8 +22,7 @@ import { gitArmingNote, withDisarmed } from '../harness/git-arming-text'
 import { watchHostExec } from '../harness/host-exec-watch'
 import type { ModeWatch } from '../harness/mode-watch'
 import { withInstructions } from '../harness/repo-instructions'
-import { readGuestFacts } from '../harness/git-facts'
-import { buildSystemPrompt, formatEnvironment, modelFamily } from '../harness/prompt'
+import { buildSystemPrompt, modelFamily } from '../harness/prompt'
 import { modelIdOf } from '../harness/usage'
 import { runTurn, type TurnDeps, type TurnOutcome } from '../harness/turn-loop'
 import type { ToolDefinition } from '../tools/tool'
@@ -33,6 +32,8 @@ import type { SessionGuest } from './session-guest'
 import type { SessionInstructions } from './instructions'
 import type { MessageQueue } from './message-queue'
 import type { SessionRecord } from './session-record'
+import { TurnEnvironment } from './turn-environment'
+import type { TurnImages } from '../harness/history-images'
 
 /** The parts a turn is made of, as the session holds them. */
 export interface TurnParts {
@@ -43,6 +44,8 @@ export interface TurnParts {
   maxOutputTokens?: number
   streamIdleTimeoutMs?: number
   compaction?: CompactionSettings
+  /** The session's stored images (harness/history-images.ts); absent: none are sent or kept. */
+  images?: TurnImages
   logger: Logger
   record: SessionRecord
   guest: SessionGuest
@@ -72,7 +75,8 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
   const compaction = p.compaction ? { settings: p.compaction, todos: () => p.record.todos } : undefined
   const family = modelFamily(typeof p.model === 'string' ? '' : p.model.provider, modelIdOf(p.model))
   const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(p.repo, mode, lock, family), p.instructions.all())
-  let environment: string | undefined
+  const environment = new TurnEnvironment({ repo: p.repo, modelId: modelIdOf(p.model), guest: p.guest, instructions: p.instructions })
+  const thinking = p.record.thinking
   const events = (): readonly SessionEvent[] => visibleHistory(p.record.history)
   if (compactFocus !== undefined && compaction) {
     const lock = p.record.proposals.lock
@@ -91,26 +95,28 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     events,
     emit: p.emit,
     // Stop ends a wait for the guest at once (the start itself is cancelled by guest.stop)
-    getGuest: () => raceAbort(p.checkpoints.guestForTurn(turnId, signal), signal),
+    // read-only tools do not wait for the turn's `before` snapshot; every other tool does (ADR 0026)
+    getGuest: (tool) => raceAbort(p.checkpoints.guestForTurn(turnId, signal, tool !== undefined && BASELINE_FREE_TOOLS.has(tool)), signal),
     session: toolSession(p, turnId),
     classifyError: p.classifyError,
     maxOutputTokens: p.maxOutputTokens,
+    // fixed for the turn: Anthropic refuses thinking switched on in the middle of a tool loop
+    thinking: () => thinking,
     systemPrompt,
-    environment: () => environment,
+    environment: () => environment.block(),
+    beforeStep: () => environment.beforeStep(),
     streamIdleTimeoutMs: p.streamIdleTimeoutMs,
     takeQueued: () => p.queue.take(),
     logger: p.logger,
     approvals: p.approvals.gate,
     modeWatch: p.modeWatch,
+    ...(p.images ? { images: p.images } : {}),
     ...(compaction ? { compaction } : {})
   }
-  // the repository's instructions and the environment first, through the guest the session has (none is started for them)
-  const prepare = async (): Promise<void> => {
-    const [, facts] = await Promise.all([p.instructions.refresh(p.guest.current, signal), readGuestFacts(p.guest.current, p.repo, signal)])
-    environment = formatEnvironment({ now: new Date(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, cwd: p.repo, modelId: modelIdOf(p.model), ...facts })
-  }
+  // the repository's instructions and the environment first, through the guest the session has when
+  // it is up (none is started for them); while it starts, what the host can tell (turn-environment.ts)
   return watchedForHostExec(p, turnId, signal, (afterCall) =>
-    p.checkpoints.around(turnId, async () => (await prepare(), runTurn({ ...deps, ...(afterCall ? { afterCall } : {}) })), signal)
+    p.checkpoints.around(turnId, async () => (await environment.prepare(signal), runTurn({ ...deps, ...(afterCall ? { afterCall } : {}) })), signal)
   )
 }
 

@@ -9,6 +9,8 @@ import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { parseRequest as parse, type CortexApi } from '../../shared/contract'
 import type { FilePage, StoredSession } from '../../shared/desk'
+import { SessionImages } from '../store/image-store'
+import { checkImage, sniffImage } from '../tools/image-check'
 import { CortexError } from '../../shared/errors'
 import type { AgentRequestBody, ReadResult } from '../../shared/guest-protocol'
 import type { SessionStore } from '../store/session-store'
@@ -40,7 +42,7 @@ export interface DeskDeps {
   get(sessionId: string): Session
 }
 
-type DeskApi = Pick<CortexApi, 'listStoredSessions' | 'renameSession' | 'deleteSession' | 'listDirectories' | 'listFiles' | 'readWorkspaceFile'>
+type DeskApi = Pick<CortexApi, 'listStoredSessions' | 'renameSession' | 'deleteSession' | 'listDirectories' | 'listFiles' | 'readWorkspaceFile' | 'sessionImage'>
 
 /** The desk request methods (see the module comment). */
 export function deskRequests(deps: DeskDeps): DeskApi {
@@ -55,7 +57,7 @@ export function deskRequests(deps: DeskDeps): DeskApi {
         const dir = store.dir(id)
         out.push({
           id,
-          title: namedTitle(dir) ?? firstMessage(join(dir, 'events.jsonl')),
+          title: sessionTitle(dir),
           repo: meta.repo,
           mode: meta.mode,
           createdAt: meta.createdAt,
@@ -117,6 +119,13 @@ export function deskRequests(deps: DeskDeps): DeskApi {
       }
       const files = res.stdout.split('\0').filter((l) => l !== '').map((l) => l.replace(/^\.\//, '')).sort()
       return { files: files.slice(0, limit), truncated: files.length > limit || res.truncatedBytes > 0 }
+    },
+    async sessionImage(input) {
+      const { sessionId, sha256 } = parse('sessionImage', input)
+      const bytes = new SessionImages(join(storedDir(store, sessionId), 'images'), checkImage).get(sha256)
+      const mediaType = bytes && sniffImage(bytes)
+      if (!bytes || !mediaType) throw new CortexError('invalid_input', `session ${sessionId} holds no image ${sha256}`)
+      return { mediaType, data: Buffer.from(bytes).toString('base64') }
     },
     async readWorkspaceFile(input) {
       const { sessionId, path, offset, limit } = parse('readWorkspaceFile', input)
@@ -183,6 +192,11 @@ function storedDir(store: SessionStore, sessionId: string): string {
   return dir
 }
 
+/** The title of the stored session in folder `dir`: the name the user gave it, else its first message (one line, cut); '' when it has neither. */
+export function sessionTitle(dir: string): string {
+  return namedTitle(dir) ?? firstMessage(join(dir, 'events.jsonl'))
+}
+
 /** The name the user gave the session in `dir`, else undefined. */
 function namedTitle(dir: string): string | undefined {
   try {
@@ -201,9 +215,10 @@ function firstMessage(log: string): string {
     forEachLine(log, (raw) => {
       if (!raw.includes('"user_message"')) return true
       try {
-        const e = (JSON.parse(raw) as { event?: { type?: string; text?: unknown } }).event
+        const e = (JSON.parse(raw) as { event?: { type?: string; text?: unknown; images?: Array<{ name?: unknown }> } }).event
         if (e?.type === 'user_message' && typeof e.text === 'string') {
-          const one = e.text.replace(/\s+/g, ' ').trim()
+          // a message of images only is titled by its first image's name
+          const one = e.text.replace(/\s+/g, ' ').trim() || String(e.images?.[0]?.name ?? '')
           title = one.length > TITLE_CHARS ? `${one.slice(0, TITLE_CHARS - 1)}…` : one
           return false
         }

@@ -15,6 +15,7 @@ import { SessionStore, type SessionMeta } from '../store/session-store'
 import { createSessionService, type SessionService } from './service'
 import { SettingsStore, type SecretStore } from '../store/settings-store'
 import { modelSettingsFrom } from './settings-requests'
+import { sessionTitle } from './desk-requests'
 
 export { createSessionService, type SessionService, type SessionServiceOptions } from './service'
 export { resumeModelFlags } from './resume'
@@ -26,6 +27,7 @@ export { boundedShutdown, SHUTDOWN_CLOSE_MS, SHUTDOWN_REMOVE_MS } from './bounde
 export { ApprovalRulesStore } from '../harness/approvals/rules-store'
 export { addBashRule } from '../harness/approvals/add-bash-rule'
 export { cliLogLevels, createFileLogger, LOG_LEVEL_ENV, type FileLoggerOptions } from '../log/file-logger'
+export { checkImage } from '../tools/image-check'
 
 /** Env var: guests kept warm for the repository opened last (0 disables the pool). */
 export const WARM_POOL_ENV = 'CORTEX_WARM_POOL'
@@ -171,12 +173,18 @@ export function checkpointsDirOf(dataDir: string): string {
   return join(dataDir, 'checkpoints')
 }
 
-/** Metadata of every stored session under `dataDir`, oldest first. */
-export function listStoredSessions(dataDir: string): SessionMeta[] {
+/**
+ * Metadata of every stored session under `dataDir`, oldest first, with its `title` (the name the
+ * user gave it, else its first message; '' when none), as the app's sidebar shows it.
+ */
+export function listStoredSessions(dataDir: string): Array<SessionMeta & { title: string }> {
   const store = new SessionStore(dataDir)
   return store
     .list()
-    .map((id) => store.readMeta(id))
-    .filter((m): m is SessionMeta => m !== null)
+    .map((id) => {
+      const meta = store.readMeta(id)
+      return meta ? { ...meta, title: sessionTitle(store.dir(id)) } : null
+    })
+    .filter((m): m is SessionMeta & { title: string } => m !== null)
     .sort((a, b) => a.createdAt - b.createdAt)
 }

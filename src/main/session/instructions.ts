@@ -27,6 +27,10 @@ export class SessionInstructions {
   nested: RepoInstructions[] = []
   /** The user's own file in force (scope `user`). */
   user: RepoInstructions | null = null
+  /** A guest read left running by {@link refresh} (`nestedLater`), applied when it ends. */
+  private pending: Promise<void> | null = null
+  /** Counts refreshes: a guest read applies only while no later refresh began. */
+  private generation = 0
 
   /**
    * @param repo repository path (the same in the guest) @param emit the session's emit @param logger where read failures go
@@ -49,15 +53,34 @@ export class SessionInstructions {
    * session's attached or attaching guest; null: none, and the last instructions stay), waiting at
    * most {@link INSTRUCTIONS_GUEST_WAIT_MS} for it (only {@link GIT_FACTS_GUEST_WAIT_MS} when the root
    * file was read on the host); sub-folder files only through `guest`; the
-   * user's file from the home folder. Ends at once when `signal` aborts. Never throws: a failure
-   * leaves the last instructions.
+   * user's file from the home folder. With `nestedLater` (the guest is still starting) and the root
+   * file read on the host, the guest read is not waited for: it goes on, and {@link settle} applies
+   * it (ADR 0026). Ends at once when `signal` aborts. Never throws: a failure leaves the last instructions.
    */
-  async refresh(guest: Promise<Guest> | null, signal: AbortSignal): Promise<void> {
+  async refresh(guest: Promise<Guest> | null, signal: AbortSignal, nestedLater = false): Promise<void> {
+    this.generation++ // a read left running by an earlier refresh no longer applies
     if (signal.aborted) return
     if (this.home) await this.refreshUser(this.home)
     const local = await readInstructionsOnHost(this.repo)
     if (local !== ASK_THE_GUEST) this.apply(local)
     if (!guest || signal.aborted) return
+    if (nestedLater && local !== ASK_THE_GUEST) {
+      this.pending = this.readThroughGuest(guest, local, signal)
+      return
+    }
+    await this.readThroughGuest(guest, local, signal)
+  }
+
+  /** Wait for a guest read {@link refresh} left running (`nestedLater`), now applied; at once when none. Never rejects. */
+  async settle(): Promise<void> {
+    const pending = this.pending
+    this.pending = null
+    await pending
+  }
+
+  /** The guest's read of the root file (when the host could not) and the sub-folder files, applied; never rejects. */
+  private async readThroughGuest(guest: Promise<Guest>, local: RepoInstructions | null | typeof ASK_THE_GUEST, signal: AbortSignal): Promise<void> {
+    const generation = this.generation
     let timer: NodeJS.Timeout | undefined
     let onAbort: (() => void) | undefined
     const giveUp = new Promise<null>((resolve) => {
@@ -76,7 +99,7 @@ export class SessionInstructions {
       }))
       read.catch(() => undefined) // a late failure after giving up is not unhandled
       const next = await Promise.race([read, giveUp.then(() => undefined)])
-      if (next === undefined) return // gave up (Stop or the guest is slow): keep what we had
+      if (next === undefined || generation !== this.generation) return // gave up (Stop or the guest is slow), or a later refresh reads anew: keep what we had
       this.apply(next.root)
       for (const n of next.nested) if (!this.nested.some((o) => o.file === n.file && o.sha256 === n.sha256)) this.announce(n)
       this.nested = next.nested

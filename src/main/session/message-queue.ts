@@ -2,13 +2,15 @@
  * Messages typed while a turn runs: queued (`message_queued`), never merged, removable until
  * delivered (`queued_removed`). The turn loop takes them at its next step boundary and records each
  * as its own `user_message` (with its `queueId`); whatever is still queued when a turn ends starts
- * the next turn, in order, as separate user messages. A resumed session gets back the messages its
+ * the next turn, in order, as separate user messages. Stop hands the queue back instead
+ * (`queued_removed` with `stopped` and the text): Stop stops, nothing queued runs after it. A resumed session gets back the messages its
  * log shows queued and not yet delivered or removed. The queue holds at most
  * {@link MAX_QUEUED_MESSAGES} messages and {@link MAX_QUEUED_CHARS} characters: past either, a new
  * message is refused (`busy`) and the queue is left as it was.
  */
 import { randomUUID } from 'node:crypto'
 import { CortexError } from '../../shared/errors'
+import type { ImageRef } from '../../shared/images'
 import type { SessionEvent } from '../../shared/events'
 
 /** Most messages one session's queue holds. */
@@ -20,6 +22,8 @@ export const MAX_QUEUED_CHARS = 8 * 1024 * 1024
 export interface QueuedMessage {
   queueId: string
   text: string
+  /** Images attached to it, already stored (src/main/store/image-store.ts). */
+  images?: ImageRef[]
 }
 
 /** The queue of one session. */
@@ -33,7 +37,7 @@ export class MessageQueue {
   /** Rebuild the queue from a resumed log: queued, minus delivered (user_message with its queueId) and removed. */
   restore(events: readonly SessionEvent[]): void {
     for (const e of events) {
-      if (e.type === 'message_queued') this.items.push({ queueId: e.queueId, text: e.text })
+      if (e.type === 'message_queued') this.items.push({ queueId: e.queueId, text: e.text, ...(e.images ? { images: e.images } : {}) })
       else if (e.type === 'queued_removed' || (e.type === 'user_message' && e.queueId)) this.items = this.items.filter((m) => m.queueId !== e.queueId)
     }
     this.count() // a log written before the bounds may hold more: kept whole, new messages refused
@@ -44,7 +48,7 @@ export class MessageQueue {
    * @throws CortexError('busy') when the queue already holds {@link MAX_QUEUED_MESSAGES} messages or
    *   `text` would take it past {@link MAX_QUEUED_CHARS}; nothing is queued or recorded then
    */
-  add(text: string): string {
+  add(text: string, images?: ImageRef[]): string {
     if (this.items.length >= MAX_QUEUED_MESSAGES) {
       throw new CortexError('busy', `the message queue is full (${MAX_QUEUED_MESSAGES} messages waiting): wait for the turn to take them, stop it, or remove one`)
     }
@@ -52,9 +56,10 @@ export class MessageQueue {
       throw new CortexError('busy', `the message queue is full (${this.chars} of ${MAX_QUEUED_CHARS} characters waiting; this message has ${text.length}): wait for the turn to take them, stop it, or remove one`)
     }
     const queueId = `q-${randomUUID().slice(0, 8)}`
-    this.items.push({ queueId, text })
+    const attached = images?.length ? { images } : {}
+    this.items.push({ queueId, text, ...attached })
     this.chars += text.length
-    this.emit({ type: 'message_queued', queueId, text })
+    this.emit({ type: 'message_queued', queueId, text, ...attached })
     return queueId
   }
 
@@ -68,6 +73,15 @@ export class MessageQueue {
     if (this.items.length === before) throw new CortexError('invalid_input', `no queued message ${queueId}: it was already delivered or removed`)
     this.count()
     this.emit({ type: 'queued_removed', queueId })
+  }
+
+  /**
+   * Stop: hand every queued message back, oldest first — one `queued_removed` with `stopped` and the
+   * message's text each (the front ends put the text back into their composer) — leaving the queue
+   * empty, so nothing queued starts a turn after the Stop.
+   */
+  returnAll(): void {
+    for (const { queueId, text } of this.take()) this.emit({ type: 'queued_removed', queueId, stopped: true, text })
   }
 
   /** Take every queued message, oldest first, leaving the queue empty. */

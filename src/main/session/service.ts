@@ -10,7 +10,11 @@ import { childLogger, errorFields, NOOP_LOGGER, type Logger } from '../../shared
 import type { GuestProvider } from '../guest/guest'
 import { classifyProviderError, createLanguageModel, type ModelSettings } from '../providers'
 import { SessionStore } from '../store/session-store'
+import { SessionImages } from '../store/image-store'
+import { checkImage } from '../tools/image-check'
+import { join } from 'node:path'
 import { modelRecordOf, resumeEvents } from './resume'
+import { modelRequests, resumedModelSettings } from './model-requests'
 import { TOOL_CATALOG } from '../tools/catalog'
 import { checkRepoPolicy } from './repo-policy'
 import { loadStoredSession, metaRecorder } from './session-meta'
@@ -87,8 +91,14 @@ export async function createSessionService(options: SessionServiceOptions): Prom
   /** Refuse a new open session past the cap (each session holds at most one guest, so guests follow). */
   const checkCap = (): void => checkSessionCap(sessions.size, maxSessions)
 
+  // each session's model connection; a set_model lands in meta.json too (ADR 0028)
+  const models = modelRequests(() => modelSettings, (id, next) => {
+    const meta = store.readMeta(id)
+    if (meta) recordModel(meta, next)
+  })
   const publish = (envelope: EventEnvelope): void => {
     if (envelope.event.type === 'mode_changed') persistMode(envelope.sessionId, envelope.event.mode)
+    if (envelope.event.type === 'model_changed') models.changed(envelope.sessionId, envelope.event.model)
     for (const l of listeners) {
       try {
         l(envelope)
@@ -100,21 +110,21 @@ export async function createSessionService(options: SessionServiceOptions): Prom
   }
   const { persistMode, recordModel } = metaRecorder(store, logger, () => modelSettings)
   /** Build a live session with the service's shared parts, register it and start attaching its guest. */
-  const admit = (own: Pick<SessionDeps, 'id' | 'repo' | 'mode' | 'sandbox' | 'createdAt' | 'log' | 'resumed' | 'approvalPolicy'>, opened?: SessionEvent): Session => {
+  const admit = (own: Pick<SessionDeps, 'id' | 'repo' | 'mode' | 'sandbox' | 'createdAt' | 'log' | 'resumed' | 'approvalPolicy'>, opened?: SessionEvent, settings = modelSettings): Session => {
+    models.track(own.id, settings)
     const session = new Session({
       ...own,
-      model,
+      model: settings === modelSettings ? model : createLanguageModel(settings),
+      switchModel: (id) => models.switchModel(own.id, id),
       classifyError,
       publish,
-      // the Anthropic SDK caps unknown model ids at 4096 output tokens otherwise
-      maxOutputTokens: modelSettings.provider === 'anthropic' ? 16_384 : undefined,
       guests: options.guests, home: options.dataDir,
       rules,
       catalog: TOOL_CATALOG,
       streamIdleTimeoutMs: idleTimeoutMs,
       // context window (table, CORTEX_CONTEXT_WINDOW), threshold (CORTEX_COMPACT_THRESHOLD), summary model (harness/compaction/settings.ts)
       compaction: compactionFor(modelSettings, process.env, options.compaction),
-      logger: childLogger(logger, { sessionId: own.id })
+      logger: childLogger(logger, { sessionId: own.id }), images: new SessionImages(join(store.dir(own.id), 'images'), checkImage) // each once, by hash
     })
     sessions.set(own.id, session)
     if (opened) session.emit(opened)
@@ -170,17 +180,19 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       const root = resolveRepo(meta.repo)
       const policy = checkRepoPolicy(root, { dataDir: options.dataDir, allowRootRepo: options.allowRootRepo })
       const { log, envelopes, skipped, mode, sandbox } = loadStoredSession(store, sessionId, meta.mode, wanted)
+      // the model the session last chose, when the provider is still the same
+      const settings = resumedModelSettings(modelSettings, envelopes)
       const session = admit({
         id: sessionId, repo: root, mode, sandbox, createdAt: meta.createdAt,
         log, resumed: envelopes, ...(approvalPolicy ? { approvalPolicy } : {})
-      })
+      }, undefined, settings)
       // the user hears what a damaged log lost; a turn a crash left open is closed before anything else
-      const [notice, ...repairs] = resumeEvents(envelopes.map((x) => x.event), skipped, modelSettings)
+      const [notice, ...repairs] = resumeEvents(envelopes.map((x) => x.event), skipped, settings)
       // a review-only resume is no continuation: no notice row unless it closes a crashed turn
       const quiet = options.reviewOnly && notice?.type === 'session_resumed' && notice.interruptedCalls === 0 && !notice.interruptedTurn
       for (const e of quiet || !notice ? repairs : [notice, ...repairs]) session.emit(e)
       if (skipped > 0) logger.warn('damaged session log records skipped', { sessionId, skipped })
-      if (!options.reviewOnly) recordModel(meta)
+      if (!options.reviewOnly) recordModel(meta, settings)
       for (const message of policy.warnings) session.emit({ type: 'host_exec_warning', paths: [root], message })
       // a turn a crash cut off gets its turn_changes now, before any review or undo of it (ADR 0010)
       if (options.eagerGuest ?? true) void session.checkpoints.recoverAtResume()
@@ -196,6 +208,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       const s = get(sessionId)
       await closeSessionShells(sessionId)
       sessions.delete(sessionId)
+      models.forget(sessionId)
       await s.close()
       return { ok: true as const }
     },
@@ -215,6 +228,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     ...checkpointRequests(get),
     ...shellApi,
     ...deskRequests({ store, open: (id) => sessions.get(id), get }),
+    listModels: models.listModels,
     ...settingsRequests({
       dataDir: options.dataDir,
       secrets: options.secrets,

@@ -37,6 +37,8 @@ export interface SessionGuestDeps {
 /** The attached (or attaching) guest of one session. */
 export class SessionGuest {
   private guest: Promise<Guest> | null = null
+  /** Attach promises that have resolved (the guest is up). */
+  private readonly settled = new WeakSet<Promise<Guest>>()
   private readonly control = new AttachControl()
 
   /** @param deps see {@link SessionGuestDeps} */
@@ -45,6 +47,11 @@ export class SessionGuest {
   /** The attached or attaching guest, or null when none is (never started, failed, died, cancelled). */
   get current(): Promise<Guest> | null {
     return this.guest
+  }
+
+  /** The guest when it is attached and up now (its start has finished), else null (none, or still starting). */
+  get ready(): Promise<Guest> | null {
+    return this.guest && this.settled.has(this.guest) ? this.guest : null
   }
 
   /** Start attaching a guest if none is attached or starting; resolves with it. Errors are CortexErrors (an AbortError after Stop). */
@@ -141,7 +148,7 @@ export class SessionGuest {
 
   /** On failure, report it and forget the attempt so the next call retries; a cancelled start is reported as stopped. */
   private watch(attaching: Promise<Guest>): void {
-    attaching.catch((err: unknown) => {
+    attaching.then(() => this.settled.add(attaching), (err: unknown) => {
       if (this.guest === attaching) this.guest = null
       if (isCancelledStart(err)) {
         this.deps.logger.info('guest start cancelled by Stop', { repo: this.deps.repo })

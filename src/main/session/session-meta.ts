@@ -15,8 +15,8 @@ import { modelRecordOf } from './resume'
 export interface MetaRecorder {
   /** Record a mode switch in meta.json (the stored mode a resume starts from). */
   persistMode(sessionId: string, mode: Mode): void
-  /** Record the model connection now in use in meta.json (a later resume reuses it). */
-  recordModel(meta: SessionMeta): void
+  /** Record the model connection now in use (default the service's) in meta.json (a later resume reuses it). */
+  recordModel(meta: SessionMeta, settings?: ModelSettings): void
 }
 
 /** The meta.json writers over `store`; failures are logged as warnings. */
@@ -31,13 +31,13 @@ export function metaRecorder(store: SessionStore, logger: Logger, modelSettings:
         logger.warn('could not record the mode in meta.json', { sessionId, mode, ...errorFields(err) })
       }
     },
-    recordModel(meta) {
+    recordModel(meta, settings) {
       try {
         const next: SessionMeta = { ...(store.readMeta(meta.id) ?? meta) }
         delete next.provider
         delete next.model
         delete next.baseUrl
-        store.writeMeta({ ...next, ...modelRecordOf(modelSettings()) })
+        store.writeMeta({ ...next, ...modelRecordOf(settings ?? modelSettings()) })
       } catch (err) {
         logger.warn('could not record the model connection in meta.json', { sessionId: meta.id, ...errorFields(err) })
       }

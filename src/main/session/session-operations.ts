@@ -5,16 +5,18 @@
  */
 import { CortexError } from '../../shared/errors'
 import type { Operation } from '../../shared/events'
+import type { ImageInput } from '../../shared/images'
 import type { Mode } from '../../shared/modes'
 import type { SandboxPolicy } from '../../shared/sandbox'
+import type { ThinkingLevel } from '../../shared/thinking'
 import type { ProposalOperation } from '../harness/mode-locks'
 
 /** What an operation handler may do to the session. */
 export interface OperationTarget {
   /** Whether a turn is running. */
   isRunning(): boolean
-  /** A message: starts a turn (with what was queued first), or during one is queued. */
-  message(text: string): void
+  /** A message (its images checked and stored first): starts a turn (with what was queued first), or during one is queued. */
+  message(text: string, images?: ImageInput[]): void
   /** Drop a queued message; `invalid_input` once delivered. */
   removeQueued(queueId: string): void
   /** Stop: the turn, a mode switch's wait, a guest start; pauses an active goal. */
@@ -32,8 +34,12 @@ export interface OperationTarget {
   decide(op: ProposalOperation): void
   /** The approval gate's operations (approval_decision, set_approval_policy; session-approvals.ts). */
   approvalOperation(op: Operation): void
+  /** Point the next turns at another model of the same provider (model_changed); refused by the handler during a turn. */
+  setModel(modelId: string): Promise<void>
   /** The goal's operations (set_goal, pause_goal, resume_goal, confirm_goal, clear_goal, set_goal_budget; session-goal.ts). */
   goalOperation(op: Operation): void
+  /** The thinking level from the next turn on; `invalid_input` for a model that cannot think (providers/thinking.ts). */
+  setThinking(level: ThinkingLevel): void
 }
 
 type Handler<T extends Operation['type']> = (s: OperationTarget, op: Extract<Operation, { type: T }>) => void | Promise<void>
@@ -42,7 +48,7 @@ const busy = (what: string): CortexError => new CortexError('busy', `${what}: pr
 
 /** Every operation type and what it does. */
 export const OPERATIONS: { [T in Operation['type']]: Handler<T> } = {
-  user_message: (s, op) => s.message(op.text),
+  user_message: (s, op) => s.message(op.text, op.images),
   remove_queued: (s, op) => s.removeQueued(op.queueId),
   stop: (s) => s.stop(),
   set_mode: (s, op) => s.setMode(op.mode),
@@ -66,7 +72,12 @@ export const OPERATIONS: { [T in Operation['type']]: Handler<T> } = {
   resume_goal: (s, op) => s.goalOperation(op),
   confirm_goal: (s, op) => s.goalOperation(op),
   clear_goal: (s, op) => s.goalOperation(op),
-  set_goal_budget: (s, op) => s.goalOperation(op)
+  set_goal_budget: (s, op) => s.goalOperation(op),
+  set_thinking: (s, op) => s.setThinking(op.level),
+  set_model: (s, op) => {
+    if (s.isRunning()) throw busy('the model cannot change while a turn runs; it applies from the next message')
+    return s.setModel(op.model)
+  }
 }
 
 /** Apply `op` to `target` through {@link OPERATIONS}. */

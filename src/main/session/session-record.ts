@@ -6,6 +6,7 @@
  */
 import type { EventEnvelope, SessionEvent, Todo } from '../../shared/events'
 import { EPHEMERAL_EVENTS } from '../../shared/events'
+import type { ThinkingLevel } from '../../shared/thinking'
 import { ProposalState } from '../harness/mode-locks'
 
 /** The state folded from a session's events; observers (the goal) fold the same events. */
@@ -20,6 +21,8 @@ export class SessionRecord {
   todos: Todo[] = []
   /** The plan/spec lock and what awaits the user's decision (harness/mode-locks). */
   readonly proposals = new ProposalState()
+  /** The thinking level the latest `thinking_changed` set; undefined: the model's default (providers/model-table.ts). */
+  thinking: ThinkingLevel | undefined
 
   /** @param observers folded after the record, for each persisted event (the goal's state machine) */
   constructor(private readonly observers: ReadonlyArray<(event: SessionEvent) => void> = []) {}
@@ -58,6 +61,7 @@ export class SessionRecord {
     this.history.push(event)
     this.persisted.push(envelope)
     if (event.type === 'todos_updated') this.todos = event.todos.map((t) => ({ ...t }))
+    if (event.type === 'thinking_changed') this.thinking = event.level
     this.proposals.apply(event)
     for (const observe of this.observers) observe(event)
   }

@@ -9,6 +9,8 @@ import type { EventEnvelope, Operation, SessionEvent } from '../../shared/events
 import { NOOP_LOGGER, type Logger } from '../../shared/logger-types'
 import type { Mode } from '../../shared/modes'
 import type { SandboxPolicy } from '../../shared/sandbox'
+import type { ThinkingLevel } from '../../shared/thinking'
+import { checkModelThinking } from '../providers'
 import type { Guest } from '../guest/guest'
 import { SessionGuest, settleWithin } from './session-guest'
 import { SessionInstructions } from './instructions'
@@ -23,7 +25,8 @@ import { SessionRecord } from './session-record'
 import { applyOperation, type OperationTarget } from './session-operations'
 import type { TurnParts } from './compose-turn'
 import type { ApprovalPolicy } from '../../shared/approvals'
-import type { SessionDeps } from './session-deps'
+import { storeImages, turnImages, type SessionDeps } from './session-deps'
+import type { ImageInput } from '../../shared/images'
 
 export type { SessionDeps } from './session-deps'
 
@@ -89,7 +92,7 @@ export class Session implements OperationTarget {
     })
     const { model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction } = deps
     this.parts = {
-      repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger,
+      repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger, images: turnImages(deps),
       record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
       mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null }
     }
@@ -139,10 +142,11 @@ export class Session implements OperationTarget {
     return applyOperation(this, op)
   }
 
-  /** {@link OperationTarget.message}: start a turn, or queue the message during one. */
-  message(text: string): void {
-    if (this.turns.running) this.queue.add(text)
-    else this.turns.start([...this.queue.take(), { text }])
+  /** {@link OperationTarget.message}: its images stored first (a bad one refuses the message), then start a turn, or queue it during one. */
+  message(text: string, images?: ImageInput[]): void {
+    const refs = storeImages(this.deps.images, images)
+    if (this.turns.running) this.queue.add(text, refs)
+    else this.turns.start([...this.queue.take(), { text, ...(refs ? { images: refs } : {}) }])
   }
 
   /** {@link OperationTarget.removeQueued}. */
@@ -150,8 +154,12 @@ export class Session implements OperationTarget {
     this.queue.remove(queueId)
   }
 
-  /** {@link OperationTarget.stop}: the turn, a mode switch's wait and a guest start end; an active goal pauses. */
+  /**
+   * {@link OperationTarget.stop}: the turn, a mode switch's wait and a guest start end; an active
+   * goal pauses; queued messages go back to the user (`queued_removed` + `stopped`), not into a turn.
+   */
   stop(): void {
+    this.queue.returnAll()
     this.goal.stop()
     this.turns.abort()
     this.modeSwitches.abort() // a switch waiting for background processes to end reports at once
@@ -168,14 +176,25 @@ export class Session implements OperationTarget {
     return this.modeSwitches.switched(from, mode)
   }
 
-  /** {@link OperationTarget.approvalOperation}. */
-  approvalOperation(op: Operation): void {
-    this.approvals.submit(op)
+  /** {@link OperationTarget.setModel}: checked by the service (model-requests.ts); the next turn uses it. */
+  async setModel(modelId: string): Promise<void> {
+    if (!this.deps.switchModel) throw new CortexError('invalid_input', 'this session cannot change its model')
+    const { model, event } = await this.deps.switchModel(modelId)
+    if (this.turns.running) throw new CortexError('busy', 'a turn started while the model was checked: pick it again after the turn')
+    this.parts.model = model
+    this.emit(event)
   }
 
+  /** {@link OperationTarget.approvalOperation}. */
+  approvalOperation(op: Operation): void { this.approvals.submit(op) }
+
   /** {@link OperationTarget.goalOperation}. */
-  goalOperation(op: Operation): void {
-    this.goal.submit(op)
+  goalOperation(op: Operation): void { this.goal.submit(op) }
+
+  /** {@link OperationTarget.setThinking}: recorded (`thinking_changed`), so a resume keeps it. */
+  setThinking(level: ThinkingLevel): void {
+    checkModelThinking(this.deps.model, level)
+    this.emit({ type: 'thinking_changed', level })
   }
 
   /** {@link OperationTarget.canCompact}. */

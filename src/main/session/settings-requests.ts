@@ -39,6 +39,20 @@ export function modelSettingsFrom(settings: Settings, secrets: SecretStore | und
   return resolveModelSettings({ provider: settings.provider, model: settings.model || undefined, baseUrl: settings.baseUrl || undefined }, merged)
 }
 
+/**
+ * Why a fetch of `base` got no answer, in words a user can act on: the cause's code (ECONNREFUSED…),
+ * or for a port fetch refuses outright (the "bad ports" list browsers share: 9, 25, 6000, …) which
+ * port and what to do, where undici says only `bad port`.
+ */
+export function fetchFailure(err: unknown, base: string): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause
+  if (cause?.message === 'bad port') {
+    const port = /^\w+:\/\/[^/:]+:(\d+)/.exec(base)?.[1] ?? '?'
+    return `port ${port} is on the list of ports fetch refuses to use (like browsers: 9, 25, 6000, …); run the model server on another port`
+  }
+  return cause?.code ?? cause?.message ?? String(err)
+}
+
 /** The settings request methods (see the module comment). */
 export function settingsRequests(deps: SettingsDeps): SettingsApi {
   const store = new SettingsStore(deps.dataDir)
@@ -95,7 +109,7 @@ export function settingsRequests(deps: SettingsDeps): SettingsApi {
       try {
         res = await fetch(`${base}/models`, { headers, signal: AbortSignal.timeout(TEST_CONNECTION_MS) })
       } catch (err) {
-        const why = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${TEST_CONNECTION_MS / 1000} s` : (err as { cause?: { code?: string; message?: string } }).cause?.code ?? (err as { cause?: { message?: string } }).cause?.message ?? String(err)
+        const why = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${TEST_CONNECTION_MS / 1000} s` : fetchFailure(err, base)
         return { ok: false, detail: `could not reach ${base}: ${why}`, models: [] }
       }
       const text = await res.text().catch(() => '')

@@ -53,7 +53,7 @@ export class TurnScheduler {
     const turnId = randomUUID()
     const controller = new AbortController()
     this.deps.turnStarting()
-    for (const { text, queueId } of messages) p.emit({ type: 'user_message', turnId, text, ...(queueId ? { queueId } : {}) })
+    for (const { text, queueId, images } of messages) p.emit({ type: 'user_message', turnId, text, ...(queueId ? { queueId } : {}), ...(images?.length ? { images } : {}) })
     p.emit({ type: 'turn_started', turnId, mode: p.mode() })
     p.goal.turnStarted(turnId)
     p.logger.debug('turn started', { turnId, mode: p.mode(), messages: messages.length })

@@ -16,6 +16,7 @@ import { rethrowGuestError } from './guest-errors'
 import { applyEdits, findOccurrences, type EditsOutcome, type EditSpec } from './edit-logic'
 import { closestRegion, renderRegion } from './edit-hints'
 import { formatBytes } from './limits'
+import { fileDiff } from './file-diff'
 import { fromBase64, lineNumberAt } from './text'
 import { codecFor, detectEncoding, encodingLabel, sniffBinary, BINARY_SNIFF_BYTES } from './encoding'
 import { isStale, lastSeen, rememberWhole, sha256Hex, withPathLock } from './guest-state'
@@ -110,7 +111,7 @@ export const editFileTool = defineTool({
       }
       rememberWhole(ctx.guest, real, out)
       const done = successMessage(result, display, codec.encoding !== 'utf-8' ? label : '')
-      return { output: target.note ? `${done}\n${target.note}` : done }
+      return { output: target.note ? `${done}\n${target.note}` : done, diff: fileDiff(display, content, result.content) }
     })
   }
 })

@@ -2,7 +2,8 @@
  * read_file: show a window of a text file's lines, numbered `cat -n` style. The file is read from the
  * guest in growing chunks (64 KiB first) only as far as the window needs, so the first page of a huge
  * file costs one small read. Bounded by a line limit and a character cap; a footer gives the range,
- * the total when the whole file was read, and the offset to continue from. Binary files (known magic
+ * the total when the whole file was read, and the offset to continue from. A PNG, JPEG, GIF or WebP
+ * (by magic numbers) is returned as an image (read-image.ts). Other binary files (known magic
  * numbers, or a NUL byte in the first 8 KiB) get a notice with their type and size; text that is not
  * UTF-8 is decoded in its detected encoding (UTF-16 by BOM, else Windows-1252/Latin-1) and the footer
  * says so — never U+FFFD. Directories, missing files, special files and paths outside the workspace
@@ -18,6 +19,8 @@ import { fromBase64, numberLine } from './text'
 import { detectEncoding, encodingLabel, sniffBinary, streamDecoder, type TextEncodingName } from './encoding'
 import { rememberSeen } from './guest-state'
 import type { ReadResult } from '../../shared/guest-protocol'
+import { sniffImage } from './image-check'
+import { readImage, type ImageFound } from './read-image'
 
 /** Default number of lines shown when `limit` is not given. */
 export const READ_DEFAULT_LIMIT = 2_000
@@ -42,7 +45,7 @@ const description = `Read a text file from the workspace. Returns its lines numb
 - Line numbers are for orientation only: never include them (or the tab after them) in edit_file strings.
 - CRLF files are shown without the \\r (the footer says so); edit_file accepts LF text for them.
 - Text that is not UTF-8 is decoded in its detected encoding (UTF-16 with a BOM, otherwise Windows-1252/Latin-1) and the footer names it; edit_file keeps that encoding.
-- Binary files (images, archives, executables, any file with a NUL byte near the start) are not shown: you get their type and size. A directory, a missing file and a path outside the workspace are distinct errors; use glob to list files.`
+- PNG, JPEG, GIF and WebP images (up to 5 MB) are returned as images. Other binary files are not shown: you get their type and size. A directory, a missing file and a path outside the workspace are distinct errors; use glob to list files.`
 
 /** Input of read_file. */
 export const ReadFileInput = z.object({
@@ -63,6 +66,7 @@ export const readFileTool = defineTool({
     if (stat.type === 'dir') throw new ToolError(`${target.display} is a directory, not a file. Use glob to list its files.`)
     if (stat.type !== 'file') throw new ToolError(`${target.display} is not a regular file (a FIFO, socket or device); read_file only reads regular files.`)
     const out = await readWindow(ctx, target.real, target.display, input.offset ?? 1, input.limit ?? READ_DEFAULT_LIMIT)
+    if (typeof out !== 'string') return readImage(ctx, target.real, target.display, out)
     return { output: target.note ? `${out}\n${target.note}` : out }
   }
 })
@@ -106,7 +110,7 @@ async function readWindow(
   offset: number,
   limit: number,
   forced?: TextEncodingName
-): Promise<string> {
+): Promise<string | ImageFound> {
   const end = offset + limit // exclusive
   const budget = MAX_RESULT_CHARS - FOOTER_RESERVE
   const scan: Scan = { lineNo: 0, shown: [], chars: 0, firstShown: 0, lastShown: 0, cappedAt: 0, crlf: false, longCut: 0 }
@@ -183,6 +187,8 @@ async function readWindow(
         rememberSeen(ctx.guest, real, { bytes: 0, sha256: hash.digest('hex'), complete: true })
         return `(${display} is empty: 0 bytes.)`
       }
+      const image = sniffImage(bytes)
+      if (image) return { image, size }
       const binary = sniffBinary(bytes)
       if (binary) {
         return `(${display} is a binary file: ${binary}, ${size} bytes (${formatBytes(size)}). Its content is not shown; use bash (e.g. file, xxd | head) to inspect it.)`

@@ -2,6 +2,7 @@
  * The tool definition shape shared by every tool file, and the context a tool runs with.
  * One tool per file in this folder; the catalog is assembled in catalog.ts.
  */
+import type { FileDiff } from '../../shared/file-diff'
 import type { z } from 'zod'
 import type { Plan, Todo } from '../../shared/events'
 import type { SpecStage, ToolName } from '../../shared/modes'
@@ -61,10 +62,17 @@ export interface ToolContext {
   beforeSideEffect?(): void
 }
 
-/** A tool's result. `output` is the text the model receives; `isError` marks a model-fixable failure. */
+/**
+ * A tool's result. `output` is the text the model receives; `isError` marks a model-fixable failure;
+ * `diff` is the real change a file tool made, for the front ends only (never sent to the model).
+ * `image` (read_file of an image) is stored by the harness and sent with the text to a
+ * vision-capable model (a note otherwise).
+ */
 export interface ToolResult {
   output: string
   isError?: boolean
+  diff?: FileDiff
+  image?: { bytes: Uint8Array; name: string }
 }
 
 /**

@@ -12,8 +12,12 @@ import { z } from 'zod'
 import { defineTool, ToolError } from './tool'
 import { resolveWorkspacePath } from './paths'
 import { rethrowGuestError } from './guest-errors'
-import { encodeUtf8 } from './text'
+import { decodeUtf8Strict, encodeUtf8, fromBase64 } from './text'
 import { rememberWhole, sha256Hex, withPathLock } from './guest-state'
+import { DIFF_MAX_INPUT_CHARS, fileDiff } from './file-diff'
+import { looksBinary } from './encoding'
+import type { Guest } from '../guest/guest'
+import type { FileDiff } from '../../shared/file-diff'
 
 const description = `Write a file in the workspace, replacing it entirely if it exists. Parent directories are created.
 
@@ -47,6 +51,8 @@ export const writeFileTool = defineTool({
     const bytes = encodeUtf8(input.content)
     const sha = sha256Hex(bytes)
     return withPathLock(ctx.guest, target.real, async () => {
+      // the file as it was, for the real diff the front ends show (not for the model)
+      const before = target.exists ? await oldText(ctx.guest, target.real) : null
       ctx.beforeSideEffect?.() // a mode switch during the checks above: not written (ADR 0019)
       const res = await ctx.guest.write(target.real, bytes).catch((err: unknown) => rethrowGuestError(err, target.display, ctx.guest.sandbox))
       if (res.size !== bytes.length || res.sha256 !== sha) {
@@ -58,7 +64,24 @@ export const writeFileTool = defineTool({
       rememberWhole(ctx.guest, target.real, bytes)
       const verb = target.exists ? 'Overwrote' : 'Created'
       const done = `${verb} ${target.display}: wrote ${res.size} bytes (verified by read-back).`
-      return { output: target.note ? `${done}\n${target.note}` : done }
+      const diff: FileDiff = typeof before === 'object' && before !== null ? { path: target.display, hunks: [], note: before.note } : fileDiff(target.display, before, input.content)
+      return { output: target.note ? `${done}\n${target.note}` : done, diff }
     })
   }
 })
+
+/**
+ * The text of the file being overwritten, for its diff: null-free UTF-8 up to the diff's input bound;
+ * else a note saying why no diff is shown. A failed read is a note too (the write goes on).
+ */
+async function oldText(guest: Guest, real: string): Promise<string | { note: string }> {
+  try {
+    const r = await guest.read(real, { maxBytes: DIFF_MAX_INPUT_CHARS + 1 })
+    const bytes = fromBase64(r.dataB64)
+    if (!r.eof || bytes.length > DIFF_MAX_INPUT_CHARS) return { note: 'no diff shown: the old file is over 2 MB' }
+    const text = looksBinary(bytes) ? null : decodeUtf8Strict(bytes)
+    return text ?? { note: 'no diff shown: the old file was not UTF-8 text' }
+  } catch {
+    return { note: 'no diff shown: the old file could not be read' }
+  }
+}

@@ -25,6 +25,7 @@ import { SessionsSidebar } from './features/sessions/SessionsSidebar'
 import { ModelBadge } from './features/sessions/ModelBadge'
 import { TerminalPane } from './features/terminal/TerminalPane'
 import { Timeline } from './features/timeline/Timeline'
+import { appAdvice } from './features/timeline/host-advice'
 import { TodoList } from './features/todos/TodoList'
 import { useAppStore, useCurrentView } from './store/app-store'
 
@@ -97,7 +98,8 @@ export function App(): React.JSX.Element {
   if (connection === 'unauthorized') return <TokenPage reason="stale" />
   return (
     <div className="app" data-testid="app" data-transport={transport} onDragOver={windowDrop.onDragOver} onDrop={windowDrop.onDrop}>
-      <header className="header">
+      {/* while disconnected every status badge shows what was last known: grey and marked stale */}
+      <header className={connection === 'open' ? 'header' : 'header stale'} data-stale={connection !== 'open'} title={connection === 'open' ? undefined : 'Not connected: the status shown is the last known'}>
         <span className="brand">Cortex Code</span>
         <RepoPicker />
         <ModelBadge />
@@ -117,7 +119,7 @@ export function App(): React.JSX.Element {
       </header>
       {error && (
         <div className="banner" data-testid="request-error" role="alert">
-          <span>{error}</span>
+          <span>{appAdvice(error)}</span>
           <button className="link" onClick={clearError}>
             dismiss
           </button>

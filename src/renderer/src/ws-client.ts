@@ -16,7 +16,7 @@
  * Free of DOM types so it runs in tests under Node with the `ws` package's client.
  */
 import { createApiStub, type CortexApi } from '../../shared/contract'
-import { WS_AUTH_PATH, wireErrorToError, WsServerFrameSchema, type WsRequestFrame } from '../../shared/wire'
+import { WS_AUTH_PATH, wireErrorToError, WsResponseFrameSchema, WsServerFrameSchema, type WsRequestFrame } from '../../shared/wire'
 import { backoffDelay } from '../../shared/backoff'
 
 type Envelope = Parameters<Parameters<CortexApi['onEvent']>[0]>[0]
@@ -144,7 +144,9 @@ export function createWsApi(url: string, options: WsApiOptions = {}): WsCortexAp
       } catch {
         return // the host only sends JSON frames: a non-JSON message carries no response or event
       }
-      const frame = WsServerFrameSchema.safeParse(raw)
+      // a response is checked on its own: the event schema's first use waits for the first event
+      const isResponse = typeof raw === 'object' && raw !== null && (raw as { kind?: unknown }).kind === 'response'
+      const frame = (isResponse ? WsResponseFrameSchema : WsServerFrameSchema).safeParse(raw)
       if (!frame.success) return
       if (frame.data.kind === 'event') {
         for (const l of eventListeners) l(frame.data.envelope)

@@ -7,6 +7,7 @@
  */
 import { CortexError } from '../../../shared/errors'
 import type { SessionEvent } from '../../../shared/events'
+import type { ImageRef } from '../../../shared/images'
 
 /** Env var: the model's context window in tokens, overriding the table (`--context-window`). */
 export const CONTEXT_WINDOW_ENV = 'CORTEX_CONTEXT_WINDOW'
@@ -81,15 +82,22 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN)
 }
 
+/** Estimated tokens of an image: width × height / 750 (Anthropic's rule), at most 1,600 (providers scale larger ones down). */
+export function imageTokens(ref: Pick<ImageRef, 'width' | 'height'>): number {
+  return Math.min(1600, Math.ceil((ref.width * ref.height) / 750))
+}
+
 /** Estimated tokens an event adds to the model history (0 for events the history ignores). */
 export function eventTokens(e: SessionEvent): number {
   switch (e.type) {
     case 'user_message':
-      return estimateTokens(e.text) + 4
+      return estimateTokens(e.text) + 4 + (e.images ?? []).reduce((n, r) => n + imageTokens(r), 0)
     case 'assistant_message':
-      return estimateTokens(e.text) + e.toolCalls.reduce((n, c) => n + estimateTokens(c.name) + estimateTokens(JSON.stringify(c.args ?? null)) + 8, 4)
+      // reasoning blocks go back with their message (signatures and encrypted content included)
+      return estimateTokens(e.text) + e.toolCalls.reduce((n, c) => n + estimateTokens(c.name) + estimateTokens(JSON.stringify(c.args ?? null)) + 8, 4) +
+        (e.reasoning ? estimateTokens(JSON.stringify(e.reasoning)) : 0)
     case 'tool_call_finished':
-      return estimateTokens(e.result) + 8
+      return estimateTokens(e.result) + 8 + (e.image ? imageTokens(e.image) : 0)
     default:
       return 0
   }

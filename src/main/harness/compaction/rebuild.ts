@@ -6,6 +6,7 @@
  * tool calls finished before the tail replaced by one-line stubs (masking.ts).
  */
 import type { SessionEvent } from '../../../shared/events'
+import { MAX_IMAGES_PER_MESSAGE, type ImageRef } from '../../../shared/images'
 import { renderCompacted } from './context-text'
 
 /** Events that make up the model history (the rest are ignored by the rebuild). */
@@ -17,6 +18,12 @@ export function isHistoryEvent(e: SessionEvent): boolean {
 export interface CompactedView {
   /** The compacted context's first user message, when a summary compaction applies. */
   lead?: string
+  /**
+   * The images the user attached to the messages a summary replaced (the latest
+   * MAX_IMAGES_PER_MESSAGE), sent with the lead: the user's images are part of the task. A tool's
+   * images are not kept (the model can read the file again).
+   */
+  leadImages?: ImageRef[]
   /** Events to replay in order (only {@link isHistoryEvent}s matter). */
   replay: readonly SessionEvent[]
   /** Tool calls whose results are replaced by stubs. */
@@ -52,7 +59,9 @@ export function compactedView(events: readonly SessionEvent[]): CompactedView {
   const start = tailStart(events, at, c.tailEvents)
   const after = events.slice(at + 1)
   if (c.method === 'summary') {
-    return { lead: renderCompacted(c.summary, c.keep), replay: [...events.slice(start, at), ...after], masked: new Set() }
+    const attached = events.slice(0, start).flatMap((e) => (e.type === 'user_message' ? (e.images ?? []) : []))
+    const leadImages = attached.filter((r, i, all) => all.findIndex((x) => x.sha256 === r.sha256) === i).slice(-MAX_IMAGES_PER_MESSAGE)
+    return { lead: renderCompacted(c.summary, c.keep), ...(leadImages.length > 0 ? { leadImages } : {}), replay: [...events.slice(start, at), ...after], masked: new Set() }
   }
   const before = compactedView(events.slice(0, at))
   const masked = new Set(before.masked)
@@ -60,5 +69,5 @@ export function compactedView(events: readonly SessionEvent[]): CompactedView {
     const e = events[i]!
     if (e.type === 'tool_call_finished') masked.add(e.callId)
   }
-  return { ...(before.lead !== undefined ? { lead: before.lead } : {}), replay: [...before.replay, ...after], masked }
+  return { ...(before.lead !== undefined ? { lead: before.lead } : {}), ...(before.leadImages ? { leadImages: before.leadImages } : {}), replay: [...before.replay, ...after], masked }
 }

@@ -7,6 +7,7 @@
  */
 import { streamText, type LanguageModel, type LanguageModelUsage } from 'ai'
 import type { SessionEvent } from '../../../shared/events'
+import { imageLine } from '../../../shared/images'
 import { estimateTokens } from './accounting'
 
 /** The sections every summary has, in order. */
@@ -49,11 +50,11 @@ export function elide(text: string): string {
 export function transcriptOf(events: readonly SessionEvent[], lead?: string): string {
   const lines: string[] = lead ? [`[earlier compacted context]\n${lead}`] : []
   for (const e of events) {
-    if (e.type === 'user_message') lines.push(`USER: ${e.text}`)
+    if (e.type === 'user_message') lines.push(`USER: ${[e.text, ...(e.images ?? []).map(imageLine)].filter(Boolean).join(' ')}`)
     else if (e.type === 'assistant_message') {
       if (e.text) lines.push(`ASSISTANT: ${elide(e.text)}`)
       for (const c of e.toolCalls) lines.push(`TOOL CALL ${c.name} ${elide(JSON.stringify(c.args ?? {}))}`)
-    } else if (e.type === 'tool_call_finished') lines.push(`TOOL RESULT ${e.name}${e.isError ? ' (error)' : ''}: ${elide(e.result)}`)
+    } else if (e.type === 'tool_call_finished') lines.push(`TOOL RESULT ${e.name}${e.isError ? ' (error)' : ''}: ${elide(e.result)}${e.image ? ` ${imageLine(e.image)}` : ''}`)
   }
   return lines.join('\n')
 }

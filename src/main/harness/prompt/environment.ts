@@ -15,6 +15,8 @@ export const MAX_LINE_CHARS = 200
 export type GitFacts =
   | { kind: 'repo'; branch: string; status: string[]; moreStatus: number; commits: string[] }
   | { kind: 'not-a-repo' }
+  /** Only the branch, read on the host from `.git/HEAD` while the guest starts (host-git-head.ts); the rest is read in the guest at the next step or turn. */
+  | { kind: 'branch-only'; branch: string }
   /** Not read: the reason (no guest yet, timed out, git failed), said to the model as is. */
   | { kind: 'unknown'; reason: string }
 
@@ -49,10 +51,14 @@ export function cleanLine(line: string): string {
   return clean.length > MAX_LINE_CHARS ? `${clean.slice(0, MAX_LINE_CHARS)}…` : clean
 }
 
+/** What the block says of the git status and commits while the guest that reads them is still starting. */
+export const NOT_READ_YET = 'not read yet (the guest was still starting); they come with a later request'
+
 /** The git lines of the block. */
 function gitLines(git: GitFacts): string[] {
   if (git.kind === 'not-a-repo') return ['Git repository: no']
   if (git.kind === 'unknown') return [`Git repository: unknown (${git.reason})`]
+  if (git.kind === 'branch-only') return [`Git repository: yes, branch ${cleanLine(git.branch)}`, `Git status and recent commits: ${NOT_READ_YET}`]
   const status = git.status.length === 0 ? ['Git status: clean'] : ['Git status (git status --short):', ...git.status.map(cleanLine)]
   if (git.moreStatus > 0) status.push(`… and ${git.moreStatus} more`)
   const commits = git.commits.length === 0 ? ['Recent commits: none'] : ['Recent commits:', ...git.commits.map((c) => `- ${cleanLine(c)}`)]

@@ -4,10 +4,12 @@
  * and the actions that call the session API (open a repository, send, stop, switch mode or sandbox).
  */
 import { create } from 'zustand'
+import type { ImageInput } from '../../../shared/images'
 import type { SessionInfo } from '../../../shared/contract'
 import type { EventEnvelope, Operation } from '../../../shared/events'
 import type { Mode } from '../../../shared/modes'
 import type { SandboxPolicy } from '../../../shared/sandbox'
+import type { ThinkingLevel } from '../../../shared/thinking'
 import { createApiHandle, type ApiHandle } from '../api'
 import type { ConnectionState } from '../ws-client'
 import { reduceEnvelope, emptyView, type SessionView } from './reduce-event'
@@ -41,14 +43,19 @@ export interface AppState {
   loadHistory(id: string): Promise<void>
   refreshSessions(): Promise<void>
   closeCurrent(): Promise<void>
-  send(text: string): Promise<boolean>
+  /** Send a message (with the composer's images); false when the session refused it. */
+  send(text: string, images?: ImageInput[]): Promise<boolean>
   stop(): Promise<void>
   /** Remove a message queued during a turn before the model gets it. */
   removeQueued(queueId: string): Promise<void>
+  /** The texts Stop handed back to the current session's composer, oldest first; the view forgets them. */
+  takeReturned(): string[]
   setMode(mode: Mode): Promise<void>
   /** Accept or reject (with feedback) the plan or spec document awaiting a decision. */
   decide(op: ProposalOp): Promise<void>
   setSandbox(policy: SandboxPolicy): Promise<void>
+  /** The session's thinking level from its next turn (`set_thinking`); a model that cannot think refuses it (shown as the request error). */
+  setThinking(level: ThinkingLevel): Promise<void>
   openFile(file: OpenedFile | null): void
   clearError(): void
 }
@@ -129,18 +136,25 @@ export function createAppStore(handle: ApiHandle) {
           })
         })
       },
-      send: async (text) => {
+      send: async (text, images) => {
         const id = get().currentId
         if (!id) {
           set({ requestError: 'Open a repository first.' })
           return false
         }
-        return guard(() => handle.api.submit({ sessionId: id, op: { type: 'user_message', text } }).then(() => undefined))
+        return guard(() => handle.api.submit({ sessionId: id, op: { type: 'user_message', text, ...(images?.length ? { images } : {}) } }).then(() => undefined))
       },
       removeQueued: async (queueId) => {
         const id = get().currentId
         if (!id) return
         await guard(() => handle.api.submit({ sessionId: id, op: { type: 'remove_queued', queueId } }).then(() => undefined))
+      },
+      takeReturned: () => {
+        const id = get().currentId
+        const view = id ? get().views[id] : undefined
+        if (!id || !view || view.returned.length === 0) return []
+        set((s) => ({ views: { ...s.views, [id]: { ...view, returned: [] } } }))
+        return view.returned.map((r) => r.text)
       },
       stop: async () => {
         const id = get().currentId
@@ -163,6 +177,11 @@ export function createAppStore(handle: ApiHandle) {
         set({ pendingSandbox: policy })
         if (!id) return
         await guard(() => handle.api.submit({ sessionId: id, op: { type: 'set_sandbox', policy } }).then(() => undefined))
+      },
+      setThinking: async (level) => {
+        const id = get().currentId
+        if (!id) return
+        await guard(() => handle.api.submit({ sessionId: id, op: { type: 'set_thinking', level } }).then(() => undefined))
       },
       openFile: (file) => set({ openedFile: file }),
       clearError: () => set({ requestError: null })

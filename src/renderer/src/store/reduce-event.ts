@@ -3,7 +3,9 @@
  * streamed assistant text, one row per tool call, guest status, errors, turn ends), the plan, the
  * todos, the guest state and the terminal transcript of bash output. No React, no I/O.
  */
+import type { FileDiff } from '../../../shared/file-diff'
 import { endedProcessesNote, type Mode, type ModeLock } from '../../../shared/modes'
+import type { ImageRef } from '../../../shared/images'
 import type { SpecDocument } from '../../../shared/proposals'
 import type { SandboxPolicy } from '../../../shared/sandbox'
 import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../../shared/events'
@@ -14,14 +16,17 @@ import { formatUsage, type TurnUsage } from '../../../shared/usage'
 import { checkpointFailedText, revertText } from './checkpoint-events'
 import { applyCompactionEvent, type CompactionFields } from './compaction-events'
 import { TerminalLog } from '../features/terminal/terminal-log'
+import { approvalTerminalText } from '../features/terminal/terminal-approval'
 import { applyTurnTiming } from '../features/timeline/turn-timing'
 import { EMPTY_QUEUE_FIELDS, applyQueueEvent, dropQueued, type QueueFields } from './queue-events'
 import { appendsInPlace } from './in-place'
 import { callFailed } from '../../../shared/tool-outcome'
+import { applyReasoningEvent, type ReasoningFields, type ReasoningRow } from './reasoning-events'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
-  | { kind: 'user'; id: string; text: string }
+  /** `images`: attached to the message, stored in the session's folder (shown as thumbnails). */
+  | { kind: 'user'; id: string; text: string; images?: ImageRef[] }
   /** `done`: a streamed message whose step ended (its text is final: shown without the render throttle). */
   | { kind: 'assistant'; id: string; turnId: string; text: string; done?: boolean }
   | {
@@ -36,6 +41,10 @@ export type TimelineItem =
       output: string
       /** The text returned to the model, once finished. */
       result?: string
+      /** A file tool's real change (edit_file, write_file), once finished. */
+      diff?: FileDiff
+      /** An image the tool returned (read_file of a PNG, JPEG, GIF or WebP). */
+      image?: ImageRef
     }
   | { kind: 'guest'; id: string; state: string; detail?: string }
   | { kind: 'error'; id: string; code: string; message: string }
@@ -48,9 +57,11 @@ export type TimelineItem =
   | { kind: 'host_warning'; id: string; paths: string[]; message: string }
   /** An approval card, or a call a stored rule decided (features/approvals/approvals-view.ts). */
   | ApprovalRow
+  /** The model's reasoning, collapsed with its duration (./reasoning-events.ts). */
+  | ReasoningRow
 
 /** Everything the UI shows about one session, derived from its events (queued messages and model waits: ./queue-events). */
-export interface SessionView extends QueueFields, CompactionFields {
+export interface SessionView extends QueueFields, CompactionFields, ReasoningFields {
   sessionId: string
   repo: string
   mode: Mode
@@ -59,6 +70,8 @@ export interface SessionView extends QueueFields, CompactionFields {
   /** When tool calls wait for the user (never | commands | changes). */
   approvalPolicy: ApprovalPolicy
   running: boolean
+  /** The model the next message goes to (session_opened, session_resumed, model_changed), null when not recorded. */
+  model: { provider: string; model: string } | null
   /** Latest guest state, null before the first guest_status. */
   guest: { state: string; detail?: string } | null
   items: TimelineItem[]
@@ -99,6 +112,7 @@ export function emptyView(sessionId: string, repo = '', mode: Mode = 'agent', sa
     sandbox,
     approvalPolicy: 'commands',
     running: false,
+    model: null,
     guest: null,
     items: [],
     plan: null,
@@ -176,9 +190,11 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
   }
   switch (event.type) {
     case 'session_opened':
-      return { ...view, repo: event.repo, mode: event.mode, sandbox: event.sandbox ?? view.sandbox, approvalPolicy: event.approvalPolicy ?? view.approvalPolicy }
+      return { ...view, repo: event.repo, mode: event.mode, sandbox: event.sandbox ?? view.sandbox, approvalPolicy: event.approvalPolicy ?? view.approvalPolicy, model: modelOf(event) ?? view.model }
+    case 'model_changed':
+      return { ...push({ kind: 'notice', id, text: `model: ${event.model} (from the next message)`, warn: false }), model: { provider: event.provider, model: event.model } }
     case 'user_message':
-      return dropQueued(push({ kind: 'user', id, text: event.text }), event.queueId)
+      return dropQueued(push({ kind: 'user', id, text: event.text, ...(event.images?.length ? { images: event.images } : {}) }), event.queueId)
     case 'message_queued':
     case 'queued_removed':
     case 'model_waiting':
@@ -190,7 +206,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return applyQueueEvent({ ...view, items, streaming: false }, event)
     }
     case 'turn_started':
-      return { ...view, running: true, mode: event.mode, streaming: false, modelWait: null }
+      return { ...view, running: true, mode: event.mode, streaming: false, modelWait: null, returned: [] }
     case 'text_delta': {
       const last = view.items[view.items.length - 1]
       if (view.streaming && last && last.kind === 'assistant' && last.turnId === event.turnId) {
@@ -250,6 +266,8 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
         ...t,
         status: callFailed(event) ? 'error' : 'ok',
         result: event.result,
+        ...(event.diff ? { diff: event.diff } : {}),
+        ...(event.image ? { image: event.image } : {}),
         ...(replayed ? { output: (event.output ?? '').slice(-TOOL_OUTPUT_CAP) } : {})
       }))
       if (!replayed || tool?.name !== 'bash') return { ...view, items, streaming: false }
@@ -280,8 +298,14 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     }
     case 'approval_requested':
     case 'approval_resolved':
-    case 'approval_policy_changed':
-      return applyApprovalEvent(view, event, id)
+    case 'approval_policy_changed': {
+      const next = applyApprovalEvent(view, event, id)
+      // a bash command waiting for approval reads as waiting in the terminal, not as running
+      const line = approvalTerminalText(event, view.items)
+      if (line === null) return next
+      next.terminal.append(line)
+      return { ...next, terminalVersion: view.terminalVersion + 1 }
+    }
     case 'host_exec_warning':
       return push({ kind: 'host_warning', id, paths: event.paths, message: event.message })
     case 'turn_ended': {
@@ -296,6 +320,10 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     }
     case 'usage':
       return view // per-request usage; the turn's totals arrive with turn_ended
+    case 'reasoning_delta':
+    case 'reasoning_done':
+    case 'thinking_changed':
+      return applyReasoningEvent(view, event, id, (row) => push(row)) // ./reasoning-events.ts
     case 'compaction_started':
     case 'compaction_finished':
     case 'compaction_failed':
@@ -305,7 +333,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'shell_exited':
       return view // the shell tab (features/terminal/ShellPane.tsx) subscribes to these itself
     case 'session_resumed':
-      return push({ kind: 'notice', id, text: resumedText(event), warn: event.skipped > 0 || event.interruptedCalls > 0 })
+      return { ...push({ kind: 'notice', id, text: resumedText(event), warn: event.skipped > 0 || event.interruptedCalls > 0 }), model: modelOf(event) ?? view.model }
     case 'instructions_loaded':
       return push({ kind: 'notice', id, text: `instructions loaded from ${event.file}${event.truncated ? ` (cut at ${event.bytes} bytes)` : ''}`, warn: event.truncated })
     case 'turn_changes':
@@ -317,6 +345,11 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'error':
       return push({ kind: 'error', id, code: event.code, message: event.message })
   }
+}
+
+/** The provider and model an opened or resumed session recorded, or null. */
+function modelOf(e: { provider?: string; model?: string }): { provider: string; model: string } | null {
+  return e.provider && e.model ? { provider: e.provider, model: e.model } : null
 }
 
 /** The timeline text of a goal's change: `goal set: TEXT (8 turns)`, or `goal met · 2/8 — evidence`. */

@@ -92,7 +92,8 @@ function Card({ item }: { item: ApprovalItem }): React.JSX.Element {
                   aria-label="Rule to store (a command prefix ending in *)"
                   value={rule}
                   onChange={(e) => setRule(e.target.value)}
-                  size={Math.max(12, rule.length + 2)}
+                  size={Math.min(40, Math.max(12, rule.length + 2))}
+                  title={rule}
                 />
               )}
             </span>

@@ -1,6 +1,7 @@
 /**
  * One changed file in Monaco's diff editor (side by side, inline when the pane is narrow), loaded
- * lazily from the bundle (monaco-setup.ts). Binary and large files show a notice instead.
+ * lazily from the bundle (monaco-setup.ts), in the app's light or dark theme. Binary and large files
+ * show a notice instead.
  */
 import { DiffEditor, type DiffOnMount } from '@monaco-editor/react'
 import { useEffect, useRef } from 'react'
@@ -8,6 +9,7 @@ import '../files/monaco-setup'
 import type { RequestOutput } from '../../../../shared/contract'
 import type { FileSide } from '../../../../shared/checkpoints'
 import { languageOf } from './languages'
+import { useColorScheme } from '../layout/color-scheme'
 
 /** Width (px) under which the diff is shown inline rather than side by side. */
 export const INLINE_BELOW_PX = 700
@@ -24,6 +26,7 @@ export default function ChangeDiff({ diff, width }: { diff: RequestOutput<'fileD
   // The models are kept by the wrapper and released here, before it disposes the editor: letting it
   // dispose them first throws "TextModel got disposed before DiffEditorWidget model got reset".
   const editor = useRef<Parameters<DiffOnMount>[0] | null>(null)
+  const scheme = useColorScheme()
   useEffect(
     () => () => {
       const e = editor.current
@@ -46,7 +49,7 @@ export default function ChangeDiff({ diff, width }: { diff: RequestOutput<'fileD
     <div className="change-diff" data-testid="change-diff">
       <DiffEditor
         height="100%"
-        theme="vs-dark"
+        theme={scheme === 'dark' ? 'vs-dark' : 'vs'}
         language={languageOf(diff.path)}
         original={diff.before?.text ?? ''}
         modified={diff.after?.text ?? ''}

@@ -14,7 +14,7 @@ export function QueuedMessages(): React.JSX.Element | null {
       {view.queued.map((q) => (
         <li key={q.queueId} className="queued" data-testid="queued-message" data-queue-id={q.queueId}>
           <span className="queued-badge">queued</span>
-          <span className="queued-text">{q.text}</span>
+          <span className="queued-text">{[q.text, ...(q.images ?? [])].filter(Boolean).join(' ')}</span>
           <button data-testid="remove-queued" title="Remove before the model gets it" aria-label="Remove queued message" onClick={() => void removeQueued(q.queueId)}>
             ×
           </button>

@@ -3,7 +3,7 @@
  * guest; .gitignored files hidden unless toggled) and the file open in the viewer, whose CURRENT
  * content is read through the guest (readWorkspaceFile) with its real line numbers, paged for big
  * files. A tool call that can change files (write_file, edit_file, bash) finishing in that session
- * re-reads the open file and the tree.
+ * re-reads the open file and the tree; showing another session closes the file of the previous one.
  */
 import { create } from 'zustand'
 import type { FilePage } from '../../../../shared/desk'
@@ -96,6 +96,13 @@ export const useFilesStore = create<FilesState>()((set, get) => {
     reload: () => read(get().opened?.page?.startLine ?? 1),
     close: () => set({ opened: null })
   }
+})
+
+// Another session on screen: the file of the previous one (maybe another repository) leaves the viewer (issue 23).
+useAppStore.subscribe((s, prev) => {
+  if (s.currentId === prev.currentId) return
+  const files = useFilesStore.getState()
+  if (files.opened && files.opened.sessionId !== s.currentId) files.close()
 })
 
 // A finished write/edit/bash in the shown session re-reads the open file and the tree.

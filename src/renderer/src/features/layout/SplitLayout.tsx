@@ -3,7 +3,9 @@
  * a drag handle between columns (pointer drag, or the arrow keys on a focused handle: 16 px a
  * press) and a collapse button per side. Widths (px) and collapsed flags are remembered in
  * localStorage under {@link LAYOUT_KEY}; widths are clamped so the centre keeps at least
- * {@link MIN_CENTER} px at any window width.
+ * {@link MIN_CENTER} px at any window width. Every child sits in a named grid column, so a
+ * collapsed side never shifts the others (issue 23: the centre became 0 px), and a stored layout
+ * that is damaged or does not fit the window is repaired on load (ADR 0028).
  */
 import { useCallback, useEffect, useState, type ReactNode } from 'react'
 
@@ -12,6 +14,7 @@ export const LAYOUT_KEY = 'cortex.layout.v1'
 /** Narrowest centre column (px). */
 export const MIN_CENTER = 380
 const MIN_SIDE = 160
+const HANDLE = 5
 
 /** The remembered layout. */
 export interface LayoutState {
@@ -26,11 +29,12 @@ export function defaultLayout(width: number): LayoutState {
   return { left: width < 1200 ? 220 : 260, right: Math.round(Math.max(320, width * 0.38)), leftCollapsed: false, rightCollapsed: false }
 }
 
-/** Clamp widths so both sides stay ≥ MIN_SIDE and the centre ≥ MIN_CENTER at window width `width`. */
+/** Clamp widths so both sides stay ≥ MIN_SIDE and the centre ≥ MIN_CENTER (handles counted) at window width `width`. */
 export function clampLayout(l: LayoutState, width: number): LayoutState {
   const left = l.leftCollapsed ? 0 : Math.max(MIN_SIDE, l.left)
   const right = l.rightCollapsed ? 0 : Math.max(MIN_SIDE, l.right)
-  const over = left + right + MIN_CENTER - width
+  const handles = (l.leftCollapsed ? 0 : HANDLE) + (l.rightCollapsed ? 0 : HANDLE)
+  const over = left + right + handles + MIN_CENTER - width
   if (over <= 0) return l
   // take from the wider side first
   const cutRight = l.rightCollapsed ? 0 : Math.min(right - MIN_SIDE, Math.max(over / 2, over - (left - MIN_SIDE)))
@@ -38,14 +42,30 @@ export function clampLayout(l: LayoutState, width: number): LayoutState {
   return { ...l, left: Math.round(left - cutLeft) || l.left, right: Math.round(right - cutRight) || l.right }
 }
 
+/**
+ * Repair a stored layout (any JSON value) for a window `width` px wide: non-numbers, negative or
+ * non-finite widths and non-boolean flags take the defaults; widths are clamped so the centre keeps
+ * MIN_CENTER; when even the narrowest sides do not fit, the right side, then the left, is collapsed.
+ */
+export function repairLayout(raw: unknown, width: number): LayoutState {
+  const d = defaultLayout(width)
+  const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>
+  const num = (v: unknown, def: number): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.round(v) : def)
+  const flag = (v: unknown): boolean => v === true
+  let l: LayoutState = { left: num(r.left, d.left), right: num(r.right, d.right), leftCollapsed: flag(r.leftCollapsed), rightCollapsed: flag(r.rightCollapsed) }
+  const minNeed = (x: LayoutState): number => (x.leftCollapsed ? 0 : MIN_SIDE + HANDLE) + (x.rightCollapsed ? 0 : MIN_SIDE + HANDLE) + MIN_CENTER
+  if (minNeed(l) > width) l = { ...l, rightCollapsed: true }
+  if (minNeed(l) > width) l = { ...l, leftCollapsed: true }
+  const c = clampLayout(l, width)
+  return { ...c, left: Math.min(c.left, Math.max(MIN_SIDE, width - MIN_CENTER)), right: Math.min(c.right, Math.max(MIN_SIDE, width - MIN_CENTER)) }
+}
+
 function load(width: number): LayoutState {
   try {
-    const raw = JSON.parse(localStorage.getItem(LAYOUT_KEY) ?? 'null') as Partial<LayoutState> | null
-    if (raw && typeof raw.left === 'number' && typeof raw.right === 'number') return { ...defaultLayout(width), ...raw }
+    return repairLayout(JSON.parse(localStorage.getItem(LAYOUT_KEY) ?? 'null'), width)
   } catch {
-    // damaged: defaults
+    return defaultLayout(width) // damaged JSON: defaults
   }
-  return defaultLayout(width)
 }
 
 function Handle({ side, onDrag, label }: { side: 'left' | 'right'; onDrag(dx: number): void; label: string }): React.JSX.Element {
@@ -73,6 +93,7 @@ function Handle({ side, onDrag, label }: { side: 'left' | 'right'; onDrag(dx: nu
       aria-label={label}
       tabIndex={0}
       data-testid={`split-${side}`}
+      style={{ gridColumn: side === 'left' ? 2 : 4 }}
       onPointerDown={start}
       onKeyDown={(e) => {
         if (e.key === 'ArrowLeft') onDrag(-16)
@@ -103,18 +124,18 @@ export function SplitLayout({ left, center, right }: { left: ReactNode; center: 
   const dragRight = useCallback((dx: number) => setLayout((l) => ({ ...l, right: Math.max(MIN_SIDE, clampLayout(l, window.innerWidth).right - dx) })), [])
   const cols = [
     shown.leftCollapsed ? '0px' : `${shown.left}px`,
-    shown.leftCollapsed ? '0px' : '5px',
+    shown.leftCollapsed ? '0px' : `${HANDLE}px`,
     'minmax(0, 1fr)',
-    shown.rightCollapsed ? '0px' : '5px',
+    shown.rightCollapsed ? '0px' : `${HANDLE}px`,
     shown.rightCollapsed ? '0px' : `${shown.right}px`
   ].join(' ')
   return (
     <div className="split" style={{ gridTemplateColumns: cols }} data-testid="split">
-      <div className="split-pane split-left-pane" hidden={shown.leftCollapsed}>
+      <div className="split-pane split-left-pane" hidden={shown.leftCollapsed} style={{ gridColumn: 1 }}>
         {left}
       </div>
-      {shown.leftCollapsed ? <span /> : <Handle side="left" onDrag={dragLeft} label="Resize the sessions sidebar" />}
-      <div className="split-pane split-center">
+      {shown.leftCollapsed ? null : <Handle side="left" onDrag={dragLeft} label="Resize the sessions sidebar" />}
+      <div className="split-pane split-center" style={{ gridColumn: 3 }} data-testid="split-center">
         <div className="split-toggles">
           <button className="link" data-testid="toggle-left" aria-pressed={!shown.leftCollapsed} title="Show or hide the sessions sidebar" onClick={() => setLayout((l) => ({ ...l, leftCollapsed: !l.leftCollapsed }))}>
             {shown.leftCollapsed ? '▸ sessions' : '◂'}
@@ -125,8 +146,8 @@ export function SplitLayout({ left, center, right }: { left: ReactNode; center: 
         </div>
         {center}
       </div>
-      {shown.rightCollapsed ? <span /> : <Handle side="right" onDrag={dragRight} label="Resize the side panel" />}
-      <div className="split-pane split-right-pane" hidden={shown.rightCollapsed}>
+      {shown.rightCollapsed ? null : <Handle side="right" onDrag={dragRight} label="Resize the side panel" />}
+      <div className="split-pane split-right-pane" hidden={shown.rightCollapsed} style={{ gridColumn: 5 }}>
         {right}
       </div>
     </div>

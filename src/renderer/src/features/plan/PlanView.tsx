@@ -1,6 +1,6 @@
 /**
  * The current plan: title, summary (sanitized Markdown, timeline/markdown.ts), ordered steps and its mermaid diagram rendered to SVG with
- * mermaid.render (strict security level; mermaid is loaded on first use). Links in the diagram never
+ * mermaid.render (strict security level, the app's light or dark theme; mermaid is loaded on first use). Links in the diagram never
  * load in the app's tab (diagram-links.ts). A diagram mermaid rejects shows its source and the parse
  * error instead.
  */
@@ -8,21 +8,21 @@ import { useEffect, useState } from 'react'
 import { useCurrentView } from '../../store/app-store'
 import { neutralizeDiagramLinks, openDiagramLink } from './diagram-links'
 import { renderMarkdown } from '../timeline/markdown'
+import { useColorScheme } from '../layout/color-scheme'
 
 let counter = 0
 let mermaidReady: Promise<typeof import('mermaid').default> | undefined
 
 function loadMermaid(): Promise<typeof import('mermaid').default> {
-  mermaidReady ??= import('mermaid').then(({ default: mermaid }) => {
-    mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'dark' })
-    return mermaid
-  })
+  mermaidReady ??= import('mermaid').then(({ default: mermaid }) => mermaid)
   return mermaidReady
 }
 
-/** Render `source` to an SVG string with inert links; rejects with mermaid's parse error. */
-async function renderDiagram(source: string): Promise<string> {
+/** Render `source` to an SVG string in `scheme`'s mermaid theme, with inert links; rejects with mermaid's parse error. */
+async function renderDiagram(source: string, scheme: 'light' | 'dark'): Promise<string> {
   const mermaid = await loadMermaid()
+  // the theme is read at render time: set it for this render (the light theme is mermaid's default)
+  mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: scheme === 'light' ? 'default' : 'dark' })
   const { svg } = await mermaid.render(`plan-diagram-${++counter}`, source)
   return neutralizeDiagramLinks(svg)
 }
@@ -31,6 +31,7 @@ async function renderDiagram(source: string): Promise<string> {
 export function PlanView(): React.JSX.Element | null {
   const view = useCurrentView()
   const plan = view?.plan ?? null
+  const scheme = useColorScheme()
   const [svg, setSvg] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
 
@@ -39,14 +40,14 @@ export function PlanView(): React.JSX.Element | null {
     setSvg(null)
     setError(null)
     if (!plan) return
-    renderDiagram(plan.mermaid).then(
+    renderDiagram(plan.mermaid, scheme).then(
       (s) => live && setSvg(s),
       (e: unknown) => live && setError(e instanceof Error ? e.message : String(e))
     )
     return () => {
       live = false
     }
-  }, [plan])
+  }, [plan, scheme])
 
   if (!plan) return view?.spec ? null : <div className="panel-empty" data-testid="plan-view">No plan yet.</div>
   return (

@@ -2,7 +2,8 @@
  * The sessions sidebar: every stored session of the data folder (title from its first message or
  * the name given, repository, mode, last activity), searchable; a click opens it (resumes it in
  * this process and shows its history); rename in place; delete after a confirmation (the service
- * refuses a session open here or elsewhere); Close for a session open in this window.
+ * refuses a session open here or elsewhere); Close for a session open in this window. A stored
+ * session without a message is not listed unless it is open here (a count says how many).
  */
 import { useState } from 'react'
 import type { StoredSession } from '../../../../shared/desk'
@@ -89,12 +90,16 @@ function SessionItem({ s, current }: { s: StoredSession; current: boolean }): Re
 export function SessionsSidebar(): React.JSX.Element {
   const { stored, query, setQuery, error } = useSessionsStore()
   const currentId = useAppStore((s) => s.currentId)
-  const shown = filterSessions(stored, query)
+  const live = useAppStore((s) => s.sessions)
+  // a session nobody wrote in is hidden unless it is open here (issue 23: the list filled with them)
+  const worth = stored.filter((s) => s.title || s.id === currentId || live.some((x) => x.id === s.id))
+  const hidden = stored.length - worth.length
+  const shown = filterSessions(worth, query)
   return (
     <nav className="sessions-sidebar" aria-label="Sessions" data-testid="sessions-sidebar">
       <div className="sidebar-head">
         <span className="sidebar-title">Sessions</span>
-        <span className="muted">{stored.length}</span>
+        <span className="muted">{worth.length}</span>
       </div>
       <input
         className="session-search"
@@ -114,8 +119,13 @@ export function SessionsSidebar(): React.JSX.Element {
         {shown.map((s) => (
           <SessionItem key={s.id} s={s} current={s.id === currentId} />
         ))}
-        {shown.length === 0 && <li className="muted session-none">{stored.length ? 'No session matches.' : 'No stored sessions yet.'}</li>}
+        {shown.length === 0 && <li className="muted session-none">{worth.length ? 'No session matches.' : 'No stored sessions yet.'}</li>}
       </ul>
+      {hidden > 0 && (
+        <div className="muted session-hidden" data-testid="sessions-hidden-empty" title="Sessions without a message are not listed; they hold nothing to continue">
+          {hidden} empty session{hidden === 1 ? '' : 's'} not shown
+        </div>
+      )}
     </nav>
   )
 }

@@ -5,13 +5,15 @@
  * saved key is never shown again — only "a key is saved" — and where Electron's safeStorage falls
  * back to plain text on Linux (`basic_text`) the key field says so. In the browser host keys come
  * only from the server's environment: the field is replaced by that note and the connection in
- * force. "Test connection" asks the model server for its models.
+ * force. "Test connection" asks the model server for its models. The theme (system/light/dark) is
+ * this browser's own choice, applied at once (features/layout/color-scheme.ts).
  */
 import { useEffect, useState } from 'react'
 import { PROVIDER_NAMES, SANDBOX_POLICIES, APPROVAL_POLICIES } from '../../../../shared/enum-values'
 import { SettingsSchema, type Settings, type SettingsView } from '../../../../shared/settings'
 import { useAppStore } from '../../store/app-store'
 import { useSessionsStore } from '../sessions/sessions-store'
+import { THEME_CHOICES, setThemeChoice, useThemeChoice, type ThemeChoice } from '../layout/color-scheme'
 
 type Errors = Partial<Record<keyof Settings | 'apiKey' | 'form', string>>
 
@@ -59,12 +61,16 @@ export function SettingsDialog({ onClose }: { onClose(): void }): React.JSX.Elem
   const [errors, setErrors] = useState<Errors>({})
   const [status, setStatus] = useState<string | null>(null)
   const [testing, setTesting] = useState(false)
+  const theme = useThemeChoice()
 
   useEffect(() => {
     api.getSettings({}).then(
       (v) => {
         setView(v)
-        setDraft({ ...v.settings })
+        // nothing saved but a connection in force (flags or environment): the form shows that one,
+        // so it is not empty and "Test connection" tests what is in force (issue 23)
+        const fromForce = v.inForce && !v.settings.model && !v.settings.baseUrl && (PROVIDER_NAMES as readonly string[]).includes(v.inForce.provider)
+        setDraft({ ...v.settings, ...(fromForce && v.inForce ? { provider: v.inForce.provider, model: v.inForce.model, baseUrl: v.inForce.baseUrl } : {}) })
       },
       (err: unknown) => setErrors({ form: err instanceof Error ? err.message : String(err) })
     )
@@ -131,6 +137,15 @@ export function SettingsDialog({ onClose }: { onClose(): void }): React.JSX.Elem
               In force now: {view.inForce ? `${view.inForce.provider} · ${view.inForce.model} · ${view.inForce.baseUrl}` : 'no model connection'}
             </div>
             <div className="settings-grid">
+              <Field label="Theme" name="theme" note="This browser or window; applies at once (system: follow the system's light or dark preference).">
+                <select data-testid="settings-theme" value={theme} onChange={(e) => setThemeChoice(e.target.value as ThemeChoice)}>
+                  {THEME_CHOICES.map((t) => (
+                    <option key={t} value={t}>
+                      {t}
+                    </option>
+                  ))}
+                </select>
+              </Field>
               <Field label="Provider" name="provider" error={errors.provider}>
                 {select('provider', PROVIDER_NAMES)}
               </Field>

@@ -3,8 +3,11 @@
  * (AgentTerminal), and "Shell", an interactive shell into the session's guest (ShellPane), opened
  * the first time it is shown and kept while the session stays on screen. Both panes, and xterm.js
  * with them, load on demand (their own chunk, off the entry chunk); a note stands in meanwhile.
+ * The Agent pane mounts only once the current session's view is there and the page is next idle:
+ * loading xterm.js and opening a terminal (0.1–0.3 s of main thread) used to run before the
+ * history arrived, delaying the timeline's first paint (issue 24, ADR 0015).
  */
-import { lazy, useState } from 'react'
+import { lazy, useEffect, useState } from 'react'
 import { LazyPart } from '../layout/LazyPart'
 import { useAppStore } from '../../store/app-store'
 import { AgentTerminalLoading, TerminalLoading } from './TerminalNote'
@@ -15,11 +18,39 @@ const ShellPane = lazy(() => import('./ShellPane').then((m) => ({ default: m.She
 
 type Pane = 'agent' | 'shell'
 
+/** Longest wait (ms) for an idle moment before the Agent pane mounts anyway. */
+const AGENT_MOUNT_TIMEOUT_MS = 2000
+
+/** Run `fn` at the page's next idle moment (at most `timeout` ms later); returns a cancel function. */
+function whenIdle(fn: () => void, timeout: number): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const id = window.requestIdleCallback(fn, { timeout })
+    return () => window.cancelIdleCallback(id)
+  }
+  const id = window.setTimeout(fn, 0)
+  return () => window.clearTimeout(id)
+}
+
+/**
+ * Whether the Agent pane may mount: after the current session's view exists (its history replayed)
+ * and the page then went idle (its rows painted); stays true once set.
+ */
+function useAgentPaneReady(): boolean {
+  const viewThere = useAppStore((s) => s.currentId !== null && s.views[s.currentId] !== undefined)
+  const [ready, setReady] = useState(false)
+  useEffect(() => {
+    if (ready || !viewThere) return
+    return whenIdle(() => setReady(true), AGENT_MOUNT_TIMEOUT_MS)
+  }, [ready, viewThere])
+  return ready
+}
+
 /** The terminal panel. */
 export function TerminalPane(): React.JSX.Element {
   const [pane, setPane] = useState<Pane>('agent')
   const [shellShown, setShellShown] = useState(false)
   const sessionId = useAppStore((s) => s.currentId)
+  const agentReady = useAgentPaneReady()
   const pick = (p: Pane): void => {
     setPane(p)
     if (p === 'shell') setShellShown(true)
@@ -34,9 +65,13 @@ export function TerminalPane(): React.JSX.Element {
         ))}
       </div>
       <div className="terminal-panel" role="tabpanel" id="terminal-panel-agent" aria-labelledby="terminal-tab-agent" hidden={pane !== 'agent'}>
-        <LazyPart what="terminal" fallback={<AgentTerminalLoading />}>
-          <AgentTerminal />
-        </LazyPart>
+        {agentReady ? (
+          <LazyPart what="terminal" fallback={<AgentTerminalLoading />}>
+            <AgentTerminal />
+          </LazyPart>
+        ) : (
+          <AgentTerminalLoading />
+        )}
       </div>
       <div className="terminal-panel" role="tabpanel" id="terminal-panel-shell" aria-labelledby="terminal-tab-shell" hidden={pane !== 'shell'}>
         {shellShown && (

@@ -1,10 +1,12 @@
 /**
- * A compact, colored unified diff (see edit-diff.ts): removed lines red with "-", added green with
- * "+", each with its line number before and after the edit in two gutters (the file's numbers once
- * the call's result says where the edit landed; drawn from `data-ln` by timeline.css).
+ * A compact, colored unified diff: removed lines red with "-", added green with "+", each with its
+ * line number before and after the edit in two gutters (drawn from `data-ln` by timeline.css). It is
+ * the real diff of the file the core computed (`tool_call_finished.diff`, shared/file-diff.ts) when
+ * the call has one; else, for a session logged before that, the edit's arguments (edit-diff.ts).
  */
 import { memo, useMemo } from 'react'
-import { editDiff } from './edit-diff'
+import { fileDiffRows, type FileDiff } from '../../../../shared/file-diff'
+import { editDiff, type DiffLine } from './edit-diff'
 
 const SIGN = { hunk: '', context: ' ', del: '-', add: '+' } as const
 
@@ -14,9 +16,12 @@ function gutter(oldLine: number | undefined, newLine: number | undefined): strin
   return `${cell(oldLine)}${cell(newLine)} `
 }
 
-/** The diff of an edit_file call's arguments; nothing when they hold no edit. */
-export const DiffView = memo(function DiffView({ args, result }: { args: unknown; result?: string }): React.JSX.Element | null {
-  const lines = useMemo(() => editDiff(args, result), [args, result])
+/** The file's real diff (`diff`), else the diff of an edit_file call's arguments; nothing when neither holds a change. */
+export const DiffView = memo(function DiffView({ args, result, diff }: { args: unknown; result?: string; diff?: FileDiff }): React.JSX.Element | null {
+  const lines = useMemo((): DiffLine[] => {
+    if (!diff) return editDiff(args, result)
+    return diff.note ? [{ kind: 'hunk', text: diff.note }] : fileDiffRows(diff)
+  }, [args, result, diff])
   if (lines.length === 0) return null
   return (
     <pre className="tool-diff" data-testid="tool-diff">

@@ -37,6 +37,15 @@ export function Timeline(): React.JSX.Element {
   const getItemKey = useCallback((i: number) => itemsRef.current?.[i]?.id ?? i, [])
   const getScrollElement = useCallback(() => ref.current, [])
   const virtualizer = useVirtualizer({ count, getScrollElement, estimateSize: () => ESTIMATE_PX, overscan: 6, getItemKey })
+  // a session's rows appearing while the timeline follows the bottom (a history loaded, a switch):
+  // the first rows rendered are the bottom ones, not the top ones the virtualiser would pick at
+  // offset 0 before the scroll to the bottom below moves it (each row renders its Markdown: a
+  // 10,000-event history painted two screens of rows, issue 24)
+  const placedFor = useRef<string | null>(null)
+  if (count > 0 && stick.current && placedFor.current !== (view?.sessionId ?? null)) {
+    placedFor.current = view?.sessionId ?? null
+    virtualizer.scrollOffset = Math.max(0, virtualizer.getTotalSize() - (ref.current?.clientHeight ?? 0))
+  }
 
   const toBottom = useCallback(() => {
     const el = ref.current

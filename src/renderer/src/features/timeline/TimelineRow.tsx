@@ -1,6 +1,6 @@
 /**
- * One timeline row by kind: user messages, streamed assistant text (Markdown), tool rows, approval
- * cards, guest status changes, mode and sandbox switches, host warnings, errors, notices and turn
+ * One timeline row by kind: user messages (with their images' thumbnails), streamed assistant text (Markdown), tool rows, approval
+ * cards, the model's reasoning (collapsed, with its duration), guest status changes, mode and sandbox switches, host warnings, errors, notices and turn
  * footers (reason, duration, tokens and cost, changed files).
  */
 import { memo } from 'react'
@@ -10,14 +10,20 @@ import { ToolRow } from './ToolRow'
 import { TurnChangesLink } from '../changes/TurnChangesLink'
 import { ApprovalCard } from '../approvals/ApprovalCard'
 import { formatDuration } from './turn-timing'
+import { thoughtLabel } from '../../../../shared/thinking'
+import { appAdvice } from './host-advice'
+import { ImageThumbs } from './ImageThumbs'
+import { useAppStore } from '../../store/app-store'
 
 /** One row; memoized so a streaming delta re-renders only the row whose item changed. */
 export const Row = memo(function Row({ item }: { item: TimelineItem }): React.JSX.Element {
+  const sessionId = useAppStore((s) => s.currentId)
   switch (item.kind) {
     case 'user':
       return (
         <div className="row user" data-testid="user-message">
           {item.text}
+          <ImageThumbs sessionId={sessionId} images={item.images} />
         </div>
       )
     case 'assistant':
@@ -63,7 +69,7 @@ export const Row = memo(function Row({ item }: { item: TimelineItem }): React.JS
     case 'error':
       return (
         <div className="row error" data-testid="error-row" data-code={item.code}>
-          <strong>{item.code}</strong> {item.message}
+          <strong>{item.code}</strong> {appAdvice(item.message)}
         </div>
       )
     case 'turn_end':
@@ -74,6 +80,14 @@ export const Row = memo(function Row({ item }: { item: TimelineItem }): React.JS
           {item.usage && <span data-testid="turn-usage"> · {turnFooter(item.usage)}</span>}
           <TurnChangesLink turnId={item.turnId} />
         </div>
+      )
+    case 'reasoning':
+      // collapsed: the duration shows; the text opens on a click
+      return (
+        <details className="row meta reasoning" data-testid="reasoning-row" data-done={item.done}>
+          <summary>{item.done ? thoughtLabel(item.durationMs ?? 0) : 'Thinking…'}{item.redacted && !item.text ? ' (redacted)' : ''}</summary>
+          {item.text && <div className="reasoning-text">{item.text}</div>}
+        </details>
       )
     case 'notice':
       return (

@@ -1,7 +1,8 @@
 /**
  * One tool call in the timeline: a clickable header (chevron, status, name, readable arguments with
  * the full values in a tooltip) that folds the row's body; the body holds edit_file's diff and the
- * streamed output or final result, clipped to a few lines with a "show more / show less" toggle
+ * streamed output or final result (a finished bash call's as its exit code, time and streams:
+ * ./bash-result.ts), clipped to a few lines with a "show more / show less" toggle
  * when it overflows.
  */
 import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react'
@@ -11,6 +12,10 @@ import { DiffView } from './DiffView'
 import { OpenChangeLink } from '../changes/OpenChangeLink'
 import { describeArgs } from './tool-args'
 import { plainText } from './plain-text'
+import { bashSummary, parseBashResult, type BashResult } from './bash-result'
+import { PlanArgs } from './PlanArgs'
+import { ImageThumbs } from './ImageThumbs'
+import { useAppStore } from '../../store/app-store'
 
 type ToolItem = Extract<TimelineItem, { kind: 'tool' }>
 
@@ -53,18 +58,44 @@ function ToolResult({ body }: { body: string }): React.JSX.Element {
   )
 }
 
+/** A finished bash call's body: "exit N · T", any notes, stdout, stderr (marked) and the cut note. */
+function BashBody({ result }: { result: BashResult }): React.JSX.Element {
+  const streams = [result.stdout, result.stderr ? `${result.stdout ? '\n' : ''}stderr:\n${result.stderr}` : ''].join('')
+  return (
+    <>
+      <div className={`bash-summary${result.exitCode === 0 ? '' : ' failed'}`} data-testid="bash-summary">
+        {bashSummary(result)}
+        {result.notes.map((n) => (
+          <span key={n} className="bash-note">
+            {' '}
+            · {n}
+          </span>
+        ))}
+      </div>
+      {streams ? <ToolResult body={streams} /> : <div className="bash-empty muted">(no output)</div>}
+      {result.cut && <div className="bash-note muted">{result.cut}</div>}
+    </>
+  )
+}
+
 /** A foldable row for one tool call. */
 export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): React.JSX.Element {
   const [folded, setFolded] = useState(false)
+  const sessionId = useAppStore((s) => s.currentId)
   const args = useMemo(() => describeArgs(item.name, item.args), [item.name, item.args])
   const path = pathOf(item.args)
   // escape sequences stripped while streaming too (a chunk may end inside one); a running call's
   // clipped box shows its newest output only, so a flood never lays out 64 KiB per frame
   const body = useMemo(() => plainText(item.result ?? (item.status === 'running' ? item.output.slice(-LIVE_OUTPUT_CHARS) : item.output)), [item.result, item.output, item.status])
-  const isEdit = item.name === 'edit_file'
-  const hasBody = body.length > 0 || isEdit
+  // the real diff of the file when the core sent one (a write over an existing file too); else an edit's arguments
+  const isEdit = item.name === 'edit_file' || item.diff !== undefined
+  const isPlan = item.name === 'plan'
+  const hasBody = body.length > 0 || isEdit || isPlan
+  // a finished bash call: its fields, not its raw labels; a non-zero exit is a failure (issue 23)
+  const bash = useMemo(() => (item.name === 'bash' && item.status !== 'running' && item.result ? parseBashResult(body) : null), [item.name, item.status, item.result, body])
+  const status = bash && bash.exitCode !== 0 && item.status === 'ok' ? 'error' : item.status
   return (
-    <div className={`tool-row status-${item.status}`} data-testid="tool-row" data-tool-name={item.name} data-status={item.status}>
+    <div className={`tool-row status-${status}`} data-testid="tool-row" data-tool-name={item.name} data-status={status} data-exit-code={bash ? String(bash.exitCode) : undefined}>
       <button
         className="tool-head"
         onClick={() => hasBody && setFolded(!folded)}
@@ -73,8 +104,8 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
         <span className="tool-chevron" aria-hidden>
           {hasBody ? (folded ? '▸' : '▾') : ''}
         </span>
-        <span className="tool-status" aria-label={item.status}>
-          {item.status === 'running' ? '◌' : item.status === 'ok' ? '✓' : '✗'}
+        <span className="tool-status" aria-label={status}>
+          {status === 'running' ? '◌' : status === 'ok' ? '✓' : '✗'}
         </span>
         <span className="tool-name" data-testid="tool-name">
           {item.name}
@@ -94,8 +125,10 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
       </span>
       {!folded && (
         <div className="tool-body">
-          {isEdit && <DiffView args={item.args} result={item.status === 'ok' ? item.result : undefined} />}
-          {body.length > 0 && <ToolResult body={body} />}
+          {isEdit && <DiffView args={item.args} result={item.status === 'ok' ? item.result : undefined} diff={item.diff} />}
+          {isPlan && <PlanArgs args={item.args} />}
+          {bash ? <BashBody result={bash} /> : body.length > 0 && <ToolResult body={body} />}
+          {item.image && <ImageThumbs sessionId={sessionId} images={[item.image]} />}
         </div>
       )}
     </div>

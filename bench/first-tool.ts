@@ -1,0 +1,129 @@
+/**
+ * bench/first-tool: the first tool call's wait of `cortex run` (issue 24 items 1-2, ADR 0026) on a
+ * real package repository (lodash-es, the installed copy packed with `npm pack`, git-committed),
+ * with the scripted model answering at once and with a 1.5 s delay before its first byte, beside
+ * `node -e 0` in the same run. Run: `npm run build && npx tsx bench/first-tool.ts` (needs Docker
+ * and the guest image; `BENCH_N` runs per row, default 5, interleaved; `BENCH_ROOT=DIR` measures
+ * DIR/bin/cortex.cjs instead of this checkout's, e.g. a worktree of main for a before/after).
+ *
+ * Each run: the model asks for read_file package.json, then 20 more read_file steps, then answers.
+ * - process start → first model request (the scripted server's arrival time − spawn time)
+ * - first tool: the model's first response complete → tool_call_started, → tool_call_finished
+ * - later steps: a response complete → the next request, median of the 20 read steps
+ * Rows: `cold` (the task on the command line: the guests start with the process) and `guest up`
+ * (`--input stream-json`, the task sent once the session's guest reported ready: what a warm pool
+ * gives — a guest already up when the turn starts).
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { ensureGuestImage } from '../src/main/guest/image'
+import type { EventEnvelope } from '../src/shared/events'
+import { makeNpmRepo } from '../test/support/npm-repo'
+import { startScriptedModelServer, type ScriptStep } from '../test/support/scripted-model-server'
+import { pct, row } from './support'
+
+const N = Number(process.env.BENCH_N ?? 5)
+const ROOT = resolve(process.env.BENCH_ROOT ?? '.')
+const CLI = resolve(ROOT, 'bin/cortex.cjs')
+const LATER_STEPS = 20
+const out = (s: string): void => void process.stdout.write(s + '\n')
+
+/** Figures of one run, ms. */
+interface RunFigures {
+  firstRequest: number
+  toolStarted: number
+  toolFinished: number
+  laterStep: number
+}
+
+/** One `cortex run` on `repo`; `delayMs` before the first response's first byte; `guestUp`: the task is sent once the guest is ready. */
+async function oneRun(repo: string, home: string, delayMs: number, guestUp: boolean): Promise<RunFigures> {
+  const read = (path: string): ScriptStep => ({ toolCalls: [{ name: 'read_file', args: { path } }] })
+  const script: ScriptStep[] = [{ ...read('package.json'), ...(delayMs ? { firstByteDelayMs: delayMs } : {}) }]
+  for (let i = 0; i < LATER_STEPS; i++) script.push(read(i % 2 ? 'README.md' : 'package.json'))
+  script.push({ text: 'done' })
+  const server = await startScriptedModelServer(script)
+  try {
+    const task = guestUp ? ['--input', 'stream-json'] : ['read the package']
+    const args = [CLI, 'run', '--repo', repo, '--mode', 'agent', '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', ...task]
+    const t0 = Date.now()
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, CORTEX_HOME: home, CORTEX_WARM_POOL: '0' }, stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    let sent = false
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      stdout += c
+      if (guestUp && !sent && /"type":"guest_status","state":"ready"/.test(stdout)) {
+        sent = true
+        child.stdin.end(JSON.stringify({ type: 'user_message', text: 'read the package' }) + '\n')
+      }
+    })
+    if (!guestUp) child.stdin.end()
+    child.stderr.resume()
+    const code = await new Promise<number | null>((done, fail) => child.on('error', fail).on('close', done))
+    if (code !== 0) throw new Error(`cortex run exited ${code}: ${stdout.slice(-500)}`)
+    const events = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as EventEnvelope)
+    const started = events.filter((e) => e.event.type === 'tool_call_started')
+    const finished = events.filter((e) => e.event.type === 'tool_call_finished')
+    const reqs = server.requests
+    if (started.length !== LATER_STEPS + 1 || reqs.length !== LATER_STEPS + 2) throw new Error(`unexpected run: ${started.length} calls, ${reqs.length} requests`)
+    const firstEnd = reqs[0]!.respondedAt!
+    const steps: number[] = []
+    for (let i = 1; i <= LATER_STEPS; i++) steps.push(reqs[i + 1]!.receivedAt - reqs[i]!.respondedAt!)
+    return {
+      firstRequest: reqs[0]!.receivedAt - t0,
+      toolStarted: started[0]!.time - firstEnd,
+      toolFinished: finished[0]!.time - firstEnd,
+      laterStep: pct(steps, 50)
+    }
+  } finally {
+    await server.close()
+  }
+}
+
+/** Wall time (ms) of `node -e 0`. */
+async function nodeBare(): Promise<number> {
+  const t0 = performance.now()
+  await new Promise<void>((done, fail) => spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' }).on('error', fail).on('close', () => done()))
+  return performance.now() - t0
+}
+
+async function main(): Promise<void> {
+  const { tag } = await ensureGuestImage()
+  out(`# bench/first-tool — ${CLI}, image ${tag}, ${N} interleaved runs per row, ${new Date().toISOString()}`)
+  const repo = makeNpmRepo('lodash-es')
+  const home = mkdtempSync(join(tmpdir(), 'cortex-bench-home-'))
+  const rows = [
+    { name: 'instant model, cold', delay: 0, up: false },
+    { name: 'instant model, guest up', delay: 0, up: true },
+    { name: '1.5 s first answer, cold', delay: 1500, up: false },
+    { name: '1.5 s first answer, guest up', delay: 1500, up: true }
+  ]
+  const figures = rows.map(() => [] as RunFigures[])
+  const bare: number[] = []
+  try {
+    await oneRun(repo.dir, home, 0, false) // warm the file cache and the image
+    for (let i = 0; i < N; i++) {
+      bare.push(await nodeBare())
+      for (const [j, r] of rows.entries()) figures[j]!.push(await oneRun(repo.dir, home, r.delay, r.up))
+    }
+  } finally {
+    repo.cleanup()
+    rmSync(home, { recursive: true, force: true })
+  }
+  row('baseline: node -e 0 (spawn → exit)', bare)
+  for (const [j, r] of rows.entries()) {
+    const f = figures[j]!
+    out(`## ${r.name}`)
+    row('  process start → first model request', f.map((x) => x.firstRequest), r.up ? '(the task sent after guest ready)' : '')
+    row('  first response end → tool started', f.map((x) => x.toolStarted))
+    row('  first response end → tool finished', f.map((x) => x.toolFinished), r.delay ? '(target ≤ 50 ms)' : r.up ? '' : '(target ≤ 150 ms)')
+    row('  later step: response end → next request', f.map((x) => x.laterStep), '(median of 20 read steps per run; target ≤ 25 ms)')
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench/first-tool failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+  process.exitCode = 1
+})
