@@ -54,8 +54,8 @@ export async function ensureStartImage(engine: ImageEngine, image: string, progr
     await raceAbort(engine.getImage(image).inspect(), opts.signal)
     if (image === guestImageTag(opts.recipeDir)) return image
     // a user's image: one built on musl (Alpine) cannot run the agent and is refused with what to
-    // use; else Cortex's Node runtime is added once, in an image derived from it (ADR 0030)
-    await raceAbort(assertGlibcImage(image), opts.signal)
+    // use; else, when it has no node, Cortex's Node runtime is added once in an image derived from it (ADR 0030)
+    if ((await raceAbort(assertGlibcImage(image), opts.signal)).hasNode) return image
     const derived = deriveGuestImage(image, opts.recipeDir ?? guestRecipeDir(), throttleBuildProgress(quietWhenAborted(progress, opts.signal)))
     derived.catch(() => undefined) // an abandoned build is reported to the next start that waits for it
     return await raceAbort(derived, opts.signal)
