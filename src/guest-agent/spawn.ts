@@ -6,7 +6,7 @@
  * and kill by request id. Node built-ins only (runs inside the guest on Node 18).
  */
 import { spawn } from 'node:child_process'
-import { writeFile } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { StringDecoder } from 'node:string_decoder'
 import { MAX_REPORT_BYTES } from '../shared/guest-protocol'
@@ -113,7 +113,15 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
     })
     reportPipe?.on('error', () => undefined)
     // Make the tool process (and what it forks later) the OOM killer's first choice, not the agent.
-    if (child.pid !== undefined) writeFile(`/proc/${child.pid}/oom_score_adj`, '1000', () => undefined)
+    // Synchronously, right after the exec: written through the thread pool it could land after a
+    // quick allocation under load, and the agent (Node 22, the larger process) was then killed.
+    if (child.pid !== undefined) {
+      try {
+        writeFileSync(`/proc/${child.pid}/oom_score_adj`, '1000')
+      } catch {
+        // the process already ended
+      }
+    }
     let timedOut = false
     let killed = false
     let termTimer: NodeJS.Timeout | undefined
