@@ -4,7 +4,7 @@
 // `sleep 30` within Stop's 2 s when the editor cancels, and replays its history on session/load.
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { SessionUpdate } from '@agentclientprotocol/sdk'
 import { LABEL_OWNER, ownerTag } from '../../src/main/guest/owner'
@@ -305,6 +305,18 @@ describe.skipIf(skipWithoutDocker())('cortex acp', () => {
       const err = await rejection(acp.connection.agent.request('session/new', { cwd: missing, mcpServers: [] }))
       expect(err).toMatchObject({ code: -32602, data: { code: 'repo_invalid' } })
       expect(err.message).toContain(missing)
+      expect(await acp.close()).toMatchObject({ code: 0 })
+      expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+    })
+
+    it('a relative cwd is refused, never resolved against the folder the editor started the agent in', async () => {
+      const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+      const acp = start(await model([]), { env })
+      await init(acp)
+      // the agent runs in this process's cwd: a relative path from there names a real repository
+      const err = await rejection(acp.connection.agent.request('session/new', { cwd: relative(process.cwd(), repo), mcpServers: [] }))
+      expect(err).toMatchObject({ code: -32602, data: { code: 'invalid_input' } })
+      expect(err.message).toContain('absolute')
       expect(await acp.close()).toMatchObject({ code: 0 })
       expect(allJsonRpc(acp.stdoutLines)).toBe(true)
     })
