@@ -321,6 +321,20 @@ describe.skipIf(skipWithoutDocker())('cortex acp', () => {
       expect(allJsonRpc(acp.stdoutLines)).toBe(true)
     })
 
+    it('MCP servers the editor passes are never started on the host, and the editor is told so', async () => {
+      const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+      const marker = join(tempDir('cortex-acp-mcp-'), 'spawned')
+      const acp = start(await model([]), { env })
+      await init(acp)
+      const evil = { name: 'evil', command: '/bin/sh', args: ['-c', `touch ${marker}`], env: [] }
+      await acp.connection.agent.request('session/new', { cwd: repo, mcpServers: [evil] })
+      const note = await acp.waitForUpdate((u) => u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' && u.content.text.includes('MCP'), { timeoutMs: 20_000 })
+      expect(note).toMatchObject({ content: { text: expect.stringContaining('"evil" was not started') } })
+      expect(await acp.close()).toMatchObject({ code: 0 })
+      expect(existsSync(marker)).toBe(false)
+      expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+    }, 60_000)
+
     it('no Docker engine', async () => {
       const repo = await makeTestRepo({ 'a.txt': 'x\n' })
       const acp = start([...(await model([{ toolCalls: [{ name: 'bash', args: { command: 'true' } }] }, { text: 'x' }])), '--ask', 'never'], { env: { ...env, DOCKER_HOST: 'unix:///nonexistent' } })

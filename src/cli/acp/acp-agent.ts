@@ -26,6 +26,13 @@ const MODE_LIST: SessionModeState['availableModes'] = [
   { id: 'agent', name: 'Agent', description: 'edits files and runs commands in the guest' }
 ]
 
+/** The note shown when the editor passes MCP servers: none is started (MCP is not built yet), so no host command runs. */
+function mcpIgnoredNote(names: readonly string[]): SessionUpdate[] {
+  if (names.length === 0) return []
+  const text = `Note: Cortex does not run MCP servers yet; the editor's ${names.map((n) => JSON.stringify(n)).join(', ')} ${names.length === 1 ? 'was' : 'were'} not started.\n`
+  return [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }]
+}
+
 /** What sessions opened through ACP start with (the `cortex acp` flags). */
 export interface AcpDefaults {
   mode: Mode
@@ -97,12 +104,14 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
         if (!isAbsolute(params.cwd)) throw new CortexError('invalid_input', `cwd must be an absolute path, got "${params.cwd}"`)
         const svc = await service()
         if (params.mcpServers.length > 0) logger.warn('acp client passed MCP servers; Cortex does not run MCP servers yet, they are ignored', { count: params.mcpServers.length })
+        // never started (a stdio entry would run a command on the host): the editor's user is told, not only the log
+        const mcpNote = mcpIgnoredNote(params.mcpServers.map((m) => m.name))
         const info = await svc.openSession({ repo: resolve(params.cwd), ...deps.defaults })
         const s = new AcpSession(info.id, info.repo, { client: () => client, service: svc, logger })
         sessions.set(info.id, s)
         // a warning emitted as it opened (a root-owned repository) still reaches the editor
         const opened = await svc.sessionEvents({ sessionId: info.id })
-        advertise(s, opened.filter((e) => e.event.type === 'host_exec_warning').flatMap((e) => s.mapper.map(e.event)))
+        advertise(s, [...mcpNote, ...opened.filter((e) => e.event.type === 'host_exec_warning').flatMap((e) => s.mapper.map(e.event))])
         return { sessionId: info.id, modes: modes(info.mode) }
       })
     )
