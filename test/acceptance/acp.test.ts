@@ -335,6 +335,19 @@ describe.skipIf(skipWithoutDocker())('cortex acp', () => {
       expect(allJsonRpc(acp.stdoutLines)).toBe(true)
     }, 60_000)
 
+    it("a repository's .git folder (or a folder inside it) is refused: its hooks and config would be the guest's to write", async () => {
+      const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+      const acp = start(await model([]), { env })
+      await init(acp)
+      for (const cwd of [join(repo, '.git'), join(repo, '.git', 'hooks')]) {
+        const err = await rejection(acp.connection.agent.request('session/new', { cwd, mcpServers: [] }))
+        expect(err, cwd).toMatchObject({ code: -32602, data: { code: 'repo_invalid' } })
+        expect(err.message).toContain('git directory')
+      }
+      expect(await acp.close()).toMatchObject({ code: 0 })
+      expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+    })
+
     it('no Docker engine', async () => {
       const repo = await makeTestRepo({ 'a.txt': 'x\n' })
       const acp = start([...(await model([{ toolCalls: [{ name: 'bash', args: { command: 'true' } }] }, { text: 'x' }])), '--ask', 'never'], { env: { ...env, DOCKER_HOST: 'unix:///nonexistent' } })
