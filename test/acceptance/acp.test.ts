@@ -234,6 +234,32 @@ describe.skipIf(skipWithoutDocker())('cortex acp', () => {
     expect(allJsonRpc(acp.stdoutLines)).toBe(true)
   }, 120_000)
 
+  it('a prompt sent right after a cancel does not hold the cancelled prompt: it answers cancelled within 2 s, the new one runs after', async () => {
+    const flags = await model([
+      { toolCalls: [{ name: 'bash', args: { command: 'echo started; sleep 30' } }] },
+      { toolCalls: [{ name: 'bash', args: { command: 'sleep 6; echo next done' } }] },
+      { text: 'Next finished.' }
+    ])
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const acp = start([...flags, '--ask', 'never'], { env })
+    await init(acp)
+    const { sessionId } = await acp.connection.agent.request('session/new', { cwd: repo, mcpServers: [] })
+    const first = acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait a while' }] })
+    await acp.waitForUpdate((u) => u.sessionUpdate === 'tool_call_update' && JSON.stringify(u.content ?? []).includes('started'))
+    // what an editor does when the user sends a new message during a turn: cancel, then prompt at once
+    const t0 = Date.now()
+    await acp.connection.agent.notify('session/cancel', { sessionId })
+    const next = acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'do the next thing' }] })
+    const cancelled = await first
+    const ms = Date.now() - t0
+    expect(cancelled.stopReason).toBe('cancelled')
+    expect(ms).toBeLessThan(STOP_BOUND_MS)
+    expect((await next).stopReason).toBe('end_turn')
+    expect(texts(acp.updates.map((n) => n.update), 'agent_message_chunk')).toContain('Next finished.')
+    expect(await acp.close()).toMatchObject({ code: 0 })
+    expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+  }, 120_000)
+
   it('the editor quitting mid-turn (stdin closed during a sleep 30) ends the process and leaves none of its containers', async () => {
     const flags = await model([{ toolCalls: [{ name: 'bash', args: { command: 'echo started; sleep 30' } }] }])
     const repo = await makeTestRepo({ 'a.txt': 'x\n' })

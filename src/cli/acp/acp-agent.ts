@@ -140,20 +140,27 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
         const s = get(params.sessionId)
         const text = promptText(params.prompt)
         s.clearOutcome()
-        if (isCommand(text)) {
-          const action = parseSlash(text, s.lock)
-          if (action.kind !== 'op') {
-            s.send([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: action.kind === 'error' ? action.message : `${text.trim()} is not available in an editor` } }])
-            await s.flushed()
-            return { stopReason: 'end_turn' as StopReason }
-          }
-          await svc.submit({ sessionId: s.id, op: action.op })
-        } else await svc.submit({ sessionId: s.id, op: { type: 'user_message', text } })
-        await svc.idle(s.id)
-        await s.flushed()
-        const outcome = s.lastOutcome()
-        if (outcome?.reason === 'error') throw turnError(outcome.error?.code ?? 'internal', outcome.error?.message ?? 'the turn ended with an error (see the Cortex log)')
-        return { stopReason: (outcome?.reason === 'stopped' ? 'cancelled' : 'end_turn') as StopReason }
+        const pending = s.beginPrompt()
+        try {
+          if (isCommand(text)) {
+            const action = parseSlash(text, s.lock)
+            if (action.kind !== 'op') {
+              s.send([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: action.kind === 'error' ? action.message : `${text.trim()} is not available in an editor` } }])
+              await s.flushed()
+              return { stopReason: 'end_turn' as StopReason }
+            }
+            await svc.submit({ sessionId: s.id, op: action.op })
+          } else await svc.submit({ sessionId: s.id, op: { type: 'user_message', text } })
+          // a cancelled prompt answers when its turn stops, not when a prompt sent after the cancel is done too
+          await Promise.race([svc.idle(s.id), pending.stopped])
+          await s.flushed()
+          if (pending.cancelled) return { stopReason: 'cancelled' as StopReason }
+          const outcome = s.lastOutcome()
+          if (outcome?.reason === 'error') throw turnError(outcome.error?.code ?? 'internal', outcome.error?.message ?? 'the turn ended with an error (see the Cortex log)')
+          return { stopReason: (outcome?.reason === 'stopped' ? 'cancelled' : 'end_turn') as StopReason }
+        } finally {
+          s.endPrompt(pending)
+        }
       })
     )
     .onNotification('session/cancel', async ({ params }) => {
@@ -161,6 +168,7 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
       if (!s) return
       logger.info('acp session/cancel: stopping the turn', { sessionId: s.id })
       s.cancelAsks()
+      s.cancelPrompts()
       await (await service()).submit({ sessionId: s.id, op: { type: 'stop' } }).catch((err: unknown) => logger.debug('stop refused (the turn may have ended)', errorFields(err)))
     })
     .onRequest('session/set_mode', ({ params }) =>
