@@ -374,6 +374,18 @@ describe.skipIf(skipWithoutDocker())('cortex acp', () => {
       expect(allJsonRpc(acp.stdoutLines)).toBe(true)
     })
 
+    it('a message over the 32 MB protocol limit (a 50 MB prompt) ends the connection with the reason on stderr and exit status 1', async () => {
+      const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+      const acp = start(await model([]), { env })
+      await init(acp)
+      const { sessionId } = await acp.connection.agent.request('session/new', { cwd: repo, mcpServers: [] })
+      const err = await rejection(acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'x'.repeat(50_000_000) }] }))
+      expect(err.message).toMatch(/closed/)
+      expect(await acp.close()).toMatchObject({ code: 1 })
+      expect(acp.stderr()).toMatch(/cortex acp: the connection is closed: .*byte limit/)
+      expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+    }, 60_000)
+
     it('no Docker engine', async () => {
       const repo = await makeTestRepo({ 'a.txt': 'x\n' })
       const acp = start([...(await model([{ toolCalls: [{ name: 'bash', args: { command: 'true' } }] }, { text: 'x' }])), '--ask', 'never'], { env: { ...env, DOCKER_HOST: 'unix:///nonexistent' } })
