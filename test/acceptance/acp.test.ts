@@ -3,7 +3,7 @@
 // streams text, shows an edit_file call with its update and diff (the file changes on disk), stops a
 // `sleep 30` within Stop's 2 s when the editor cancels, and replays its history on session/load.
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { SessionUpdate } from '@agentclientprotocol/sdk'
@@ -258,6 +258,29 @@ describe.skipIf(skipWithoutDocker())('cortex acp', () => {
     expect(texts(acp.updates.map((n) => n.update), 'agent_message_chunk')).toContain('Next finished.')
     expect(await acp.close()).toMatchObject({ code: 0 })
     expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+  }, 120_000)
+
+  it('a path the model chose outside the repository (absolute, ../, through a symlink) is never handed to the editor as a location or diff', async () => {
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    symlinkSync('/etc', join(repo, 'link'))
+    const flags = await model([
+      { toolCalls: [{ name: 'read_file', args: { path: '/etc/passwd' } }, { name: 'edit_file', args: { path: '../outside.txt', old_string: 'a', new_string: 'b' } }, { name: 'read_file', args: { path: 'link/hostname' } }, { name: 'read_file', args: { path: 'a.txt' } }] },
+      { text: 'Done.' }
+    ])
+    const acp = start([...flags, '--ask', 'never'], { env })
+    await init(acp)
+    const { sessionId } = await acp.connection.agent.request('session/new', { cwd: repo, mcpServers: [] })
+    expect((await acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'look around' }] })).stopReason).toBe('end_turn')
+    const updates = acp.updates.map((n) => n.update)
+    const paths = updates.flatMap((u) =>
+      u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update'
+        ? [...(u.locations ?? []).map((l) => l.path), ...(u.content ?? []).flatMap((c) => (c.type === 'diff' ? [c.path] : []))]
+        : []
+    )
+    expect(updates.filter((u) => u.sessionUpdate === 'tool_call')).toHaveLength(4)
+    expect(paths).toContain(join(repo, 'a.txt'))
+    for (const p of paths) expect(p, p).toMatch(new RegExp(`^${repo}/(?!link/)`))
+    expect(await acp.close()).toMatchObject({ code: 0 })
   }, 120_000)
 
   it('the editor quitting mid-turn (stdin closed during a sleep 30) ends the process and leaves none of its containers', async () => {
