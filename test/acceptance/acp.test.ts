@@ -283,6 +283,23 @@ describe.skipIf(skipWithoutDocker())('cortex acp', () => {
     expect(await acp.close()).toMatchObject({ code: 0 })
   }, 120_000)
 
+  it("session/load from another project's editor keeps the session's repository and tells the editor so", async () => {
+    const flags = await model([{ text: 'Hello.' }])
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const other = await makeTestRepo({ 'b.txt': 'y\n' })
+    const first = start(flags, { env })
+    await init(first)
+    const { sessionId } = await first.connection.agent.request('session/new', { cwd: repo, mcpServers: [] })
+    await first.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })
+    expect(await first.close()).toMatchObject({ code: 0 })
+    const again = start(flags, { env })
+    await init(again)
+    await again.connection.agent.request('session/load', { sessionId, cwd: other, mcpServers: [] })
+    const note = await again.waitForUpdate((u) => u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' && u.content.text.startsWith('Note:'), { timeoutMs: 20_000 })
+    expect(note).toMatchObject({ content: { text: expect.stringContaining(`works in ${repo}, not in ${other}`) } })
+    expect(await again.close()).toMatchObject({ code: 0 })
+  }, 120_000)
+
   it('the editor quitting mid-turn (stdin closed during a sleep 30) ends the process and leaves none of its containers', async () => {
     const flags = await model([{ toolCalls: [{ name: 'bash', args: { command: 'echo started; sleep 30' } }] }])
     const repo = await makeTestRepo({ 'a.txt': 'x\n' })

@@ -4,6 +4,7 @@
  * user message or slash command; answers when the session is idle again), `session/cancel` (Stop)
  * and `session/set_mode`. Every decision stays in the session; this renders and submits.
  */
+import { realpathSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import { PROTOCOL_VERSION, agent, type AgentApp, type AgentContext, type SessionModeState, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk'
 import type { ApprovalPolicy } from '../../shared/approvals'
@@ -25,6 +26,15 @@ const MODE_LIST: SessionModeState['availableModes'] = [
   { id: 'spec', name: 'Spec', description: 'requirements, design and tasks, each accepted before the next' },
   { id: 'agent', name: 'Agent', description: 'edits files and runs commands in the guest' }
 ]
+
+/** `p`'s real path (symlinks resolved), or `p` when it does not exist. */
+function realOr(p: string): string {
+  try {
+    return realpathSync(p)
+  } catch {
+    return p
+  }
+}
 
 /** The note shown when the editor passes MCP servers: none is started (MCP is not built yet), so no host command runs. */
 function mcpIgnoredNote(names: readonly string[]): SessionUpdate[] {
@@ -120,7 +130,9 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
         const svc = await service()
         if (sessions.has(params.sessionId)) throw new CortexError('invalid_input', `session ${params.sessionId} is already open on this connection`)
         const info = await svc.resumeSession({ sessionId: params.sessionId, approvalPolicy: deps.defaults.approvalPolicy })
-        if (resolve(params.cwd) !== info.repo) logger.info('acp session/load: the client cwd differs from the session repository; the repository is kept', { cwd: params.cwd, repo: info.repo })
+        // the session keeps its repository; the editor's user is told when that is not the project they have open
+        const elsewhere = realOr(resolve(params.cwd)) !== realOr(info.repo)
+        if (elsewhere) logger.info('acp session/load: the client cwd differs from the session repository; the repository is kept', { cwd: params.cwd, repo: info.repo })
         const s = new AcpSession(info.id, info.repo, { client: () => client, service: svc, logger })
         // replay the stored history, then route live events to it in the same step (none falls between)
         const stored = await svc.sessionEvents({ sessionId: info.id })
@@ -130,7 +142,7 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
         }
         sessions.set(info.id, s)
         await s.flushed()
-        advertise(s)
+        advertise(s, elsewhere ? [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Note: this session works in ${info.repo}, not in ${params.cwd}; its edits and commands apply there.\n` } }] : [])
         return { modes: modes(info.mode) }
       })
     )
