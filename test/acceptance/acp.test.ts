@@ -3,8 +3,8 @@
 // streams text, shows an edit_file call with its update and diff (the file changes on disk), stops a
 // `sleep 30` within Stop's 2 s when the editor cancels, and replays its history on session/load.
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { SessionUpdate } from '@agentclientprotocol/sdk'
 import { LABEL_OWNER, ownerTag } from '../../src/main/guest/owner'
@@ -253,6 +253,72 @@ describe.skipIf(skipWithoutDocker())('cortex acp', () => {
     expect(allJsonRpc(acp.stdoutLines)).toBe(true)
   }, 120_000)
 
+  it('a prompt sent right after a cancel does not hold the cancelled prompt: it answers cancelled within 2 s, the new one runs after', async () => {
+    const flags = await model([
+      { toolCalls: [{ name: 'bash', args: { command: 'echo started; sleep 30' } }] },
+      { toolCalls: [{ name: 'bash', args: { command: 'sleep 6; echo next done' } }] },
+      { text: 'Next finished.' }
+    ])
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const acp = start([...flags, '--ask', 'never'], { env })
+    await init(acp)
+    const { sessionId } = await acp.connection.agent.request('session/new', { cwd: repo, mcpServers: [] })
+    const first = acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait a while' }] })
+    await acp.waitForUpdate((u) => u.sessionUpdate === 'tool_call_update' && JSON.stringify(u.content ?? []).includes('started'))
+    // what an editor does when the user sends a new message during a turn: cancel, then prompt at once
+    const t0 = Date.now()
+    await acp.connection.agent.notify('session/cancel', { sessionId })
+    const next = acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'do the next thing' }] })
+    const cancelled = await first
+    const ms = Date.now() - t0
+    expect(cancelled.stopReason).toBe('cancelled')
+    expect(ms).toBeLessThan(STOP_BOUND_MS)
+    expect((await next).stopReason).toBe('end_turn')
+    expect(texts(acp.updates.map((n) => n.update), 'agent_message_chunk')).toContain('Next finished.')
+    expect(await acp.close()).toMatchObject({ code: 0 })
+    expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+  }, 120_000)
+
+  it('a path the model chose outside the repository (absolute, ../, through a symlink) is never handed to the editor as a location or diff', async () => {
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    symlinkSync('/etc', join(repo, 'link'))
+    const flags = await model([
+      { toolCalls: [{ name: 'read_file', args: { path: '/etc/passwd' } }, { name: 'edit_file', args: { path: '../outside.txt', old_string: 'a', new_string: 'b' } }, { name: 'read_file', args: { path: 'link/hostname' } }, { name: 'read_file', args: { path: 'a.txt' } }] },
+      { text: 'Done.' }
+    ])
+    const acp = start([...flags, '--ask', 'never'], { env })
+    await init(acp)
+    const { sessionId } = await acp.connection.agent.request('session/new', { cwd: repo, mcpServers: [] })
+    expect((await acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'look around' }] })).stopReason).toBe('end_turn')
+    const updates = acp.updates.map((n) => n.update)
+    const paths = updates.flatMap((u) =>
+      u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update'
+        ? [...(u.locations ?? []).map((l) => l.path), ...(u.content ?? []).flatMap((c) => (c.type === 'diff' ? [c.path] : []))]
+        : []
+    )
+    expect(updates.filter((u) => u.sessionUpdate === 'tool_call')).toHaveLength(4)
+    expect(paths).toContain(join(repo, 'a.txt'))
+    for (const p of paths) expect(p, p).toMatch(new RegExp(`^${repo}/(?!link/)`))
+    expect(await acp.close()).toMatchObject({ code: 0 })
+  }, 120_000)
+
+  it("session/load from another project's editor keeps the session's repository and tells the editor so", async () => {
+    const flags = await model([{ text: 'Hello.' }])
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const other = await makeTestRepo({ 'b.txt': 'y\n' })
+    const first = start(flags, { env })
+    await init(first)
+    const { sessionId } = await first.connection.agent.request('session/new', { cwd: repo, mcpServers: [] })
+    await first.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })
+    expect(await first.close()).toMatchObject({ code: 0 })
+    const again = start(flags, { env })
+    await init(again)
+    await again.connection.agent.request('session/load', { sessionId, cwd: other, mcpServers: [] })
+    const note = await again.waitForUpdate((u) => u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' && u.content.text.startsWith('Note:'), { timeoutMs: 20_000 })
+    expect(note).toMatchObject({ content: { text: expect.stringContaining(`works in ${repo}, not in ${other}`) } })
+    expect(await again.close()).toMatchObject({ code: 0 })
+  }, 120_000)
+
   it('the editor quitting mid-turn (stdin closed during a sleep 30) ends the process and leaves none of its containers', async () => {
     const flags = await model([{ toolCalls: [{ name: 'bash', args: { command: 'echo started; sleep 30' } }] }])
     const repo = await makeTestRepo({ 'a.txt': 'x\n' })
@@ -340,6 +406,57 @@ describe.skipIf(skipWithoutDocker())('cortex acp', () => {
       expect(await acp.close()).toMatchObject({ code: 0 })
       expect(allJsonRpc(acp.stdoutLines)).toBe(true)
     })
+
+    it('a relative cwd is refused, never resolved against the folder the editor started the agent in', async () => {
+      const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+      const acp = start(await model([]), { env })
+      await init(acp)
+      // the agent runs in this process's cwd: a relative path from there names a real repository
+      const err = await rejection(acp.connection.agent.request('session/new', { cwd: relative(process.cwd(), repo), mcpServers: [] }))
+      expect(err).toMatchObject({ code: -32602, data: { code: 'invalid_input' } })
+      expect(err.message).toContain('absolute')
+      expect(await acp.close()).toMatchObject({ code: 0 })
+      expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+    })
+
+    it('MCP servers the editor passes are never started on the host, and the editor is told so', async () => {
+      const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+      const marker = join(tempDir('cortex-acp-mcp-'), 'spawned')
+      const acp = start(await model([]), { env })
+      await init(acp)
+      const evil = { name: 'evil', command: '/bin/sh', args: ['-c', `touch ${marker}`], env: [] }
+      await acp.connection.agent.request('session/new', { cwd: repo, mcpServers: [evil] })
+      const note = await acp.waitForUpdate((u) => u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' && u.content.text.includes('MCP'), { timeoutMs: 20_000 })
+      expect(note).toMatchObject({ content: { text: expect.stringContaining('"evil" was not started') } })
+      expect(await acp.close()).toMatchObject({ code: 0 })
+      expect(existsSync(marker)).toBe(false)
+      expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+    }, 60_000)
+
+    it("a repository's .git folder (or a folder inside it) is refused: its hooks and config would be the guest's to write", async () => {
+      const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+      const acp = start(await model([]), { env })
+      await init(acp)
+      for (const cwd of [join(repo, '.git'), join(repo, '.git', 'hooks')]) {
+        const err = await rejection(acp.connection.agent.request('session/new', { cwd, mcpServers: [] }))
+        expect(err, cwd).toMatchObject({ code: -32602, data: { code: 'repo_invalid' } })
+        expect(err.message).toContain('git directory')
+      }
+      expect(await acp.close()).toMatchObject({ code: 0 })
+      expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+    })
+
+    it('a message over the 32 MB protocol limit (a 50 MB prompt) ends the connection with the reason on stderr and exit status 1', async () => {
+      const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+      const acp = start(await model([]), { env })
+      await init(acp)
+      const { sessionId } = await acp.connection.agent.request('session/new', { cwd: repo, mcpServers: [] })
+      const err = await rejection(acp.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'x'.repeat(50_000_000) }] }))
+      expect(err.message).toMatch(/closed/)
+      expect(await acp.close()).toMatchObject({ code: 1 })
+      expect(acp.stderr()).toMatch(/cortex acp: the connection is closed: .*byte limit/)
+      expect(allJsonRpc(acp.stdoutLines)).toBe(true)
+    }, 60_000)
 
     it('no Docker engine', async () => {
       const repo = await makeTestRepo({ 'a.txt': 'x\n' })

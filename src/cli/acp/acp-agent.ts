@@ -4,7 +4,8 @@
  * user message or slash command; answers when the session is idle again), `session/cancel` (Stop)
  * and `session/set_mode`. Every decision stays in the session; this renders and submits.
  */
-import { resolve } from 'node:path'
+import { realpathSync } from 'node:fs'
+import { isAbsolute, resolve } from 'node:path'
 import { PROTOCOL_VERSION, agent, type AgentApp, type AgentContext, type SessionModeState, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import { CortexError } from '../../shared/errors'
@@ -25,6 +26,22 @@ const MODE_LIST: SessionModeState['availableModes'] = [
   { id: 'spec', name: 'Spec', description: 'requirements, design and tasks, each accepted before the next' },
   { id: 'agent', name: 'Agent', description: 'edits files and runs commands in the guest' }
 ]
+
+/** `p`'s real path (symlinks resolved), or `p` when it does not exist. */
+function realOr(p: string): string {
+  try {
+    return realpathSync(p)
+  } catch {
+    return p
+  }
+}
+
+/** The note shown when the editor passes MCP servers: none is started (MCP is not built yet), so no host command runs. */
+function mcpIgnoredNote(names: readonly string[]): SessionUpdate[] {
+  if (names.length === 0) return []
+  const text = `Note: Cortex does not run MCP servers yet; the editor's ${names.map((n) => JSON.stringify(n)).join(', ')} ${names.length === 1 ? 'was' : 'were'} not started.\n`
+  return [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }]
+}
 
 /** What sessions opened through ACP start with (the `cortex acp` flags). */
 export interface AcpDefaults {
@@ -93,14 +110,18 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
     })
     .onRequest('session/new', ({ params }) =>
       guard('session/new', async () => {
+        // ACP requires an absolute cwd; a relative one would name a folder under wherever the editor started this process
+        if (!isAbsolute(params.cwd)) throw new CortexError('invalid_input', `cwd must be an absolute path, got "${params.cwd}"`)
         const svc = await service()
         if (params.mcpServers.length > 0) logger.warn('acp client passed MCP servers; Cortex does not run MCP servers yet, they are ignored', { count: params.mcpServers.length })
+        // never started (a stdio entry would run a command on the host): the editor's user is told, not only the log
+        const mcpNote = mcpIgnoredNote(params.mcpServers.map((m) => m.name))
         const info = await svc.openSession({ repo: resolve(params.cwd), ...deps.defaults })
         const s = new AcpSession(info.id, info.repo, { client: () => client, service: svc, logger })
         sessions.set(info.id, s)
         // a warning emitted as it opened (a root-owned repository) still reaches the editor
         const opened = await svc.sessionEvents({ sessionId: info.id })
-        advertise(s, opened.filter((e) => e.event.type === 'host_exec_warning').flatMap((e) => s.mapper.map(e.event)))
+        advertise(s, [...mcpNote, ...opened.filter((e) => e.event.type === 'host_exec_warning').flatMap((e) => s.mapper.map(e.event))])
         return { sessionId: info.id, modes: modes(info.mode) }
       })
     )
@@ -109,7 +130,9 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
         const svc = await service()
         if (sessions.has(params.sessionId)) throw new CortexError('invalid_input', `session ${params.sessionId} is already open on this connection`)
         const info = await svc.resumeSession({ sessionId: params.sessionId, approvalPolicy: deps.defaults.approvalPolicy })
-        if (resolve(params.cwd) !== info.repo) logger.info('acp session/load: the client cwd differs from the session repository; the repository is kept', { cwd: params.cwd, repo: info.repo })
+        // the session keeps its repository; the editor's user is told when that is not the project they have open
+        const elsewhere = realOr(resolve(params.cwd)) !== realOr(info.repo)
+        if (elsewhere) logger.info('acp session/load: the client cwd differs from the session repository; the repository is kept', { cwd: params.cwd, repo: info.repo })
         const s = new AcpSession(info.id, info.repo, { client: () => client, service: svc, logger })
         // replay the stored history, then route live events to it in the same step (none falls between)
         const stored = await svc.sessionEvents({ sessionId: info.id })
@@ -119,7 +142,7 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
         }
         sessions.set(info.id, s)
         await s.flushed()
-        advertise(s)
+        advertise(s, elsewhere ? [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Note: this session works in ${info.repo}, not in ${params.cwd}; its edits and commands apply there.\n` } }] : [])
         return { modes: modes(info.mode) }
       })
     )
@@ -129,20 +152,27 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
         const s = get(params.sessionId)
         const { text, images } = promptMessage(params.prompt)
         s.clearOutcome()
-        if (images.length === 0 && isCommand(text)) {
-          const action = parseSlash(text, s.lock)
-          if (action.kind !== 'op') {
-            s.send([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: action.kind === 'error' ? action.message : `${text.trim()} is not available in an editor` } }])
-            await s.flushed()
-            return { stopReason: 'end_turn' as StopReason }
-          }
-          await svc.submit({ sessionId: s.id, op: action.op })
-        } else await svc.submit({ sessionId: s.id, op: { type: 'user_message', text, ...(images.length > 0 ? { images } : {}) } })
-        await svc.idle(s.id)
-        await s.flushed()
-        const outcome = s.lastOutcome()
-        if (outcome?.reason === 'error') throw turnError(outcome.error?.code ?? 'internal', outcome.error?.message ?? 'the turn ended with an error (see the Cortex log)')
-        return { stopReason: (outcome?.reason === 'stopped' ? 'cancelled' : 'end_turn') as StopReason }
+        const pending = s.beginPrompt()
+        try {
+          if (images.length === 0 && isCommand(text)) {
+            const action = parseSlash(text, s.lock)
+            if (action.kind !== 'op') {
+              s.send([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: action.kind === 'error' ? action.message : `${text.trim()} is not available in an editor` } }])
+              await s.flushed()
+              return { stopReason: 'end_turn' as StopReason }
+            }
+            await svc.submit({ sessionId: s.id, op: action.op })
+          } else await svc.submit({ sessionId: s.id, op: { type: 'user_message', text, ...(images.length > 0 ? { images } : {}) } })
+          // a cancelled prompt answers when its turn stops, not when a prompt sent after the cancel is done too
+          await Promise.race([svc.idle(s.id), pending.stopped])
+          await s.flushed()
+          if (pending.cancelled) return { stopReason: 'cancelled' as StopReason }
+          const outcome = s.lastOutcome()
+          if (outcome?.reason === 'error') throw turnError(outcome.error?.code ?? 'internal', outcome.error?.message ?? 'the turn ended with an error (see the Cortex log)')
+          return { stopReason: (outcome?.reason === 'stopped' ? 'cancelled' : 'end_turn') as StopReason }
+        } finally {
+          s.endPrompt(pending)
+        }
       })
     )
     .onNotification('session/cancel', async ({ params }) => {
@@ -150,6 +180,7 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
       if (!s) return
       logger.info('acp session/cancel: stopping the turn', { sessionId: s.id })
       s.cancelAsks()
+      s.cancelPrompts()
       await (await service()).submit({ sessionId: s.id, op: { type: 'stop' } }).catch((err: unknown) => logger.debug('stop refused (the turn may have ended)', errorFields(err)))
     })
     .onRequest('session/set_mode', ({ params }) =>

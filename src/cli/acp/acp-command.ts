@@ -43,6 +43,27 @@ export function claimStdout(): WritableStream<Uint8Array> {
   })
 }
 
+/**
+ * `src` passed through, calling `onError` once when reading it fails (a line over the SDK's 32 MB
+ * message limit ends the connection: nothing can answer it, so the reason must reach the log).
+ */
+function observeFailure<T>(src: ReadableStream<T>, onError: (err: unknown) => void): ReadableStream<T> {
+  const reader = src.getReader()
+  return new ReadableStream<T>({
+    async pull(controller) {
+      try {
+        const { value, done } = await reader.read()
+        if (done) controller.close()
+        else controller.enqueue(value)
+      } catch (err) {
+        onError(err)
+        controller.error(err)
+      }
+    },
+    cancel: (reason) => reader.cancel(reason)
+  })
+}
+
 /** Serve ACP on stdin/stdout until the client goes away; resolves with the exit status (0, or 1 when the connection failed). */
 export async function acpCommand(opts: AcpOptions): Promise<number> {
   const output = claimStdout()
@@ -57,9 +78,15 @@ export async function acpCommand(opts: AcpOptions): Promise<number> {
     defaults: { mode: opts.mode ?? 'agent', sandbox: opts.sandbox ?? 'workspace-write', approvalPolicy: opts.ask ?? 'commands' }
   })
   const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>
-  const connection = agent.app.connect(ndJsonStream(output, input))
-  logger.info('acp agent listening on stdio')
   let code = 0
+  const stream = ndJsonStream(output, input)
+  const readable = observeFailure(stream.readable, (err) => {
+    code = 1
+    logger.error('acp input refused: the connection is closed', errorFields(err))
+    process.stderr.write(`cortex acp: the connection is closed: ${err instanceof Error ? err.message : String(err)}\n`)
+  })
+  const connection = agent.app.connect({ readable, writable: stream.writable })
+  logger.info('acp agent listening on stdio')
   await new Promise<void>((resolve) => {
     connection.closed.then(resolve, (err: unknown) => {
       logger.error('acp connection failed', errorFields(err))

@@ -19,6 +19,12 @@ export interface TurnOutcome {
   error?: Extract<SessionEvent, { type: 'error' }>
 }
 
+/** A `session/prompt` in flight: `cancelled` once the editor sent session/cancel; `stopped` resolves at the turn's end after that. */
+export interface PendingPrompt {
+  cancelled: boolean
+  stopped: Promise<void>
+}
+
 /** One ACP session over one Cortex session (the ids are the same). */
 export class AcpSession {
   readonly mapper: UpdateMapper
@@ -27,6 +33,8 @@ export class AcpSession {
   private outcome: TurnOutcome | null = null
   private lastError: TurnOutcome['error']
   private queue: Promise<void> = Promise.resolve()
+  /** Prompts in flight, each with the function that ends its wait once it was cancelled and the turn ended. */
+  private readonly prompts = new Map<PendingPrompt, () => void>()
   /** Permission requests the client has not answered, by approval request id. */
   private readonly asking = new Map<string, AbortController>()
 
@@ -46,6 +54,27 @@ export class AcpSession {
   /** How the last turn since {@link clearOutcome} ended, or null when none ran (a command such as /mode). */
   lastOutcome(): TurnOutcome | null {
     return this.outcome
+  }
+
+  /** Track a prompt until {@link endPrompt}; a session/cancel meanwhile marks it cancelled (see {@link cancelPrompts}). */
+  beginPrompt(): PendingPrompt {
+    let wake = (): void => undefined
+    const p: PendingPrompt = { cancelled: false, stopped: new Promise<void>((done) => (wake = done)) }
+    this.prompts.set(p, wake)
+    return p
+  }
+
+  /** Stop tracking `p` (its answer is on its way). */
+  endPrompt(p: PendingPrompt): void {
+    this.prompts.delete(p)
+  }
+
+  /**
+   * session/cancel: every prompt in flight answers `cancelled` once the turn running now ends, even
+   * when a prompt the editor sent after the cancel keeps the session busy with a new turn.
+   */
+  cancelPrompts(): void {
+    for (const p of this.prompts.keys()) p.cancelled = true
   }
 
   /** Send `updates` after every update sent before (notification order = event order). */
@@ -71,6 +100,7 @@ export class AcpSession {
     if (event.type === 'turn_ended') {
       this.outcome = { reason: event.reason, ...(event.reason === 'error' && this.lastError ? { error: this.lastError } : {}) }
       this.lastError = undefined
+      for (const [p, wake] of this.prompts) if (p.cancelled) wake()
     }
     if (event.type === 'approval_requested') this.ask(event)
     if (event.type === 'approval_resolved' && event.requestId) {

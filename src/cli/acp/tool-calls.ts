@@ -3,7 +3,8 @@
  * write_file and edit_file, the diff the model asked for (ADR 0023). Pure: it reads only the call's
  * arguments as the model made them; the change itself happens in the guest.
  */
-import { isAbsolute, resolve } from 'node:path'
+import { realpathSync } from 'node:fs'
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path'
 import type { ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk'
 
 /** The ACP kind of each Cortex tool; an unknown tool (MCP, a later one) is `other`. */
@@ -35,6 +36,26 @@ export function absolutePath(repo: string, path: string): string {
   return isAbsolute(path) ? path : resolve(repo, path)
 }
 
+const realOr = (p: string): string | undefined => {
+  try {
+    return realpathSync(p)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * `path` made absolute against `repo`, or undefined when it names a file outside the repository
+ * (`../x`, `/home/…`, or through a symlink in the repository): the tool refuses those in the guest,
+ * and the editor must not be pointed at (or follow) a file of the host the model chose.
+ */
+export function repoPath(repo: string, path: string): string | undefined {
+  const abs = resolve(repo, path) // `..` collapsed, absolute paths too
+  const real = realOr(abs) ?? join(realOr(dirname(abs)) ?? dirname(abs), basename(abs))
+  const under = (root: string, p: string): boolean => p === root || p.startsWith(root.endsWith(sep) ? root : root + sep)
+  return under(repo, abs) && under(realOr(repo) ?? repo, real) ? abs : undefined
+}
+
 /** One line naming the call for the editor: `bash: npm test`, `edit_file src/a.ts`, `grep "TODO" in src`. */
 export function toolTitle(name: string, rawArgs: unknown): string {
   const a = argsOf(rawArgs)
@@ -56,7 +77,8 @@ export function toolLocations(repo: string, name: string, rawArgs: unknown): Too
   const path = str(a.path)
   if (!path || !['read_file', 'write_file', 'edit_file', 'grep', 'glob'].includes(name)) return []
   const line = name === 'read_file' && typeof a.offset === 'number' ? { line: a.offset } : {}
-  return [{ path: absolutePath(repo, path), ...line }]
+  const abs = repoPath(repo, path)
+  return abs ? [{ path: abs, ...line }] : []
 }
 
 /**
@@ -68,7 +90,8 @@ export function toolDiffs(repo: string, name: string, rawArgs: unknown): ToolCal
   const a = argsOf(rawArgs)
   const path = str(a.path)
   if (!path) return []
-  const abs = absolutePath(repo, path)
+  const abs = repoPath(repo, path)
+  if (!abs) return []
   if (name === 'write_file' && typeof a.content === 'string') return [{ type: 'diff', path: abs, oldText: null, newText: a.content }]
   if (name !== 'edit_file') return []
   const edits = Array.isArray(a.edits) ? a.edits.map(argsOf) : [a]

@@ -1,7 +1,7 @@
 // Which folders may be opened as a repository (issue 8.2): system folders, the home folder, the
 // data folder and root-owned folders without the opt-in are refused with repo_invalid; through the
 // session service too, where an allowed root-owned repository shows a warning event.
-import { chownSync, mkdirSync } from 'node:fs'
+import { chownSync, mkdirSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -48,6 +48,16 @@ describe('checkRepoPolicy', () => {
     if (isRoot) chownSync(project, TEST_REPO_UID, TEST_REPO_GID)
     expect(refusal(project, { home })).toBe('allowed')
     expect(refusal(homedir())).toMatch(/home folder itself|system folder/)
+  })
+
+  it('refuses a git directory (a .git folder, a bare repository) and folders inside one, not the project holding it', () => {
+    const project = userDir()
+    for (const d of [join(project, '.git', 'hooks'), join(project, 'bare.git', 'objects'), join(project, 'bare.git', 'refs')]) mkdirSync(d, { recursive: true })
+    writeFileSync(join(project, 'bare.git', 'HEAD'), 'ref: refs/heads/main\n')
+    expect(refusal(join(project, '.git'))).toMatch(/is a git directory/)
+    expect(refusal(join(project, '.git', 'hooks'))).toMatch(/is inside a git directory/)
+    expect(refusal(join(project, 'bare.git'))).toMatch(/is a git directory/)
+    expect(refusal(project)).toBe('allowed')
   })
 
   it("refuses Cortex's data folder, a folder inside it and a folder holding it", () => {

@@ -4,12 +4,14 @@
  * every Cortex data folder (this process's, the default locations of the CLI and the desktop app,
  * and any folder that looks like one) — anything inside one or holding one — are refused: the
  * model could otherwise rewrite settings.json or approval rules. A root-owned folder (the guest would run as uid 0) is
- * refused unless the user opts in (`--allow-root-repo`, or CORTEX_ALLOW_ROOT_REPO=1). See
+ * refused unless the user opts in (`--allow-root-repo`, or CORTEX_ALLOW_ROOT_REPO=1). A git directory
+ * (a `.git`, a bare repository) or anything inside one is refused: the guest's git protection covers
+ * `<repo>/.git`, not a gitdir opened as the repository itself. See
  * docs/adr/0006-guest-cannot-arm-the-host.md.
  */
 import { existsSync, realpathSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { CortexError } from '../../shared/errors'
 
 /** Environment variable that allows root-owned repositories when set to `1` (or `true`). */
@@ -69,6 +71,19 @@ function dataFolderAbove(repo: string): string | undefined {
   }
 }
 
+/** Whether `dir` is a git directory: a `.git` folder, or one holding HEAD, objects/ and refs/ (a bare repository, a submodule's or worktree's gitdir). */
+function looksLikeGitDir(dir: string): boolean {
+  return basename(dir) === '.git' || (existsSync(join(dir, 'HEAD')) && existsSync(join(dir, 'objects')) && existsSync(join(dir, 'refs')))
+}
+
+/** The nearest git directory at or above `repo`, if any (its hooks and config run on this machine at the next git command). */
+function gitDirAbove(repo: string): string | undefined {
+  for (let dir = repo; ; dir = dirname(dir)) {
+    if (looksLikeGitDir(dir)) return dir
+    if (dirname(dir) === dir) return undefined
+  }
+}
+
 /** Outcome of an allowed repository: warnings to show the user (empty for an ordinary one). */
 export interface RepoPolicyResult {
   warnings: string[]
@@ -113,6 +128,11 @@ export function checkRepoPolicy(repo: string, opts: RepoPolicyOptions): RepoPoli
   }
   const found = dataFolderAbove(repo)
   if (found !== undefined) why(`it ${found === repo ? 'is' : 'is inside'} a Cortex data folder (${found} holds sessions and settings)`, advice)
+  // the guest protects <repo>/.git; a git directory opened as the repository itself would leave its hooks and config writable
+  const gitDir = gitDirAbove(repo)
+  if (gitDir !== undefined) {
+    why(`it ${gitDir === repo ? 'is' : 'is inside'} a git directory (${gitDir}), whose hooks and config run on this machine at the next git command`, 'Open the project folder that holds it instead.')
+  }
   const owner = statSync(repo).uid
   if (owner !== 0) return { warnings: [] }
   const what =
