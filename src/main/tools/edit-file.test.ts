@@ -80,10 +80,10 @@ describe.skipIf(skipWithoutDocker())('edit_file and encodings in a real guest', 
     expect(file('utf16.txt').equals(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('hello\r\nwörld\r\n', 'utf16le')]))).toBe(true)
   })
 
-  it('read_file keeps real tabs and gives images a type-and-size notice', async () => {
+  it('read_file keeps real tabs; a truncated PNG is an error result naming its type and size', async () => {
     expect((await runTool('read_file', { path: 'tabs.go' }, ctx)).output).toContain('     2\t\treturn\t1\n')
     const img = await runTool('read_file', { path: 'image.png' }, ctx)
-    expect(img).toEqual({ isError: false, output: expect.stringMatching(/binary file: PNG image, 16 bytes/) })
+    expect(img).toEqual({ isError: true, output: expect.stringMatching(/image\.png starts like image\/png but is truncated or damaged \(16 bytes/) })
   })
 
   it('no match shows the closest region with line numbers; a no-op edit is an error', async () => {

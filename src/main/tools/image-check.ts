@@ -35,7 +35,7 @@ export function checkImage(bytes: Uint8Array, name: string): CheckedImage {
   try {
     size = imageSize(bytes)
   } catch (err) {
-    throw new CortexError('invalid_input', `${name} looks like ${mediaType} but its size cannot be read: ${err instanceof Error ? err.message : String(err)}`)
+    throw new CortexError('invalid_input', `${name} starts like ${mediaType} but is truncated or damaged (${bytes.length} bytes; its size cannot be read: ${err instanceof Error ? err.message : String(err)})`)
   }
   const { width, height } = size
   if (!width || !height) throw new CortexError('invalid_input', `${name} looks like ${mediaType} but has no width or height`)
