@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { DockerGuestProvider } from '../../src/main/guest/docker-guest'
 import type { GuestProvider } from '../../src/main/guest/guest'
+import type { SecretStore } from '../../src/main/session'
 import { ensureGuestImage } from '../../src/main/guest/image'
 import { CortexError } from '../../src/shared/errors'
 import { ensureAgentBundle, makeTestRepo } from '../../test/support/guest'
@@ -53,6 +54,8 @@ export interface AppOptions {
   eagerGuest?: boolean
   /** Ids the model server's `GET /models` lists (default none: it answers 404). */
   models?: string[]
+  /** Where Settings keeps keys, made for the stack's data folder (default the environment, read-only). */
+  secrets?: (dataDir: string) => SecretStore
 }
 
 /** Chromium for a whole spec file, and app stacks that live for one test. */
@@ -87,7 +90,7 @@ export function useBrowser(opts: { guestImage?: boolean } = {}): BrowserFixture 
       return started(browser, 'browser')
     },
     async startApp(app) {
-      const stack = await startWebApp({ script: app.script, guests: app.guests ?? testGuests(), eagerGuest: app.eagerGuest, models: app.models })
+      const stack = await startWebApp({ script: app.script, guests: app.guests ?? testGuests(), eagerGuest: app.eagerGuest, models: app.models, secrets: app.secrets })
       apps.push(stack)
       return stack
     }

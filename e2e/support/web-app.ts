@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { expect } from 'vitest'
 import type { GuestProvider } from '../../src/main/guest/guest'
-import { createSessionService, type SessionService } from '../../src/main/session'
+import { createSessionService, type SecretStore, type SessionService } from '../../src/main/session'
 import { startWebHost, type WebHost } from '../../src/web'
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptStep } from '../../test/support/scripted-model-server'
 import { RENDERER_DIR } from './browser'
@@ -26,10 +26,11 @@ export interface WebApp {
 /**
  * Start a stack whose model answers `script` and whose sessions get guests from `guests`.
  * `eagerGuest: false` starts a guest only when a tool needs one; `models`: what the model server's
- * `GET /models` lists (none: 404). On a failure half-way, what
+ * `GET /models` lists (none: 404); `secrets(dataDir)`: where Settings keeps keys (default the
+ * environment, read-only). On a failure half-way, what
  * already started is stopped before the error propagates.
  */
-export async function startWebApp(opts: { script: ScriptStep[]; guests: GuestProvider; eagerGuest?: boolean; models?: string[] }): Promise<WebApp> {
+export async function startWebApp(opts: { script: ScriptStep[]; guests: GuestProvider; eagerGuest?: boolean; models?: string[]; secrets?: (dataDir: string) => SecretStore }): Promise<WebApp> {
   const model = await startScriptedModelServer(opts.script, { models: opts.models })
   const dataDir = mkdtempSync(join(tmpdir(), 'cortex-e2e-home-'))
   let service: SessionService | undefined
@@ -38,7 +39,8 @@ export async function startWebApp(opts: { script: ScriptStep[]; guests: GuestPro
       dataDir,
       modelSettings: { provider: 'openai-compatible', modelId: 'scripted-model', baseUrl: model.baseUrl },
       guests: opts.guests,
-      eagerGuest: opts.eagerGuest
+      eagerGuest: opts.eagerGuest,
+      ...(opts.secrets ? { secrets: opts.secrets(dataDir) } : {})
     })
     const host = await startWebHost({ api: service, rendererDir: RENDERER_DIR, port: 0 })
     const started = service

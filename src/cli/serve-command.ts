@@ -7,7 +7,7 @@
  */
 import { toCortexError } from '../shared/errors'
 import { errorFields } from '../shared/logger-types'
-import { boundedShutdown, createCortexService, type ModelFlags } from '../main/session'
+import { boundedShutdown, createCortexService, fileSecrets, type ModelFlags } from '../main/session'
 import { startWebHost } from '../web/web-host'
 import { dataDir, rendererDir } from './paths'
 import { createCliLogger } from './run-command'
@@ -29,6 +29,8 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
     const service = await createCortexService({
       dataDir: dataDir(),
       modelFlags: { provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl },
+      // keys entered in the browser's Settings: a 0600 file in the data folder (ADR 0028)
+      secrets: fileSecrets(dataDir()),
       logger
     })
     const host = await startWebHost({ api: service, port: opts.port, rendererDir: rendererDir(), logger })

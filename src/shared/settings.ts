@@ -52,8 +52,11 @@ export const SettingsSchema = z.object({
 /** See {@link SettingsSchema}. */
 export type Settings = z.infer<typeof SettingsSchema>
 
-/** How this host keeps API keys: Electron safeStorage (OS keychain), its plain-text fallback on Linux, or only the server's environment. */
-export const KeyStorageSchema = z.enum(['safe_storage', 'basic_text', 'environment'])
+/**
+ * How this host keeps API keys: Electron safeStorage (OS keychain), its plain-text fallback on Linux,
+ * a 0600 file in the data folder (`cortex serve`), or only the server's environment.
+ */
+export const KeyStorageSchema = z.enum(['safe_storage', 'basic_text', 'file', 'environment'])
 /** See {@link KeyStorageSchema}. */
 export type KeyStorage = z.infer<typeof KeyStorageSchema>
 

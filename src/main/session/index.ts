@@ -19,7 +19,7 @@ import { sessionTitle } from './desk-requests'
 
 export { createSessionService, type SessionService, type SessionServiceOptions } from './service'
 export { resumeModelFlags } from './resume'
-export { SettingsStore, type SecretStore } from '../store/settings-store'
+export { SettingsStore, fileSecrets, HOST_KEYS_FILE, type SecretStore } from '../store/settings-store'
 export { resolveModelSettings, type ModelFlags, type ModelSettings } from '../providers'
 export { guestBuildMain } from '../guest/image'
 export { removeOwnGuests } from '../guest/docker-guest'

@@ -2,8 +2,8 @@
  * The app's settings file, `<dataDir>/settings.json` (0600; the data folder, never a repository),
  * validated with the shared SettingsSchema: a missing or damaged file reads as the defaults. API
  * keys never go into it: they go to a {@link SecretStore} — Electron's safeStorage in the desktop
- * app (src/main/app/), the server's environment in the CLI and the web host — so the core stays
- * free of `electron`.
+ * app (src/main/app/), a 0600 file beside the settings in the web host ({@link fileSecrets}), the
+ * server's environment in the CLI — so the core stays free of `electron`.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -67,6 +67,47 @@ export function environmentSecrets(env: NodeJS.ProcessEnv, names: Record<Provide
     get: (provider) => env[names[provider].apiKey]?.trim() || undefined,
     set(provider) {
       throw new CortexError('invalid_input', `keys come from the server's environment here: set ${names[provider].apiKey} where \`cortex serve\` runs`)
+    }
+  }
+}
+
+/** The file name of the web host's keys in the data folder. */
+export const HOST_KEYS_FILE = 'host-keys.json'
+
+/**
+ * The web host's keys (`cortex serve`, kind 'file'): `<dataDir>/host-keys.json`, provider → key,
+ * mode 0600 in the 0700 data folder, written atomically (temp + rename). A headless server has no
+ * keychain, so the file's permissions are the protection (like ~/.netrc); the key is never logged
+ * nor returned to a client (the settings requests say only whether one is stored). `get` reads the
+ * file each time (missing or damaged: no key); `set(provider, '')` removes that provider's key.
+ * @throws from `set` the fs error when the folder cannot be written
+ */
+export function fileSecrets(dataDir: string): SecretStore {
+  const file = join(dataDir, HOST_KEYS_FILE)
+  const read = (): Record<string, unknown> => {
+    if (!existsSync(file)) return {}
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'))
+      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {}
+    } catch {
+      return {}
+    }
+  }
+  return {
+    kind: 'file',
+    get(provider) {
+      const key = read()[provider]
+      return typeof key === 'string' && key.trim() ? key : undefined
+    },
+    set(provider, key) {
+      const all = read()
+      if (key === '') delete all[provider]
+      else all[provider] = key
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+      const tmp = `${file}.tmp`
+      writeFileSync(tmp, JSON.stringify(all) + '\n', { mode: 0o600 })
+      chmodSync(tmp, 0o600)
+      renameSync(tmp, file)
     }
   }
 }

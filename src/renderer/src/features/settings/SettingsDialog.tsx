@@ -97,6 +97,20 @@ export function SettingsDialog({ onClose }: { onClose(): void }): React.JSX.Elem
       setErrors(serverErrors(err instanceof Error ? err.message : String(err)))
     }
   }
+  // '' removes the stored key of the provider the form names (the settings are saved with it)
+  const removeKey = async (): Promise<void> => {
+    const found = settingsErrors(draft)
+    setErrors(found)
+    if (Object.keys(found).length) return
+    try {
+      const v = await api.saveSettings({ settings: draft, apiKey: '' })
+      setView(v)
+      setApiKey('')
+      setStatus(v.keySaved ? 'Key removed; a key from the server’s environment is still in use.' : 'Key removed.')
+    } catch (err) {
+      setErrors(serverErrors(err instanceof Error ? err.message : String(err)))
+    }
+  }
   const test = async (): Promise<void> => {
     const found = settingsErrors(draft)
     setErrors(found)
@@ -164,11 +178,20 @@ export function SettingsDialog({ onClose }: { onClose(): void }): React.JSX.Elem
                     ? "Keys come only from the server's environment here (ANTHROPIC_API_KEY, OPENAI_API_KEY or CORTEX_API_KEY where Cortex runs)."
                     : view.keyStorage === 'basic_text'
                       ? 'No system keyring was found: the key is stored with Electron’s basic_text fallback, which is effectively plain text on this disk.'
-                      : 'Stored encrypted with the system keychain (safeStorage).'
+                      : view.keyStorage === 'file'
+                        ? 'Stored on the server in Cortex’s data folder (a file only its user can read); it is never sent back to this browser.'
+                        : 'Stored encrypted with the system keychain (safeStorage).'
                 }
               >
                 {keysHere ? (
-                  <input type="password" data-testid="settings-apiKey" autoComplete="off" value={apiKey} placeholder={view.keySaved ? 'a key is saved (type to replace it)' : 'no key saved'} onChange={(e) => setApiKey(e.target.value)} />
+                  <span className="settings-key">
+                    <input type="password" data-testid="settings-apiKey" autoComplete="off" value={apiKey} placeholder={view.keySaved ? 'a key is stored (type to replace it)' : 'no key stored'} onChange={(e) => setApiKey(e.target.value)} />
+                    {view.keySaved && view.keyStorage === 'file' && (
+                      <button data-testid="settings-key-remove" onClick={() => void removeKey()}>
+                        Remove key
+                      </button>
+                    )}
+                  </span>
                 ) : (
                   <span className="settings-static" data-testid="settings-key-env">{view.keySaved ? 'a key is set in the environment' : 'no key in the environment'}</span>
                 )}
