@@ -63,8 +63,15 @@ export function changesLine(files: ReadonlyArray<{ path: string; status: string 
   return `${n} file${n === 1 ? '' : 's'} changed: ${named.join(' ')}${n > 8 ? ' …' : ''}`
 }
 
+/**
+ * A renderer: call it with each envelope in order. `stopSpinner()` erases the spinner line if drawn
+ * and ends its wait until the next event (Ctrl-C: "stopping…" then takes its place); true when a
+ * line was erased.
+ */
+export type Renderer = ((envelope: EventEnvelope) => void) & { stopSpinner(): boolean }
+
 /** Create a renderer; call it with each envelope in order. */
-export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) => void {
+export function createRenderer(target: RenderTarget): Renderer {
   const paint = (style: Parameters<typeof styleText>[0], s: string) => (target.color ? styleText(style, s) : s)
   let midLine = false
   const width = target.width ?? (() => (target.out as NodeJS.WriteStream).columns || 80)
@@ -84,7 +91,7 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
   let thinking = false // reasoning streams: the spinner says so; the text itself is not printed (one row when it ends)
   let context = '' // "context 62% of 200k" from the latest context_usage, printed with the turn's usage
   const queue = createQueueRenderer({ err: target.err, dim: (s) => paint('dim', s), warn: (s) => paint('yellow', s), safe, newline })
-  return ({ event, sessionId }) => {
+  const renderer = ({ event, sessionId }: EventEnvelope): void => {
     if (event.type === 'model_waiting' && target.spinner) return // the spinner shows the wait
     spinner.hide()
     render(event, sessionId)
@@ -98,6 +105,7 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
     if (inTurn && !asking && !midLine && !tools.midLine()) spinner.wait(runningTool ? `running ${runningTool}` : md?.holding() ? 'writing' : thinking ? 'thinking' : 'waiting for the model')
     else spinner.clear()
   }
+  return Object.assign(renderer, { stopSpinner: () => spinner.clear() })
 
   function render(event: EventEnvelope['event'], sessionId: string): void {
     switch (event.type) {
