@@ -4,7 +4,7 @@
  * user message or slash command; answers when the session is idle again), `session/cancel` (Stop)
  * and `session/set_mode`. Every decision stays in the session; this renders and submits.
  */
-import { resolve } from 'node:path'
+import { isAbsolute, resolve } from 'node:path'
 import { PROTOCOL_VERSION, agent, type AgentApp, type AgentContext, type SessionModeState, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import { CortexError } from '../../shared/errors'
@@ -93,6 +93,8 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
     })
     .onRequest('session/new', ({ params }) =>
       guard('session/new', async () => {
+        // ACP requires an absolute cwd; a relative one would silently resolve against the agent's own folder
+        if (!isAbsolute(params.cwd)) throw new CortexError('invalid_input', `cwd must be an absolute path (ACP requires one): got "${params.cwd}"`)
         const svc = await service()
         if (params.mcpServers.length > 0) logger.warn('acp client passed MCP servers; Cortex does not run MCP servers yet, they are ignored', { count: params.mcpServers.length })
         const info = await svc.openSession({ repo: resolve(params.cwd), ...deps.defaults })
