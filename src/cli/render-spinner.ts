@@ -19,8 +19,8 @@ export interface Spinner {
   wait(label: string): void
   /** Erase the line if drawn (before other output); the wait goes on and is drawn again at the next frame. */
   hide(): void
-  /** Erase the line if drawn and end the wait. */
-  clear(): void
+  /** Erase the line if drawn and end the wait; true when a drawn line was erased (the cursor is then at its start). */
+  clear(): boolean
   /** The label of the wait in progress, or null. */
   label(): string | null
 }
@@ -52,13 +52,15 @@ export function createSpinner(err: NodeJS.WritableStream, enabled: boolean, now:
     if (drawn) err.write('\r\u001b[2K')
     drawn = false
   }
-  const clear = (): void => {
+  const clear = (): boolean => {
     if (timer) clearInterval(timer)
     timer = null
     current = null
+    const was = drawn
     hide()
+    return was
   }
-  if (!enabled) return { wait: () => undefined, hide: () => undefined, clear: () => undefined, label: () => null }
+  if (!enabled) return { wait: () => undefined, hide: () => undefined, clear: () => false, label: () => null }
   return {
     wait(label) {
       if (current?.label === label && timer) return

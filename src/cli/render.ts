@@ -63,8 +63,15 @@ export function changesLine(files: ReadonlyArray<{ path: string; status: string 
   return `${n} file${n === 1 ? '' : 's'} changed: ${named.join(' ')}${n > 8 ? ' …' : ''}`
 }
 
+/**
+ * A renderer: call it with each envelope in order. `stopSpinner()` erases the spinner line if drawn
+ * and ends its wait until the next event (Ctrl-C: "stopping…" then takes its place); true when a
+ * line was erased.
+ */
+export type Renderer = ((envelope: EventEnvelope) => void) & { stopSpinner(): boolean }
+
 /** Create a renderer; call it with each envelope in order. */
-export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) => void {
+export function createRenderer(target: RenderTarget): Renderer {
   const paint = (style: Parameters<typeof styleText>[0], s: string) => (target.color ? styleText(style, s) : s)
   let midLine = false
   const width = target.width ?? (() => (target.out as NodeJS.WriteStream).columns || 80)
@@ -83,8 +90,9 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
   let asking = false
   let thinking = false // reasoning streams: the spinner says so; the text itself is not printed (one row when it ends)
   let context = '' // "context 62% of 200k" from the latest context_usage, printed with the turn's usage
+  let crashedTurn: string | null = null // the turn a resume closed (a crash cut it off): no bare "stopped" for it
   const queue = createQueueRenderer({ err: target.err, dim: (s) => paint('dim', s), warn: (s) => paint('yellow', s), safe, newline })
-  return ({ event, sessionId }) => {
+  const renderer = ({ event, sessionId }: EventEnvelope): void => {
     if (event.type === 'model_waiting' && target.spinner) return // the spinner shows the wait
     spinner.hide()
     render(event, sessionId)
@@ -98,6 +106,7 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
     if (inTurn && !asking && !midLine && !tools.midLine()) spinner.wait(runningTool ? `running ${runningTool}` : md?.holding() ? 'writing' : thinking ? 'thinking' : 'waiting for the model')
     else spinner.clear()
   }
+  return Object.assign(renderer, { stopSpinner: () => spinner.clear() })
 
   function render(event: EventEnvelope['event'], sessionId: string): void {
     switch (event.type) {
@@ -208,7 +217,8 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
         break
       case 'turn_ended':
         newline()
-        if (event.reason === 'stopped') target.err.write(paint('yellow', 'stopped\n'))
+        // a turn a crash cut off is closed on resume: the resume notice already said so
+        if (event.reason === 'stopped' && event.turnId !== crashedTurn) target.err.write(paint('yellow', 'stopped\n'))
         if (event.usage) target.err.write(paint('dim', `usage: ${formatUsage(event.usage)}${context ? ` · ${context}` : ''}\n`))
         break
       case 'context_usage':
@@ -225,10 +235,12 @@ export function createRenderer(target: RenderTarget): (envelope: EventEnvelope) 
         target.err.write(paint('yellow', `compaction stopped: ${safe(event.reason)}\n`))
         break
       case 'session_resumed': {
-        const lost = event.skipped > 0 || event.interruptedCalls > 0
+        const lost = event.skipped > 0 || event.interruptedCalls > 0 || event.interruptedTurn !== undefined
+        crashedTurn = event.interruptedTurn ?? null
         const parts = [`resumed with ${event.provider ?? 'the configured provider'}${event.model ? ` · ${safe(event.model)}` : ''}`]
         if (event.skipped > 0) parts.push(`${event.skipped} damaged log record${event.skipped === 1 ? '' : 's'} skipped`)
         if (event.interruptedCalls > 0) parts.push(`${event.interruptedCalls} tool call${event.interruptedCalls === 1 ? '' : 's'} left running by a crash closed as interrupted`)
+        else if (event.interruptedTurn !== undefined) parts.push('the earlier turn, cut off by a crash, was closed (its answer may be incomplete)')
         target.err.write(lost ? `${paint('yellow', 'warning:')} ${parts.join(' · ')}\n` : paint('dim', `${parts.join(' · ')}\n`))
         break
       }

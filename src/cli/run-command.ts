@@ -90,6 +90,8 @@ export async function runCommand(
   let interrupts = 0
   let sessionId = ''
   const interrupted = new AbortController()
+  // erases the spinner line (set once the renderer exists): "stopping…" replaces its last frame
+  let stopSpinner = (): boolean => false
   const onSigint = (): void => {
     interrupts++
     interrupted.abort()
@@ -102,7 +104,7 @@ export async function runCommand(
       void removeOwnGuests().finally(() => process.exit(130))
       return
     }
-    if (!opts.json) io.err.write('\nstopping… (Ctrl-C again to quit at once)\n')
+    if (!opts.json) io.err.write(`${stopSpinner() ? '' : '\n'}stopping… (Ctrl-C again to quit at once)\n`)
     if (sessionId) void service?.submit({ sessionId, op: { type: 'stop' } }).catch((err: unknown) => logger.debug('stop request failed (the turn may have ended)', errorFields(err)))
   }
   process.on('SIGINT', onSigint)
@@ -138,6 +140,7 @@ export async function runCommand(
         // the terminal prompt shows each approval request itself: printed once
         approvalsAsked: answerer === 'tty'
       })
+    if ('stopSpinner' in render) stopSpinner = render.stopSpinner
     const early: EventEnvelope[] = []
     const svc = service
     responder = createApprovalResponder({

@@ -1,7 +1,7 @@
 // `cortex run --ask commands` on a real pseudo-terminal (node-pty + a headless xterm reading the
 // screen): the approval request shows the call once, as the prompt that asks for the answer (the
-// event renderer does not print it a second time; the call's own tool row stays), and the turn goes
-// on after `y`.
+// event renderer does not print it a second time; the call's own tool row stays), says in words why it
+// asks, and the turn goes on after `y`.
 // Built CLI, real guest, scripted model server.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -35,8 +35,10 @@ describe.skipIf(skipWithoutDocker())('cortex run --ask commands on a pseudo-term
     s.dump('approval-once')
     // the request (the call with its arguments, why it asks) once, as the prompt; the call's own row stays
     expect(before.match(/bash\(command: "echo ONLY-ONCE-42"\)/g), before).toHaveLength(1)
-    expect(before.match(/approval policy commands/g), before).toHaveLength(1)
-    expect(before.match(/approval/g), before).toHaveLength(2) // "approval needed", "approval policy commands"
+    // why it asks, in words (it was a bare "approval policy commands")
+    expect(before.match(/asked because the policy is: ask before each command \(bash\)/g), before).toHaveLength(1)
+    expect(before).not.toMatch(/approval policy/)
+    expect(before.match(/approval/g), before).toHaveLength(1) // "approval needed"
     expect(before).toContain('approval needed: bash(command: "echo ONLY-ONCE-42")')
     expect(before).toContain('⏺ bash(echo ONLY-ONCE-42)')
     s.write('y\r')

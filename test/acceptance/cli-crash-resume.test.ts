@@ -1,6 +1,7 @@
 // Sessions that survive crashes, through the built CLI, a real guest and the scripted model server:
 // kill -9 during a `sleep` tool call, then `cortex run --resume ID PROMPT` with no provider flags
-// continues with a valid history (the interrupted call has exactly one result); a log with a NUL
+// continues with a valid history (the interrupted call has exactly one result); kill -9 while the
+// model streams is reported on resume as a turn cut off and closed; a log with a NUL
 // block in the middle loads its later records and the user is told how many were skipped.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -95,7 +96,30 @@ describe.skipIf(skipWithoutDocker())('sessions that survive crashes', () => {
 
     // `cortex sessions` names the connection a resume reuses
     const list = await runCli(['sessions'], { env: { CORTEX_HOME: home } })
-    expect(list.stdout).toMatch(new RegExp(`^${sessionId} .* agent  openai-compatible:scripted  ${repo}$`, 'm'))
+    expect(list.stdout).toMatch(new RegExp(`^${sessionId} .* agent  openai-compatible:scripted  ${repo}  run the slow thing$`, 'm'))
+  }, 240_000)
+
+  it('kill -9 while the model streams, then --resume says the earlier turn was cut off and closed (no bare "stopped")', async () => {
+    server = await startScriptedModelServer([{ text: 'Half an answer', hangAfterText: true }, { text: 'Carrying on from there.' }])
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const first = startStreamCli(
+      ['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', 'answer slowly'],
+      { env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0' } }
+    )
+    await first.waitFor('text_delta', (e) => e.text.includes('answer'), { timeoutMs: 120_000 })
+    const sessionId = first.events[0]!.sessionId
+    sessions.push(sessionId)
+    first.child.kill('SIGKILL')
+    expect((await first.exit()).signal).toBe('SIGKILL')
+    removeGuests(sessionId)
+
+    const resumed = await runCli(['run', '--resume', sessionId, 'go on'], { env: { CORTEX_HOME: home, ...NO_MODEL_ENV } })
+    expect(resumed.code, resumed.stderr).toBe(0)
+    expect(resumed.stdout).toContain('Carrying on from there.')
+    expect(resumed.stderr).toMatch(/warning: resumed with openai-compatible · scripted · the earlier turn, cut off by a crash, was closed/)
+    expect(resumed.stderr).not.toMatch(/^stopped$/m)
+    await server.close()
+    server = undefined
   }, 240_000)
 
   it('a NUL block in the middle of the log: later records load and the skipped count is reported (event and CLI line)', async () => {

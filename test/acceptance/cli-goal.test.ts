@@ -1,7 +1,8 @@
 // The goal through the built CLI, a real guest and the scripted model server: `cortex run --goal`
 // with --goal-turns 3 and a check that never passes ends after exactly 3 turns, budget_spent, exit 3;
 // a check that passes once the model wrote done.txt in turn 2 ends met after turn 2, exit 0; a goal
-// a restart (kill -9) left active comes back paused and runs no turn until resume_goal.
+// a restart (kill -9) left active comes back paused and runs no turn until resume_goal; a goal run
+// with no PROMPT is listed by `cortex sessions` under the goal's text.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -77,6 +78,20 @@ describe.skipIf(skipWithoutDocker())('cortex run --goal', () => {
     // each turn's user message says what the goal is and the progress
     expect(lastUserText(server.requests[0]!)).toMatch(/^Goal: finish the work[\s\S]*turn 1 of 3/)
     expect(lastUserText(server.requests[4]!)).toMatch(/Continue working toward the goal: finish the work[\s\S]*turn 3 of 3/)
+  }, 240_000)
+
+  it('a goal run with no PROMPT is titled with the goal in `cortex sessions`, not the harness goal message', async () => {
+    server = await startScriptedModelServer([{ text: 'Working on it.' }, { text: 'a second turn' }])
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const run = await runCli(['run', '--repo', repo, ...model(), '--json', '--goal', 'tidy   the\nreadme', '--goal-turns', '1'], { env })
+    const id = run.events[0]!.sessionId
+    sessions.push(id)
+    expect(run.code).toBe(3)
+    const list = await runCli(['sessions', '--repo', repo], { env })
+    expect(list.code).toBe(0)
+    const row = list.stdout.split('\n').find((l) => l.includes(id))
+    expect(row).toMatch(/tidy the readme$/)
+    expect(list.stdout).not.toMatch(/Goal:|Progress: turn/)
   }, 240_000)
 
   it('a check that passes after the model writes done.txt in turn 2: met after turn 2, exit 0', async () => {

@@ -110,8 +110,8 @@ export function createAcpAgent(deps: AcpAgentDeps): { app: AgentApp; close(): Pr
     })
     .onRequest('session/new', ({ params }) =>
       guard('session/new', async () => {
-        // ACP requires an absolute cwd; a relative one would name a folder under wherever the editor started this process
-        if (!isAbsolute(params.cwd)) throw new CortexError('invalid_input', `cwd must be an absolute path, got "${params.cwd}"`)
+        // ACP requires an absolute cwd; a relative one would silently resolve against the agent's own folder
+        if (!isAbsolute(params.cwd)) throw new CortexError('invalid_input', `cwd must be an absolute path (ACP requires one): got "${params.cwd}"`)
         const svc = await service()
         if (params.mcpServers.length > 0) logger.warn('acp client passed MCP servers; Cortex does not run MCP servers yet, they are ignored', { count: params.mcpServers.length })
         // never started (a stdio entry would run a command on the host): the editor's user is told, not only the log

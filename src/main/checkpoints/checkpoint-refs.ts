@@ -63,6 +63,22 @@ export function unrecordedLastTurn(events: readonly SessionEvent[], current: str
   return last && !recorded.has(last.turnId) ? last.turnId : undefined
 }
 
+/**
+ * Whether the newest turn without a recorded end snapshot was cut off by a crash: it has no
+ * `turn_ended` of its own, or a resume closed it (`session_resumed.interruptedTurn`). A turn that
+ * ended by itself without `turn_changes` took no snapshot, so there is nothing to close.
+ */
+export function crashCutOff(events: readonly SessionEvent[]): boolean {
+  const last = unrecordedLastTurn(events, '')
+  if (!last) return false
+  let ended = false
+  for (const e of events) {
+    if (e.type === 'session_resumed' && e.interruptedTurn === last) return true
+    if (e.type === 'turn_ended' && e.turnId === last) ended = true
+  }
+  return !ended
+}
+
 /** Whether `p` is a plain repository-relative path: not absolute, no empty, `.` or `..` segment, not in `.git`. */
 export function isRepoPath(p: string | undefined): p is string {
   if (!p || p.startsWith('/')) return false

@@ -7,7 +7,7 @@
  */
 import { errorFields } from '../../shared/logger-types'
 import type { Guest } from '../guest/guest'
-import { recordedTurns, refPrefix, snapshotRef, unrecordedLastTurn } from './checkpoint-refs'
+import { crashCutOff, recordedTurns, refPrefix, snapshotRef, unrecordedLastTurn } from './checkpoint-refs'
 import type { CheckpointCore } from './checkpoint-core'
 import type { ShadowStore } from './shadow-store'
 
@@ -98,6 +98,8 @@ export class TurnSnapshots {
    * or revert asked of this session runs. Never rejects (a failure is logged; the next turn retries).
    */
   recoverAtResume(): Promise<void> {
+    // no turn a crash cut off (every turn ended by itself): nothing to close, no guest to reach
+    if (!crashCutOff(this.core.host.events())) return Promise.resolve()
     return this.core.serial(async () => {
       try {
         const store = this.core.host.getSandbox() === 'read-only' ? null : await this.core.store(AbortSignal.timeout(FINISH_DEADLINE_MS))

@@ -207,18 +207,23 @@ function namedTitle(dir: string): string | undefined {
   }
 }
 
-/** The first user message of a log, on one line and cut to {@link TITLE_CHARS}; '' when none. */
+/**
+ * The first user message of a log, on one line and cut to {@link TITLE_CHARS}; '' when none. A goal
+ * set before any message (`cortex run --goal` with no PROMPT) titles the session with the goal's text,
+ * not the harness's "Goal: … Progress: …" message that starts its first turn.
+ */
 function firstMessage(log: string): string {
   if (!existsSync(log)) return ''
   let title = ''
   try {
     forEachLine(log, (raw) => {
-      if (!raw.includes('"user_message"')) return true
+      if (!raw.includes('"user_message"') && !raw.includes('"goal_updated"')) return true
       try {
-        const e = (JSON.parse(raw) as { event?: { type?: string; text?: unknown; images?: Array<{ name?: unknown }> } }).event
-        if (e?.type === 'user_message' && typeof e.text === 'string') {
+        const e = (JSON.parse(raw) as { event?: { type?: string; text?: unknown; images?: Array<{ name?: unknown }>; goal?: { text?: unknown } } }).event
+        const text = e?.type === 'user_message' ? e.text : e?.type === 'goal_updated' ? e.goal?.text : undefined
+        if (typeof text === 'string') {
           // a message of images only is titled by its first image's name
-          const one = e.text.replace(/\s+/g, ' ').trim() || String(e.images?.[0]?.name ?? '')
+          const one = text.replace(/\s+/g, ' ').trim() || String(e?.images?.[0]?.name ?? '')
           title = one.length > TITLE_CHARS ? `${one.slice(0, TITLE_CHARS - 1)}…` : one
           return false
         }

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import {
-  ESCALATION_LABELS, type ApprovalDecision, type ApprovalOutcome, type ApprovalPolicy, type ApprovalRule, type Escalation
+  APPROVAL_POLICY_DESCRIPTIONS, ESCALATION_LABELS, type ApprovalDecision, type ApprovalOutcome, type ApprovalPolicy, type ApprovalRule, type Escalation
 } from '../../../shared/approvals'
 import { CortexError } from '../../../shared/errors'
 import type { SessionEvent, ToolCall } from '../../../shared/events'
@@ -136,7 +136,7 @@ export class ApprovalGate {
     const justification = typeof args.justification === 'string' ? args.justification : undefined
     const reason = escalation
       ? `${ESCALATION_LABELS[escalation]}${justification ? `: ${justification}` : ''}`
-      : `approval policy ${policy}${unsure ? `; cannot be checked against the deny rules: ${unsure}` : ''}`
+      : `asked because the policy is: ${APPROVAL_POLICY_DESCRIPTIONS[policy]}${unsure ? `; cannot be checked against the deny rules: ${unsure}` : ''}`
     const answer = await new Promise<Answer>((resolve, reject) => {
       const onAbort = (): void => {
         this.pending.delete(requestId)

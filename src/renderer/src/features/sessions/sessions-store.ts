@@ -88,15 +88,17 @@ export function recentRepos(list: StoredSession[], max = 8): string[] {
   return seen.slice(0, max)
 }
 
-// keep the list current: on connect, and when a session opens, resumes or ends a turn
+// keep the list current: on connect, when a session opens, resumes or ends a turn, and when an
+// untitled session gets its first message or goal (its title, live rather than after the turn)
 const handle = useAppStore.getState().handle
 handle.onConnection((state) => {
   if (state === 'open') void useSessionsStore.getState().refresh()
 })
 if (handle.connection() === 'open') void useSessionsStore.getState().refresh()
 let pending: ReturnType<typeof setTimeout> | undefined
-handle.api.onEvent(({ event }) => {
-  if (event.type !== 'session_opened' && event.type !== 'turn_ended' && event.type !== 'session_resumed') return
+handle.api.onEvent(({ sessionId, event }) => {
+  const titles = (event.type === 'user_message' || event.type === 'goal_updated') && !useSessionsStore.getState().stored.find((s) => s.id === sessionId)?.title
+  if (!titles && event.type !== 'session_opened' && event.type !== 'turn_ended' && event.type !== 'session_resumed') return
   clearTimeout(pending)
   pending = setTimeout(() => void useSessionsStore.getState().refresh(), 300)
 })
