@@ -100,14 +100,7 @@ export async function rewindCommand(
     const r = await withSession(sessionId, async (service, events) =>
       service.revertChanges({ sessionId, turnId: turnIdOf(events, opts.turn), scope: 'rewind', force: opts.force ?? false, conversation: opts.conversation ?? false })
     )
-    if (r.status === 'conflict') {
-      io.err.write(`not rewound: ${r.files.length} file(s) changed after the session's last snapshot and would be overwritten: ${r.files.join(', ')}\n`)
-      io.err.write(whoseWork(r.causes))
-      io.err.write('what would be lost:\n')
-      io.out.write(patchForOutput(r.patch, io.out))
-      io.err.write('run again with --force to overwrite them\n')
-      return 3
-    }
+    if (r.status === 'conflict') return conflictExit(`not rewound: ${r.files.length} file(s) changed after the session's last snapshot and would be overwritten`, r, io)
     const n = r.restored.length + r.deleted.length
     io.out.write(`rewound to before turn ${opts.turn}: ${n} file${n === 1 ? '' : 's'} restored (${r.restored.length} written, ${r.deleted.length} removed)${opts.conversation ? '; the conversation forgets that turn and later ones' : ''}\n`)
     if (r.skipped.length) io.out.write(`not restored (over the size cap, only their hash was kept; or not a file git can store: FIFO, socket, device, unreadable): ${r.skipped.join(', ')}\n`)
@@ -117,6 +110,20 @@ export async function rewindCommand(
     io.err.write(`error: ${toCortexError(err).message}\n`)
     return 1
   }
+}
+
+/** Print a refused rewind or redo (`headline`, the files, whose work, the patch that would be lost) and return exit status 3. */
+function conflictExit(
+  headline: string,
+  r: { files: string[]; causes?: ConflictCause[]; patch: string },
+  io: { out: NodeJS.WriteStream; err: NodeJS.WriteStream }
+): ChangesExit {
+  io.err.write(`${headline}: ${r.files.join(', ')}\n`)
+  io.err.write(whoseWork(r.causes))
+  io.err.write('what would be lost:\n')
+  io.out.write(patchForOutput(r.patch, io.out))
+  io.err.write('run again with --force to overwrite them\n')
+  return 3
 }
 
 /** Per conflicting file, whose work --force would remove: other sessions by id, or a change made outside Cortex. */
@@ -135,14 +142,7 @@ export async function redoCommand(
 ): Promise<ChangesExit> {
   try {
     const r = await withSession(sessionId, (service) => service.redoRevert({ sessionId, revertId, force: opts.force ?? false }))
-    if (r.status === 'conflict') {
-      io.err.write(`not redone: ${r.files.length} file(s) changed since the rewind and would be overwritten: ${r.files.join(', ')}\n`)
-      io.err.write(whoseWork(r.causes))
-      io.err.write('what would be lost:\n')
-      io.out.write(patchForOutput(r.patch, io.out))
-      io.err.write('run again with --force to overwrite them\n')
-      return 3
-    }
+    if (r.status === 'conflict') return conflictExit(`not redone: ${r.files.length} file(s) changed since the rewind and would be overwritten`, r, io)
     const n = r.restored.length + r.deleted.length
     io.out.write(`redone: ${n} file${n === 1 ? '' : 's'} put back as before revert ${revertId} (${r.restored.length} written, ${r.deleted.length} removed)\n`)
     io.out.write(`undo this redo with: cortex redo ${sessionId} ${r.revertId}\n`)
