@@ -6,7 +6,8 @@
  * and kill by request id. Node built-ins only (runs inside the guest on Node 18).
  */
 import { spawn } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { accessSync, constants as fsConstants } from 'node:fs'
+import { delimiter, join, resolve as resolvePath } from 'node:path'
 import type { Readable } from 'node:stream'
 import { StringDecoder } from 'node:string_decoder'
 import { MAX_REPORT_BYTES } from '../shared/guest-protocol'
@@ -76,6 +77,23 @@ function validate(req: SpawnRequest): void {
   }
 }
 
+/** Shell prelude of every tool process: raise its own oom_score_adj to 1000, then exec the command (`"$@"`). */
+const OOM_FIRST_EXEC = 'echo 1000 > /proc/self/oom_score_adj 2>/dev/null; exec "$@"'
+
+/** Whether `cmd` names an executable file: a path (relative to `cwd`), or a name found on `path` (a PATH string). */
+function findCommand(cmd: string, path: string, cwd: string): boolean {
+  const executable = (file: string): boolean => {
+    try {
+      accessSync(file, fsConstants.X_OK)
+      return true
+    } catch {
+      return false
+    }
+  }
+  if (cmd.includes('/')) return executable(resolvePath(cwd, cmd))
+  return cmd !== '' && path.split(delimiter).some((dir) => dir !== '' && executable(join(dir, cmd)))
+}
+
 /**
  * Run `req.argv` and resolve when the direct child has exited (plus at most {@link DRAIN_MS} for
  * its pipes to drain). Rejects SPAWN_FAILED when the process cannot start (missing command or cwd),
@@ -94,7 +112,15 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
   if (req.modelCommand) env.CORTEX_MODEL_COMMAND = '1'
 
   return new Promise<SpawnResult>((resolve, reject) => {
-    const child = spawn(req.argv[0] as string, req.argv.slice(1), {
+    // A missing command stays SPAWN_FAILED (the shell below would make it exit 127)
+    if (!findCommand(req.argv[0] as string, env.PATH ?? '', req.cwd)) {
+      reject(new AgentError('SPAWN_FAILED', `cannot run ${JSON.stringify(req.argv[0])} in ${req.cwd}: spawn ${req.argv[0]} ENOENT`))
+      return
+    }
+    // The tool process (and what it forks) makes itself the OOM killer's first choice before it
+    // execs, so no quick allocation can leave the agent as the victim (written by the agent after
+    // the spawn, a tool that allocated at once under load could win that race).
+    const child = spawn('/bin/sh', ['-c', OOM_FIRST_EXEC, 'cortex-exec', ...req.argv], {
       cwd: req.cwd,
       env,
       stdio: req.report ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
@@ -112,16 +138,6 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
       if (report.length > MAX_REPORT_BYTES) report = report.subarray(report.length - MAX_REPORT_BYTES)
     })
     reportPipe?.on('error', () => undefined)
-    // Make the tool process (and what it forks later) the OOM killer's first choice, not the agent.
-    // Synchronously, right after the exec: written through the thread pool it could land after a
-    // quick allocation under load, and the agent (Node 22, the larger process) was then killed.
-    if (child.pid !== undefined) {
-      try {
-        writeFileSync(`/proc/${child.pid}/oom_score_adj`, '1000')
-      } catch {
-        // the process already ended
-      }
-    }
     let timedOut = false
     let killed = false
     let termTimer: NodeJS.Timeout | undefined

@@ -81,6 +81,8 @@ describe.skipIf(skipWithoutDocker())('guest faults (real Docker)', () => {
   })
 
   it('reports out-of-memory as oomKilled and goes on', async () => {
+    // a tool process is the OOM killer's first choice from its first instruction (set before its exec)
+    expect((await small.spawn({ argv: ['cat', '/proc/self/oom_score_adj'], cwd: repo })).stdout).toBe('1000\n')
     const r = await small.spawn({ argv: ['python3', '-c', 'b = bytearray(b"x") * (600 << 20)'], cwd: repo, timeoutMs: 60_000 })
     expect(r).toMatchObject({ exitCode: null, signal: 'SIGKILL', oomKilled: true })
     const through = await small.spawn({ argv: ['bash', '-c', 'python3 -c "b = bytearray(b\'x\') * (600 << 20)"; echo "exit $?"'], cwd: repo, timeoutMs: 60_000 })

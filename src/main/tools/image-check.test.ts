@@ -50,7 +50,7 @@ describe('image checks', () => {
     expect(refusal(() => checkImage(GIF.map((b, i) => (i === 7 ? 0x7f : b)), 'wide.gif'))).toBe(
       `wide.gif is 32519x9 pixels; an image may be at most ${MAX_IMAGE_SIDE} pixels on each side (Cortex does not resize: scale it down first)`
     )
-    expect(refusal(() => checkImage(makePng(1, 1).subarray(0, 12), 'cut.png'))).toMatch(/^cut\.png looks like image\/png but/)
+    expect(refusal(() => checkImage(makePng(1, 1).subarray(0, 12), 'cut.png'))).toMatch(/^cut\.png starts like image\/png but is truncated or damaged \(12 bytes/)
   })
 
   it('shows an image as one line', () => {
