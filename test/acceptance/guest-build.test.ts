@@ -3,7 +3,8 @@
 // network none, as CI does; a bad builder setting is a clear error.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { appendFileSync, cpSync, mkdirSync } from 'node:fs'
+import { appendFileSync, cpSync, mkdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { chooseBuilder } from '../../src/main/guest/environment/builders'
@@ -51,7 +52,11 @@ describe('the recipe', () => {
 describe.skipIf(skipWithoutDocker())('cortex guest build', () => {
   const made: string[] = []
   afterAll(() => {
-    for (const tag of made) spawnSync('docker', ['rmi', '-f', tag], { stdio: 'ignore' })
+    for (const tag of made) {
+      spawnSync('docker', ['rmi', '-f', tag], { stdio: 'ignore' })
+      // the build's lock file (image.ts) stays for a tag that is built again later; this tag is gone
+      rmSync(join(tmpdir(), `cortex-guest-build-${tag.replace(/[^A-Za-z0-9_.-]/g, '_')}.lock`), { recursive: true, force: true })
+    }
   })
 
   it('says which builder and why, then builds Cortex\'s layer FROM the local base with network none', async () => {
