@@ -17,6 +17,7 @@ import { createSpinner } from './render-spinner'
 import { compactionLabel, contextLabel } from '../shared/compaction'
 import { thoughtLabel } from '../shared/thinking'
 import { summarizeArgs, terminalSafe } from './terminal-safe'
+import { hookFinishedLine } from '../shared/hooks'
 
 /** Where rendered output goes; `color` enables ANSI styling (TTY only). */
 export interface RenderTarget {
@@ -210,6 +211,14 @@ export function createRenderer(target: RenderTarget): Renderer {
       case 'error':
         newline()
         target.err.write(`${paint('red', 'error:')} ${safe(event.message)}\n`)
+        break
+      case 'hook_finished':
+        newline()
+        target.err.write(`${paint(event.outcome === 'ok' ? 'dim' : 'yellow', 'hook:')} ${safe(hookFinishedLine(event))}\n`)
+        break
+      case 'hooks_notice':
+        newline()
+        target.err.write(`${paint('yellow', 'hooks:')} ${safe(event.message)}\n`)
         break
       case 'host_exec_warning':
         newline()

@@ -14,6 +14,7 @@ import { compactionLabel, contextLabel } from '../../shared/compaction'
 import { callFailed } from '../../shared/tool-outcome'
 import { thoughtLabel } from '../../shared/thinking'
 import { imageLine } from '../../shared/images'
+import { hookFinishedLine } from '../../shared/hooks'
 
 /** Most characters of a command's live output kept per tool row (the tail). */
 export const OUTPUT_TAIL_CHARS = 16_000
@@ -217,6 +218,10 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
       return withNotice(s, `this turn's changes were not recorded${e.stage === 'after' ? ' at its end' : ''}: ${e.reason}`, 'warn')
     case 'host_exec_warning':
       return withNotice(s, `warning: ${e.message} ${e.paths.join(' ')}`, 'warn')
+    case 'hook_finished':
+      return withNotice(s, `hook: ${hookFinishedLine(e)}`, e.outcome === 'ok' ? 'dim' : 'warn')
+    case 'hooks_notice':
+      return withNotice(s, `hooks: ${e.message}`, 'warn')
     case 'goal_updated':
       return withNotice({ ...s, goal: e }, `goal ${e.state.replace('_', ' ')} · ${e.turnsUsed}/${e.turnBudget}${e.reason ? ` · ${e.reason}` : ''}`, e.state === 'met' ? 'ok' : e.state === 'active' ? 'dim' : 'warn')
     case 'reasoning_done':

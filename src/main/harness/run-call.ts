@@ -1,6 +1,6 @@
 /**
- * Running one call of a step: `tool_call_started`, dispatch against the mode and lock in force now
- * (tool-dispatch.ts), live output as `tool_output`, and `tool_call_finished` through the loop guard.
+ * Running one call of a step: `tool_call_started`, PreToolUse hooks, dispatch against the mode and
+ * lock in force now (tool-dispatch.ts), live output as `tool_output`, PostToolUse hooks, and `tool_call_finished` through the loop guard.
  * Stop records the call as interrupted with its partial output; an infrastructure failure is
  * recorded and rethrown so the turn ends with a typed error.
  */
@@ -55,10 +55,13 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
         kept.add(chunk)
         deps.emit({ type: 'tool_output', turnId, callId: call.callId, stream, chunk })
       },
-      ...(deps.approvals ? { approve: (c: ToolCall) => deps.approvals!.check(c, turnId, signal) } : {}),
+      ...(deps.approvals ? { approve: (c: ToolCall) => deps.approvals!.check(c, turnId, signal, pre?.permission) } : {}),
       ...(watch ? { stillAllowed: (waited: string) => watch.refusal(waited) } : {})
     }
-    ;({ output, isError, diff, image } = await dispatchToolCall(call, mode, deps.catalog, ctx, call.invalidReason))
+    // PreToolUse hooks see a call with valid arguments before its approval; a block is its result
+    const pre = call.invalidReason === undefined ? await deps.hooks?.preToolUse(call) : undefined
+    ;({ output, isError, diff, image } = pre?.block !== undefined ? { output: pre.block, isError: true } : await dispatchToolCall(call, mode, deps.catalog, ctx, call.invalidReason))
+    if (pre?.block === undefined && !isError && deps.hooks) output += await deps.hooks.postToolUse(call, output)
   } catch (err) {
     if (isAbortError(err, signal)) {
       deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: interruptedResult(partial), ...keptOutput() })

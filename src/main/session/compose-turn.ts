@@ -34,6 +34,7 @@ import type { MessageQueue } from './message-queue'
 import type { SessionRecord } from './session-record'
 import { TurnEnvironment } from './turn-environment'
 import type { TurnImages } from '../harness/history-images'
+import type { SessionHooksHandle } from '../extensions/hooks'
 
 /** The parts a turn is made of, as the session holds them. */
 export interface TurnParts {
@@ -61,6 +62,8 @@ export interface TurnParts {
   sandbox(): SandboxPolicy
   /** What the last turn's git-arming check left (harness/git-arming.ts); absent: each turn starts afresh. */
   gitArming?: GitArmingMemory
+  /** The session's hooks (extensions/hooks); absent: none run. */
+  hooks?: SessionHooksHandle
   /** Whether the session closed (a late warning is then dropped). */
   closed(): boolean
   emit(event: SessionEvent): void
@@ -111,7 +114,9 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     approvals: p.approvals.gate,
     modeWatch: p.modeWatch,
     ...(p.images ? { images: p.images } : {}),
-    ...(compaction ? { compaction } : {})
+    ...(compaction ? { compaction } : {}),
+    // hooks may write: they wait for the turn's `before` snapshot like a writing tool
+    ...(p.hooks ? { hooks: p.hooks.forTurn(turnId, signal, () => deps.getGuest()) } : {})
   }
   // the repository's instructions and the environment first, through the guest the session has when
   // it is up (none is started for them); while it starts, what the host can tell (turn-environment.ts)

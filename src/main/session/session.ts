@@ -27,6 +27,7 @@ import type { TurnParts } from './compose-turn'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import { storeImages, turnImages, type SessionDeps } from './session-deps'
 import type { ImageInput } from '../../shared/images'
+import { createSessionHooks } from '../extensions/hooks'
 
 export type { SessionDeps } from './session-deps'
 
@@ -94,7 +95,8 @@ export class Session implements OperationTarget {
     this.parts = {
       repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger, images: turnImages(deps),
       record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
-      mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null }
+      mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null },
+      hooks: createSessionHooks({ sessionId: deps.id, repo: deps.repo, home: deps.home, resumed: (deps.resumed?.length ?? 0) > 0, emit, logger: this.logger })
     }
     this.turns = new TurnScheduler({ parts: this.parts, turnStarting: () => guest.turnStarting(), flush: () => deps.log.flush() })
   }

@@ -22,6 +22,7 @@ import { EMPTY_QUEUE_FIELDS, applyQueueEvent, dropQueued, type QueueFields } fro
 import { appendsInPlace } from './in-place'
 import { callFailed } from '../../../shared/tool-outcome'
 import { applyReasoningEvent, type ReasoningFields, type ReasoningRow } from './reasoning-events'
+import { applyHookEvent, type HookRow } from './hook-events'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
@@ -59,6 +60,8 @@ export type TimelineItem =
   | ApprovalRow
   /** The model's reasoning, collapsed with its duration (./reasoning-events.ts). */
   | ReasoningRow
+  /** A hook's run (./hook-events.ts). */
+  | HookRow
 
 /** Everything the UI shows about one session, derived from its events (queued messages and model waits: ./queue-events). */
 export interface SessionView extends QueueFields, CompactionFields, ReasoningFields {
@@ -342,6 +345,13 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return push({ kind: 'notice', id, text: checkpointFailedText(event), warn: true })
     case 'changes_reverted':
       return push({ kind: 'notice', id, text: revertText(event), warn: event.skipped.length > 0 })
+    case 'hook_started':
+    case 'hook_finished':
+    case 'hooks_notice': {
+      let next: SessionView = view
+      const items = applyHookEvent(view.items, event, id, (row) => (next = pushBesideStream(row)))
+      return next === view ? { ...view, items } : next
+    }
     case 'error':
       return push({ kind: 'error', id, code: event.code, message: event.message })
   }

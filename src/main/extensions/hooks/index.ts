@@ -1,0 +1,73 @@
+/**
+ * The hooks capability: {@link createSessionHooks} builds a session's hooks from what the session
+ * knows; the turn gets its {@link HookRunner} from {@link SessionHooksHandle.forTurn}.
+ */
+import { constants, promises as fsp } from 'node:fs'
+import { join } from 'node:path'
+import type { SessionEvent } from '../../../shared/events'
+import type { Logger } from '../../../shared/logger-types'
+import type { Guest } from '../../guest/guest'
+import type { HookRunner } from '../../harness/turn-deps'
+import { SessionHooks } from './hook-runner'
+import type { RepoFileReader } from './hook-sources'
+import { turnHooks } from './turn-hooks'
+
+export { SessionHooks } from './hook-runner'
+
+/** What a session gives its hooks. */
+export interface SessionHooksOptions {
+  sessionId: string
+  repo: string
+  home?: string
+  resumed: boolean
+  emit(event: SessionEvent): void
+  logger: Logger
+  /** Whether the user enabled the repository's hooks with this content hash; absent: never (repository hooks stay off). */
+  isTrusted?(hash: string): boolean
+  /** Whether the user ever enabled this repository's hooks. */
+  wasEnabled?(): boolean
+  readRepoFile?: RepoFileReader
+}
+
+/** A session's hooks and the per-turn runner. */
+export interface SessionHooksHandle {
+  readonly hooks: SessionHooks
+  /** The {@link HookRunner} of turn `turnId` (SessionStart runs on the first one built). */
+  forTurn(turnId: string, signal: AbortSignal, getGuest: () => Promise<Guest>): HookRunner
+}
+
+/** Build a session's hooks. */
+export function createSessionHooks(o: SessionHooksOptions): SessionHooksHandle {
+  const hooks = new SessionHooks({
+    sessionId: o.sessionId, repo: o.repo, ...(o.home ? { home: o.home } : {}), readRepoFile: o.readRepoFile ?? readRepoText,
+    isTrusted: o.isTrusted ?? (() => false), wasEnabled: o.wasEnabled ?? (() => false), emit: o.emit, logger: o.logger
+  })
+  let first = true
+  return {
+    hooks,
+    forTurn(turnId, signal, getGuest) {
+      const firstTurn = first
+      first = false
+      return turnHooks({ hooks, turnId, signal, getGuest, workspace: o.repo, firstTurn, resumed: o.resumed })
+    }
+  }
+}
+
+/** A repository file's text read without following links; null when absent. */
+const readRepoText: RepoFileReader = async (repo, rel) => {
+  let fh: fsp.FileHandle
+  try {
+    fh = await fsp.open(join(repo, rel), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return null
+    throw err
+  }
+  try {
+    const st = await fh.stat()
+    if (!st.isFile()) throw new Error('not a regular file')
+    if (st.size > 1024 * 1024) throw new Error('larger than 1 MiB')
+    return await fh.readFile('utf8')
+  } finally {
+    await fh.close()
+  }
+}
