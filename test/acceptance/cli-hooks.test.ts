@@ -150,6 +150,25 @@ describe.skipIf(skipWithoutDocker())('cortex run: hooks from the user settings',
     expect(of(b.events, 'hook_finished')[0]).toMatchObject({ event: 'UserPromptSubmit', outcome: 'blocked', message: 'prompts that mention secrets are blocked here' })
   }, 180_000)
 
+  it('SessionStart stdout reaches the model; a Stop hook that exits 2 sends the turn on with its reason (once); SessionEnd runs at close', async () => {
+    const stop = `jq -c .stop_hook_active >> .stop-log; if [ ! -f .stopped-once ]; then touch .stopped-once; echo 'run the tests before you stop' >&2; exit 2; fi`
+    const home = homeWith({
+      SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'echo SESSION-START-CTX: the repository uses tabs' }] }],
+      Stop: [{ hooks: [{ type: 'command', command: stop }] }],
+      SessionEnd: [{ hooks: [{ type: 'command', command: 'jq -r .reason > .session-ended' }] }]
+    })
+    server = await startScriptedModelServer([{ text: 'Done.' }, { text: 'Tests ran; done.' }])
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' })
+    const r = await run(repo, home, 'finish up')
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.stringify(server.requests[0]!.body)).toContain('SESSION-START-CTX: the repository uses tabs')
+    expect(server.requests).toHaveLength(2)
+    expect(JSON.stringify(server.requests[1]!.body)).toContain('run the tests before you stop')
+    expect(readFileSync(join(repo, '.stop-log'), 'utf8')).toBe('false\ntrue\n')
+    expect(readFileSync(join(repo, '.session-ended'), 'utf8')).toBe('other\n')
+    expect(of(r.events, 'hook_finished').map((f) => `${f.event}:${f.outcome}`)).toEqual(['SessionStart:ok', 'Stop:blocked', 'Stop:ok', 'SessionEnd:ok'])
+  }, 180_000)
+
   it('a hook the user marks "host": true runs on the host, and only such a hook', async () => {
     const home = homeWith({})
     const hostFile = join(home, 'host-ran.txt') // the guest does not mount the Cortex home: only a host process can write here

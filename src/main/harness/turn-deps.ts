@@ -102,4 +102,11 @@ export interface HookRunner {
   stop(text: string): Promise<boolean>
   /** Whether a hook answered `continue: false`: the turn ends at the next step boundary. */
   halted(): boolean
+  /** PreCompact before a compaction (`manual`: the user's /compact; `auto`: over the threshold or refused as too long). */
+  preCompact(trigger: 'manual' | 'auto', instructions?: string): Promise<void>
+  /**
+   * The runner for a subagent's child turn in this turn: the same PreToolUse/PostToolUse hooks, no
+   * SessionStart or UserPromptSubmit, and SubagentStop instead of Stop.
+   */
+  forSubagent(): HookRunner
 }

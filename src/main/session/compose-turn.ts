@@ -75,7 +75,13 @@ export interface TurnParts {
  * @throws CortexError as runTurn and compaction do
  */
 export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, compactFocus?: string): Promise<TurnOutcome> {
-  const compaction = p.compaction ? { settings: p.compaction, todos: () => p.record.todos } : undefined
+  // Stop ends a wait for the guest at once (the start itself is cancelled by guest.stop)
+  // read-only tools do not wait for the turn's `before` snapshot; every other tool does (ADR 0026)
+  const getGuest = (tool?: string) => raceAbort(p.checkpoints.guestForTurn(turnId, signal, tool !== undefined && BASELINE_FREE_TOOLS.has(tool)), signal)
+  // hooks may write: they wait for the turn's `before` snapshot like a writing tool
+  const hooks = p.hooks?.forTurn(turnId, signal, compactFocus === undefined ? () => getGuest() : () => raceAbort(p.guest.ensure(), signal))
+  const beforeCompact = hooks && ((trigger: string, focus?: string) => hooks.preCompact(trigger === 'manual' ? 'manual' : 'auto', focus))
+  const compaction = p.compaction ? { settings: p.compaction, todos: () => p.record.todos, ...(beforeCompact ? { beforeCompact } : {}) } : undefined
   const family = modelFamily(typeof p.model === 'string' ? '' : p.model.provider, modelIdOf(p.model))
   const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(p.repo, mode, lock, family), p.instructions.all())
   const environment = new TurnEnvironment({ repo: p.repo, modelId: modelIdOf(p.model), guest: p.guest, instructions: p.instructions })
@@ -97,9 +103,7 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     getGoalActive: () => p.goal.activeFor(turnId),
     events,
     emit: p.emit,
-    // Stop ends a wait for the guest at once (the start itself is cancelled by guest.stop)
-    // read-only tools do not wait for the turn's `before` snapshot; every other tool does (ADR 0026)
-    getGuest: (tool) => raceAbort(p.checkpoints.guestForTurn(turnId, signal, tool !== undefined && BASELINE_FREE_TOOLS.has(tool)), signal),
+    getGuest,
     session: toolSession(p, turnId),
     classifyError: p.classifyError,
     maxOutputTokens: p.maxOutputTokens,
@@ -115,8 +119,7 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     modeWatch: p.modeWatch,
     ...(p.images ? { images: p.images } : {}),
     ...(compaction ? { compaction } : {}),
-    // hooks may write: they wait for the turn's `before` snapshot like a writing tool
-    ...(p.hooks ? { hooks: p.hooks.forTurn(turnId, signal, () => deps.getGuest()) } : {})
+    ...(hooks ? { hooks } : {})
   }
   // the repository's instructions and the environment first, through the guest the session has when
   // it is up (none is started for them); while it starts, what the host can tell (turn-environment.ts)

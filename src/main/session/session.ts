@@ -96,7 +96,7 @@ export class Session implements OperationTarget {
       repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger, images: turnImages(deps),
       record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
       mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null },
-      hooks: createSessionHooks({ sessionId: deps.id, repo: deps.repo, home: deps.home, resumed: (deps.resumed?.length ?? 0) > 0, emit, logger: this.logger })
+      hooks: createSessionHooks({ sessionId: deps.id, repo: deps.repo, home: deps.home, resumed: (deps.resumed?.length ?? 0) > 0, emit, logger: this.logger, guest: () => guest.ensure() })
     }
     this.turns = new TurnScheduler({ parts: this.parts, turnStarting: () => guest.turnStarting(), flush: () => deps.log.flush() })
   }
@@ -131,6 +131,7 @@ export class Session implements OperationTarget {
     const { envelope, persist } = this.record.next(this.id, event, Date.now())
     if (persist && !this.closed) this.deps.log.append(envelope)
     this.deps.publish(envelope)
+    this.parts?.hooks?.observe(event) // Notification hooks on an approval request
   }
 
   /**
@@ -255,6 +256,7 @@ export class Session implements OperationTarget {
     // every guest and model wait honours Stop; the bound only guards against a bug there
     await settleWithin(this.idle(), CLOSE_TURN_WAIT_MS)
     try {
+      await this.parts.hooks?.close(() => this.guest.ready, CLOSE_TURN_WAIT_MS) // SessionEnd hooks, in the guest still up
       await this.guest.remove(CLOSE_TURN_WAIT_MS)
       await this.checkpoints.close() // the repository's last session removes its checkpoint guest
       this.deps.log.flush()

@@ -27,6 +27,8 @@ export interface SessionHooksOptions {
   /** Whether the user ever enabled this repository's hooks. */
   wasEnabled?(): boolean
   readRepoFile?: RepoFileReader
+  /** The session's guest for hooks outside a turn (Notification); absent: those run only on the host. */
+  guest?(): Promise<Guest>
 }
 
 /** A session's hooks and the per-turn runner. */
@@ -34,6 +36,13 @@ export interface SessionHooksHandle {
   readonly hooks: SessionHooks
   /** The {@link HookRunner} of turn `turnId` (SessionStart runs on the first one built). */
   forTurn(turnId: string, signal: AbortSignal, getGuest: () => Promise<Guest>): HookRunner
+  /** See each event the session emits: an approval request runs the Notification hooks (in the background). */
+  observe(event: SessionEvent): void
+  /**
+   * SessionEnd hooks (reason `other`), in the guest the session still has (none is started for them),
+   * waited for at most `ms`; then every hook still running (a Notification) is ended. Never rejects.
+   */
+  close(currentGuest: () => Promise<Guest> | null, ms: number): Promise<void>
 }
 
 /** Build a session's hooks. */
@@ -43,12 +52,26 @@ export function createSessionHooks(o: SessionHooksOptions): SessionHooksHandle {
     isTrusted: o.isTrusted ?? (() => false), wasEnabled: o.wasEnabled ?? (() => false), emit: o.emit, logger: o.logger
   })
   let first = true
+  // hooks that run outside a turn (Notification, SessionEnd) end with the session
+  const background = new AbortController()
   return {
     hooks,
     forTurn(turnId, signal, getGuest) {
       const firstTurn = first
       first = false
       return turnHooks({ hooks, turnId, signal, getGuest, workspace: o.repo, firstTurn, resumed: o.resumed })
+    },
+    observe(event) {
+      if (event.type !== 'approval_requested' || !o.guest) return
+      const message = `Cortex needs your permission to use ${event.tool}`
+      void hooks.dispatch('Notification', 'permission_prompt', { message, notification_type: 'permission_prompt' }, { signal: background.signal, getGuest: o.guest, turnId: event.turnId })
+    },
+    async close(currentGuest, ms) {
+      const guest = currentGuest()
+      const signal = AbortSignal.any([background.signal, AbortSignal.timeout(ms)])
+      const getGuest = (): Promise<Guest> => guest ?? Promise.reject(new Error('the session has no guest any more'))
+      await hooks.dispatch('SessionEnd', 'other', { reason: 'other' }, { signal, getGuest })
+      background.abort()
     }
   }
 }

@@ -29,8 +29,11 @@ export interface TurnHooksDeps {
   resumed: boolean
 }
 
-/** Build the turn's {@link HookRunner}. */
-export function turnHooks(d: TurnHooksDeps): HookRunner {
+/**
+ * Build the turn's {@link HookRunner}; with `subagent` the runner of a subagent's child turn
+ * (no SessionStart or UserPromptSubmit; SubagentStop instead of Stop).
+ */
+export function turnHooks(d: TurnHooksDeps, subagent = false): HookRunner {
   let halted = false
   let continues = 0
   const ctx = (callId?: string) => ({ signal: d.signal, getGuest: d.getGuest, turnId: d.turnId, ...(callId ? { callId } : {}) })
@@ -42,6 +45,7 @@ export function turnHooks(d: TurnHooksDeps): HookRunner {
     halted: () => halted,
 
     async turnStart(events: readonly SessionEvent[]): Promise<boolean> {
+      if (subagent) return true
       if (d.firstTurn) halt(await d.hooks.dispatch('SessionStart', d.resumed ? 'resume' : 'startup', { source: d.resumed ? 'resume' : 'startup' }, ctx()))
       const prompt = events
         .filter((e): e is Extract<SessionEvent, { type: 'user_message' }> => e.type === 'user_message' && e.turnId === d.turnId)
@@ -80,10 +84,16 @@ export function turnHooks(d: TurnHooksDeps): HookRunner {
 
     async stop(text: string): Promise<boolean> {
       if (halted || d.signal.aborted) return false
-      const vs = await d.hooks.dispatch('Stop', undefined, { stop_hook_active: continues > 0, last_assistant_message: text }, ctx())
+      const vs = await d.hooks.dispatch(subagent ? 'SubagentStop' : 'Stop', undefined, { stop_hook_active: continues > 0, last_assistant_message: text }, ctx())
       if (halt(vs) || d.signal.aborted || !vs.some((v) => v.block !== undefined)) return false
       continues += 1
       return continues <= MAX_STOP_CONTINUES
-    }
+    },
+
+    async preCompact(trigger: 'manual' | 'auto', instructions?: string): Promise<void> {
+      await d.hooks.dispatch('PreCompact', trigger, { trigger, custom_instructions: instructions ?? '' }, ctx())
+    },
+
+    forSubagent: () => turnHooks({ ...d, firstTurn: false }, true)
   }
 }
