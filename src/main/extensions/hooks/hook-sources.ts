@@ -104,8 +104,8 @@ async function hashNamedFiles(repo: string, hooks: readonly HookCommand[], readR
   return out
 }
 
-/** Shell words and separators: a rough split that is enough to find the file names in a hook command. */
-const WORD = /"([^"]*)"|'([^']*)'|([^\s;|&()<>`"']+)/g
+/** Shell words (quoted and unquoted pieces joined): a rough split that is enough to find the file names in a hook command. */
+const WORD = /(?:"[^"]*"|'[^']*'|[^\s;|&()<>`"'])+/g
 
 /**
  * Repository-relative paths a hook command names: words with a `/` (or starting with `.`) that lie
@@ -115,7 +115,7 @@ const WORD = /"([^"]*)"|'([^']*)'|([^\s;|&()<>`"']+)/g
 export function namedRepoFiles(command: string, repo: string): string[] {
   const out: string[] = []
   for (const m of command.matchAll(WORD)) {
-    let word = (m[1] ?? m[2] ?? m[3] ?? '').replace(/\$\{?(CLAUDE|CORTEX)_PROJECT_DIR\}?/g, repo)
+    let word = m[0].replace(/["']/g, '').replace(/\$\{?(CLAUDE|CORTEX)_PROJECT_DIR\}?/g, repo)
     if (word.startsWith('~') || word.includes('$') || !(word.includes('/') || word.startsWith('.'))) continue
     if (word.startsWith('-')) continue
     word = isAbsolute(word) ? normalize(word) : join(repo, word)
