@@ -26,8 +26,9 @@ import { applyOperation, type OperationTarget } from './session-operations'
 import type { TurnParts } from './compose-turn'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import { storeImages, turnImages, type SessionDeps } from './session-deps'
+import { createSessionExtensions, EXTENSION_FACTORIES, TrustStore, type SessionExtensions } from '../extensions'
 import type { ImageInput } from '../../shared/images'
-import { createSessionHooks } from '../extensions/hooks'
+import { createSessionHooks, type SessionHooksHandle } from '../extensions/hooks'
 
 export type { SessionDeps } from './session-deps'
 
@@ -61,6 +62,10 @@ export class Session implements OperationTarget {
   private readonly modeSwitches: ModeSwitches
   /** What each turn is composed of (compose-turn.ts). */
   private readonly parts: TurnParts
+  /** MCP servers, hooks, skills, commands, subagents (src/main/extensions) and the repository's trust card. */
+  private readonly extensions: SessionExtensions
+  /** Hooks (src/main/extensions/hooks): a provider among the extensions, and each turn's HookRunner. */
+  private readonly hooks: SessionHooksHandle
 
   /** @param deps see {@link SessionDeps} */
   constructor(private readonly deps: SessionDeps) {
@@ -91,12 +96,16 @@ export class Session implements OperationTarget {
       sessionId: this.id, repo: this.repo, policy: deps.approvalPolicy ?? approvalPolicyFromLog(this.record.history) ?? 'commands',
       rules: deps.rules, guests: deps.guests, getSandbox: () => this.sandboxPolicy, emit, logger: this.logger
     })
+    const trust = deps.home ? new TrustStore(deps.home) : undefined
+    const ctx = { sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust }
+    // hooks are a provider that the turn also calls (its HookRunner): the session holds them directly
+    this.hooks = createSessionHooks(ctx, { resumed: (deps.resumed?.length ?? 0) > 0, readyGuest: () => guest.ready, closeMs: CLOSE_TURN_WAIT_MS })
+    this.extensions = createSessionExtensions(ctx, [...EXTENSION_FACTORIES, () => this.hooks])
     const { model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction } = deps
     this.parts = {
       repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger, images: turnImages(deps),
-      record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
-      mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null },
-      hooks: createSessionHooks({ sessionId: deps.id, repo: deps.repo, home: deps.home, resumed: (deps.resumed?.length ?? 0) > 0, emit, logger: this.logger, guest: () => guest.ensure() })
+      extensions: this.extensions, record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
+      mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null }, hooks: this.hooks
     }
     this.turns = new TurnScheduler({ parts: this.parts, turnStarting: () => guest.turnStarting(), flush: () => deps.log.flush() })
   }
@@ -131,7 +140,7 @@ export class Session implements OperationTarget {
     const { envelope, persist } = this.record.next(this.id, event, Date.now())
     if (persist && !this.closed) this.deps.log.append(envelope)
     this.deps.publish(envelope)
-    this.parts?.hooks?.observe(event) // Notification hooks on an approval request
+    this.hooks?.observe(event) // Notification hooks on an approval request
   }
 
   /**
@@ -190,6 +199,9 @@ export class Session implements OperationTarget {
 
   /** {@link OperationTarget.approvalOperation}. */
   approvalOperation(op: Operation): void { this.approvals.submit(op) }
+
+  /** {@link OperationTarget.trustExtensions}. */
+  trustExtensions(items: ReadonlyArray<{ key: string; hash: string }>, enable: boolean): Promise<void> { return this.extensions.decide(items, enable) }
 
   /** {@link OperationTarget.goalOperation}. */
   goalOperation(op: Operation): void { this.goal.submit(op) }
@@ -256,7 +268,7 @@ export class Session implements OperationTarget {
     // every guest and model wait honours Stop; the bound only guards against a bug there
     await settleWithin(this.idle(), CLOSE_TURN_WAIT_MS)
     try {
-      await this.parts.hooks?.close(() => this.guest.ready, CLOSE_TURN_WAIT_MS) // SessionEnd hooks, in the guest still up
+      await this.extensions.close() // MCP servers and hooks (SessionEnd) run in the guest: ended before it goes
       await this.guest.remove(CLOSE_TURN_WAIT_MS)
       await this.checkpoints.close() // the repository's last session removes its checkpoint guest
       this.deps.log.flush()
