@@ -216,6 +216,11 @@ export function createRenderer(target: RenderTarget): Renderer {
         newline()
         target.err.write(`${paint(event.outcome === 'ok' ? 'dim' : 'yellow', 'hook:')} ${safe(hookFinishedLine(event))}\n`)
         break
+      case 'extensions_untrusted':
+        if (event.items.length === 0) break
+        newline()
+        target.err.write(`${paint('yellow', 'off:')} ${safe(event.items.map((i) => `${i.key} (${i.title})`).join('; '))} — from the repository, off until you enable them: review with \`cortex trust list\`, enable with \`cortex trust enable\`\n`)
+        break
       case 'hooks_notice':
         newline()
         target.err.write(`${paint('yellow', 'hooks:')} ${safe(event.message)}\n`)

@@ -33,7 +33,7 @@ export interface SessionHooksOptions {
   resumed: boolean
   /** The session's guest when it is up now, else null: SessionEnd never starts one. */
   readyGuest(): Promise<Guest> | null
-  /** Longest wait for SessionEnd hooks at close (ms). */
+  /** Longest wait for SessionEnd hooks at close (ms); 0: none run (a listing, not a session). */
   closeMs: number
 }
 
@@ -75,6 +75,7 @@ export function createSessionHooks(ctx: ExtensionContext, o: SessionHooksOptions
     turnStarting: reload,
     onTrustChanged: reload,
     async close() {
+      if (o.closeMs <= 0) return background.abort() // a listing (cortex trust), not a session: no SessionEnd
       const guest = o.readyGuest()
       const signal = AbortSignal.any([background.signal, AbortSignal.timeout(o.closeMs)])
       const getGuest = (): Promise<Guest> => guest ?? Promise.reject(new Error('the session has no guest any more'))
