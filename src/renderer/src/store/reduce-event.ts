@@ -23,6 +23,7 @@ import { appendsInPlace } from './in-place'
 import { callFailed } from '../../../shared/tool-outcome'
 import { applyReasoningEvent, type ReasoningFields, type ReasoningRow } from './reasoning-events'
 import { applyHookEvent, type HookRow } from './hook-events'
+import type { TrustItem } from '../../../shared/extensions'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
@@ -97,6 +98,8 @@ export interface SessionView extends QueueFields, CompactionFields, ReasoningFie
   turnChanges: Record<string, number>
   /** The session's goal as last reported (`goal_updated`), or null when none was set. */
   goal?: GoalUpdated | null
+  /** The repository's items waiting for the user's decision (`extensions_untrusted`; features/trust/TrustCard.tsx). */
+  untrusted?: TrustItem[]
   /** Highest seq applied; envelopes at or below it are duplicates and ignored. */
   lastSeq: number
   /** True while text_delta may extend the last assistant row (no other row came in between). */
@@ -209,7 +212,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return applyQueueEvent({ ...view, items, streaming: false }, event)
     }
     case 'extensions_untrusted':
-      return view // the trust card reads the latest from the event list (extensions/trust card)
+      return { ...view, untrusted: event.items } // the trust card above the composer (features/trust)
     case 'turn_started':
       return { ...view, running: true, mode: event.mode, streaming: false, modelWait: null, returned: [] }
     case 'text_delta': {
