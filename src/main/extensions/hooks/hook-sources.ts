@@ -108,13 +108,15 @@ async function hashNamedFiles(repo: string, hooks: readonly HookCommand[], readR
 const WORD = /(?:"[^"]*"|'[^']*'|[^\s;|&()<>`"'])+/g
 
 /**
- * Repository-relative paths a hook command names: words with a `/` (or starting with `.`) that lie
+ * Repository-relative paths a hook command names: words with a `/` (or starting with `.`), not the
+ * target of an output redirection, that lie
  * inside the repository once `$CLAUDE_PROJECT_DIR` / `$CORTEX_PROJECT_DIR` are replaced by it
  * (relative words are taken from the repository root, the hook's working folder).
  */
 export function namedRepoFiles(command: string, repo: string): string[] {
   const out: string[] = []
   for (const m of command.matchAll(WORD)) {
+    if (command.slice(0, m.index).trimEnd().endsWith('>')) continue // an output redirection's target is written, not run
     let word = m[0].replace(/["']/g, '').replace(/\$\{?(CLAUDE|CORTEX)_PROJECT_DIR\}?/g, repo)
     if (word.startsWith('~') || word.includes('$') || !(word.includes('/') || word.startsWith('.'))) continue
     if (word.startsWith('-')) continue
