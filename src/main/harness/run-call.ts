@@ -56,13 +56,13 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
         kept.add(chunk)
         deps.emit({ type: 'tool_output', turnId, callId: call.callId, stream, chunk })
       },
-      ...(deps.approvals ? { approve: (c: ToolCall) => deps.approvals!.check(c, turnId, signal, pre?.permission) } : {}),
+      ...(deps.approvals ? { approve: (c: ToolCall, hook?: 'allow' | 'ask') => deps.approvals!.check(c, turnId, signal, hook) } : {}),
+      ...(deps.hooks ? { preToolUse: (c: ToolCall) => deps.hooks!.preToolUse(c) } : {}),
       ...(watch ? { stillAllowed: (waited: string) => watch.refusal(waited) } : {})
     }
-    // PreToolUse hooks see a call with valid arguments before its approval; a block is its result
-    const pre = call.invalidReason === undefined ? await deps.hooks?.preToolUse(call) : undefined
-    ;({ output, isError, diff, image } = pre?.block !== undefined ? { output: pre.block, isError: true } : await dispatchToolCall(call, mode, turnTools(deps).catalog, ctx, call.invalidReason))
-    if (pre?.block === undefined && !isError && deps.hooks) output += await deps.hooks.postToolUse(call, output)
+    ;({ output, isError, diff, image } = await dispatchToolCall(call, mode, turnTools(deps).catalog, ctx, call.invalidReason))
+    // PostToolUse hooks after a call that ran and succeeded (a blocked or refused call is an error)
+    if (!isError && deps.hooks) output += await deps.hooks.postToolUse(call, output)
   } catch (err) {
     if (isAbortError(err, signal)) {
       deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: interruptedResult(partial), ...keptOutput() })
