@@ -169,6 +169,23 @@ describe.skipIf(skipWithoutDocker())('cortex run: hooks from the user settings',
     expect(of(r.events, 'hook_finished').map((f) => `${f.event}:${f.outcome}`)).toEqual(['SessionStart:ok', 'Stop:blocked', 'Stop:ok', 'SessionEnd:ok'])
   }, 180_000)
 
+  it("a PreToolUse permissionDecision 'ask' asks even under --ask never, and the Notification hook hears of the request", async () => {
+    const ask = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"deploys need a human"}}'`
+    const home = homeWith({
+      PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: ask }] }],
+      Notification: [{ matcher: 'permission_prompt', hooks: [{ type: 'command', command: 'jq -r .message > .notified' }] }]
+    })
+    server = await startScriptedModelServer([{ toolCalls: [{ name: 'bash', args: { command: 'touch deployed' } }] }, { text: 'Done.' }])
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' })
+    const r = await run(repo, home, 'deploy', ['--ask', 'never'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(of(r.events, 'approval_requested')[0]).toMatchObject({ tool: 'bash', reason: 'asked because a PreToolUse hook asked for your approval' })
+    expect(existsSync(join(repo, 'deployed'))).toBe(false) // no terminal to answer: refused
+    const notified = of(r.events, 'hook_finished').find((f) => f.event === 'Notification')
+    expect(notified?.outcome).toBe('ok')
+    expect(readFileSync(join(repo, '.notified'), 'utf8')).toBe('Cortex needs your permission to use bash\n')
+  }, 180_000)
+
   it('a hook the user marks "host": true runs on the host, and only such a hook', async () => {
     const home = homeWith({})
     const hostFile = join(home, 'host-ran.txt') // the guest does not mount the Cortex home: only a host process can write here

@@ -58,6 +58,7 @@ export function createSessionHooks(ctx: ExtensionContext, o: SessionHooksOptions
   }
   // hooks that run outside a turn (Notification, SessionEnd) end with the session
   const background = new AbortController()
+  const pending = new Set<Promise<unknown>>()
   return {
     name: 'hooks',
     hooks,
@@ -69,7 +70,9 @@ export function createSessionHooks(ctx: ExtensionContext, o: SessionHooksOptions
     observe(event) {
       if (event.type !== 'approval_requested') return
       const message = `Cortex needs your permission to use ${event.tool}`
-      void hooks.dispatch('Notification', 'permission_prompt', { message, notification_type: 'permission_prompt' }, { signal: background.signal, getGuest: ctx.getGuest, turnId: event.turnId })
+      const run = hooks.dispatch('Notification', 'permission_prompt', { message, notification_type: 'permission_prompt' }, { signal: background.signal, getGuest: ctx.getGuest, turnId: event.turnId })
+      pending.add(run)
+      void run.finally(() => pending.delete(run))
     },
     trustItems: () => (loaded ? trustItems(loaded, ctx) : []),
     turnStarting: reload,
@@ -80,6 +83,8 @@ export function createSessionHooks(ctx: ExtensionContext, o: SessionHooksOptions
       const signal = AbortSignal.any([background.signal, AbortSignal.timeout(o.closeMs)])
       const getGuest = (): Promise<Guest> => guest ?? Promise.reject(new Error('the session has no guest any more'))
       await hooks.dispatch('SessionEnd', 'other', { reason: 'other' }, { signal, getGuest })
+      // Notification hooks still running finish within the same bound, then are ended
+      await Promise.race([Promise.allSettled([...pending]), new Promise((r) => signal.addEventListener('abort', r, { once: true }))])
       background.abort()
     }
   }
