@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
 import { runCli } from '../support/cli'
+import { startStreamCli } from '../support/cli-stream'
 import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { sentToolResults, startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
@@ -130,6 +131,29 @@ describe.skipIf(skipWithoutDocker())('cortex run: hooks from the user settings',
     expect(procs?.length).toBeGreaterThan(0)
     expect(procs?.filter((p) => p.hostNamespace)).toEqual([])
     expect((await processesNamed(marker, 0)).length).toBe(0) // cut: gone everywhere
+  }, 180_000)
+
+  it('Stop ends a running hook: the turn ends within 2 s, the hook row says stopped, the call is not run', async () => {
+    const home = homeWith({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sleep 120' }] }] })
+    server = await startScriptedModelServer([{ toolCalls: [{ name: 'bash', args: { command: 'touch ran' } }] }, { text: 'never' }])
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' })
+    const cli = startStreamCli(['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'm', '--json', '--input', 'stream-json'], {
+      env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0' }
+    })
+    cli.send({ type: 'user_message', text: 'go' })
+    await cli.waitFor('hook_started')
+    const stopped = Date.now()
+    cli.send({ type: 'stop' })
+    const ended = await cli.waitFor('turn_ended', undefined, { timeoutMs: 20_000 })
+    const ms = Date.now() - stopped
+    cli.end()
+    const run = await cli.exit()
+    expect(run.code, run.stderr).toBe(0)
+    expect(ended.reason).toBe('stopped')
+    expect(ms).toBeLessThan(2_000)
+    expect(of(cli.events, 'hook_finished')[0]).toMatchObject({ event: 'PreToolUse', outcome: 'stopped' })
+    expect(existsSync(join(repo, 'ran'))).toBe(false)
+    expect(server.requests).toHaveLength(1)
   }, 180_000)
 
   it("a UserPromptSubmit hook's additionalContext reaches the model; one that exits 2 blocks the prompt and the user reads why", async () => {
