@@ -64,7 +64,7 @@ export const layers = [
   { layer: 'src/web', may: ['shared', 'main/session/index.ts'], why: 'adapters import only main/session (its index) and shared' },
   {
     layer: 'src/main/session',
-    may: ['shared', 'main/harness', 'main/tools', 'main/providers', 'main/guest', 'main/store', 'main/log', 'main/checkpoints'],
+    may: ['shared', 'main/harness', 'main/tools', 'main/providers', 'main/guest', 'main/store', 'main/log', 'main/checkpoints', 'main/extensions'],
     why: 'session composes the core (and offers the file logger to the hosts); it never imports an adapter or the app'
   },
   {

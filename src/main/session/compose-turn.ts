@@ -34,6 +34,8 @@ import type { MessageQueue } from './message-queue'
 import type { SessionRecord } from './session-record'
 import { TurnEnvironment } from './turn-environment'
 import type { TurnImages } from '../harness/history-images'
+import type { CommandUse } from '../../shared/custom-commands'
+import { narrowCatalog } from '../extensions/commands/turn-command'
 
 /** The parts a turn is made of, as the session holds them. */
 export interface TurnParts {
@@ -63,15 +65,20 @@ export interface TurnParts {
   gitArming?: GitArmingMemory
   /** Whether the session closed (a late warning is then dropped). */
   closed(): boolean
+  /** A model of the session's provider by id (a custom command's `model`); absent: the session's model is used. */
+  modelFor?(modelId: string): LanguageModel
   emit(event: SessionEvent): void
 }
 
 /**
  * Run turn `turnId` to its end: the Code turn, or with `compactFocus` (op `compact`; '' for no
- * focus) a turn that only compacts the history (no user message, no checkpoints).
+ * focus) a turn that only compacts the history (no user message, no checkpoints). A custom
+ * `command` that starts the turn narrows its tools and may name its model (ADR 0036).
  * @throws CortexError as runTurn and compaction do
  */
-export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, compactFocus?: string): Promise<TurnOutcome> {
+export function composeTurn(parts: TurnParts, turnId: string, signal: AbortSignal, compactFocus?: string, command?: CommandUse): Promise<TurnOutcome> {
+  const model = command?.model && parts.modelFor ? parts.modelFor(command.model) : parts.model
+  const p: TurnParts = { ...parts, model, catalog: narrowCatalog(parts.catalog, command) }
   const compaction = p.compaction ? { settings: p.compaction, todos: () => p.record.todos } : undefined
   const family = modelFamily(typeof p.model === 'string' ? '' : p.model.provider, modelIdOf(p.model))
   const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(p.repo, mode, lock, family), p.instructions.all())

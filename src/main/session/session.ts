@@ -27,6 +27,9 @@ import type { TurnParts } from './compose-turn'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import { storeImages, turnImages, type SessionDeps } from './session-deps'
 import type { ImageInput } from '../../shared/images'
+import type { ListedCommand } from '../../shared/custom-commands'
+import { SessionCommands } from '../extensions/commands/session-commands'
+import { repoReader } from '../extensions/commands/repo-walk'
 
 export type { SessionDeps } from './session-deps'
 
@@ -60,12 +63,18 @@ export class Session implements OperationTarget {
   private readonly modeSwitches: ModeSwitches
   /** What each turn is composed of (compose-turn.ts). */
   private readonly parts: TurnParts
+  /** Custom slash commands: a typed `/name args` is expanded here, for every front end (ADR 0036). */
+  private readonly commands: SessionCommands
 
   /** @param deps see {@link SessionDeps} */
   constructor(private readonly deps: SessionDeps) {
     this.logger = deps.logger ?? NOOP_LOGGER
     const emit = (e: SessionEvent): void => this.emit(e)
     this.instructions = new SessionInstructions(deps.repo, emit, this.logger, deps.home)
+    this.commands = new SessionCommands({
+      repo: deps.repo, home: deps.home, read: repoReader(deps.repo), emit,
+      isTrusted: (key, hash) => deps.trust?.isTrusted(deps.repo, key, hash) ?? false
+    })
     this.guest = new SessionGuest({
       sessionId: deps.id, repo: deps.repo, guests: deps.guests, getSandbox: () => this.sandboxPolicy, emit, isClosed: () => this.closed, logger: this.logger,
       // the checkpoint guest starts alongside the session's (not for read-only): the first `before` snapshot finds it up
@@ -94,7 +103,8 @@ export class Session implements OperationTarget {
     this.parts = {
       repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger, images: turnImages(deps),
       record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
-      mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null }
+      mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null },
+      ...(deps.modelFor ? { modelFor: deps.modelFor } : {})
     }
     this.turns = new TurnScheduler({ parts: this.parts, turnStarting: () => guest.turnStarting(), flush: () => deps.log.flush() })
   }
@@ -142,11 +152,20 @@ export class Session implements OperationTarget {
     return applyOperation(this, op)
   }
 
-  /** {@link OperationTarget.message}: its images stored first (a bad one refuses the message), then start a turn, or queue it during one. */
-  message(text: string, images?: ImageInput[]): void {
+  /**
+   * {@link OperationTarget.message}: a custom command expanded (ADR 0036), its images stored first (a
+   * bad one refuses the message), then start a turn, or queue it during one.
+   */
+  message(typed: string, images?: ImageInput[]): void {
+    const { text, command } = this.commands.expand(typed)
     const refs = storeImages(this.deps.images, images)
-    if (this.turns.running) this.queue.add(text, refs)
-    else this.turns.start([...this.queue.take(), { text, ...(refs ? { images: refs } : {}) }])
+    if (this.turns.running) this.queue.add(text, refs, command)
+    else this.turns.start([...this.queue.take(), { text, ...(refs ? { images: refs } : {}), ...(command ? { command } : {}) }])
+  }
+
+  /** The custom commands a front end may offer (read fresh from disk). */
+  listCommands(): ListedCommand[] {
+    return this.commands.list()
   }
 
   /** {@link OperationTarget.removeQueued}. */

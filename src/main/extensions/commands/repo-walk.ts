@@ -1,0 +1,116 @@
+/**
+ * Listing a repository folder from the host without following links: every component of the folder
+ * and every entry under it is checked with lstat, and a link (which the model may have planted in
+ * the guest, pointing anywhere on the host) is skipped and reported, never entered or read.
+ */
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs'
+import { join } from 'node:path'
+
+/**
+ * Reads one repository file (repository-relative path) from the host without following links.
+ * @returns its text, or null when absent
+ * @throws Error with a readable reason for a link, a non-regular file or one over the size cap
+ */
+export type RepoReader = (rel: string) => string | null
+
+/** Whether repository-relative `rel` is a real folder, every component checked (no link anywhere); a link is reported. */
+export function isRealRepoDir(repo: string, rel: string, notices: string[]): boolean {
+  let at = repo
+  let shown = ''
+  for (const seg of rel.split('/')) {
+    at = join(at, seg)
+    shown = shown ? `${shown}/${seg}` : seg
+    let st
+    try {
+      st = lstatSync(at)
+    } catch {
+      return false
+    }
+    if (st.isSymbolicLink()) {
+      notices.push(`${shown} was skipped: it is a link, and links in the repository are never followed`)
+      return false
+    }
+    if (!st.isDirectory()) return false
+  }
+  return true
+}
+
+/**
+ * The entries of repository folder `rel` (absent or a link: none), sorted by name, links reported
+ * and left out: `{ name, rel, dir }` for each folder and regular file.
+ */
+export function listRepoDir(repo: string, rel: string, notices: string[]): Array<{ name: string; rel: string; dir: boolean }> {
+  let entries
+  try {
+    entries = readdirSync(join(repo, rel), { withFileTypes: true })
+  } catch {
+    return []
+  }
+  const out: Array<{ name: string; rel: string; dir: boolean }> = []
+  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const childRel = `${rel}/${e.name}`
+    if (e.isSymbolicLink()) notices.push(`${childRel} was skipped: it is a link, and links in the repository are never followed`)
+    else if (e.isDirectory()) out.push({ name: e.name, rel: childRel, dir: true })
+    else if (e.isFile()) out.push({ name: e.name, rel: childRel, dir: false })
+  }
+  return out
+}
+
+/**
+ * Every `*.md` file under repository folder `dir` (at most 4 folders deep, at most `max` files, the
+ * rest reported), repository-relative, in name order. Nothing when `dir` is absent or a link.
+ */
+export function walkMarkdown(repo: string, dir: string, max: number, notices: string[]): string[] {
+  if (!isRealRepoDir(repo, dir, notices)) return []
+  const out: string[] = []
+  let over = false
+  const walk = (rel: string, depth: number): void => {
+    for (const e of listRepoDir(repo, rel, notices)) {
+      if (e.dir) {
+        if (depth < 4) walk(e.rel, depth + 1)
+      } else if (/\.md$/i.test(e.name)) {
+        if (out.length >= max) over = true
+        else out.push(e.rel)
+      }
+    }
+  }
+  walk(dir, 0)
+  if (over) notices.push(`${dir} holds more than ${max} Markdown files: only the first ${max} were read`)
+  return out
+}
+
+/** Largest repository file read (bytes). */
+const MAX_REPO_FILE_BYTES = 1024 * 1024
+
+/**
+ * A {@link RepoReader} over `repo`: opens with O_NOFOLLOW (a link is refused, never followed),
+ * reads only regular files of at most 1 MiB, as UTF-8.
+ */
+export function repoReader(repo: string): RepoReader {
+  return (rel) => {
+    let fd: number
+    try {
+      fd = openSync(join(repo, rel), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null
+      if (code === 'ELOOP') throw new Error('it is a link, and links in the repository are never followed', { cause: err })
+      throw new Error(`it cannot be read (${code ?? String(err)})`, { cause: err })
+    }
+    try {
+      const st = fstatSync(fd)
+      if (!st.isFile()) throw new Error('it is not a regular file')
+      if (st.size > MAX_REPO_FILE_BYTES) throw new Error(`it has ${st.size} bytes (at most ${MAX_REPO_FILE_BYTES})`)
+      const buf = Buffer.alloc(st.size)
+      let at = 0
+      while (at < st.size) {
+        const n = readSync(fd, buf, at, st.size - at, at)
+        if (n === 0) break
+        at += n
+      }
+      return buf.subarray(0, at).toString('utf8')
+    } finally {
+      closeSync(fd)
+    }
+  }
+}
