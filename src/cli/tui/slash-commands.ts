@@ -14,11 +14,12 @@ import { parseGoalArgs } from './goal-args'
 import { ThinkingLevelSchema } from '../../shared/thinking'
 import type { ListedCommand } from '../../shared/custom-commands'
 
-/** A slash command: its name, argument hint and one-line description. */
+/** A slash command: its name, argument hint and one-line description; `custom` for the session's own (ADR 0036). */
 export interface SlashCommand {
   name: string
   args: string
   help: string
+  custom?: true
 }
 
 /** Every slash command, in the order /help lists them. */
@@ -52,7 +53,7 @@ export type SlashAction =
 
 /** The custom commands as slash commands (a repository command not enabled says so). */
 function customSlash(custom: readonly ListedCommand[]): SlashCommand[] {
-  return custom.map((c) => ({ name: `/${c.name}`, args: c.argumentHint ?? '', help: `${c.description ?? c.file}${c.enabled ? '' : ' (repository command, not enabled)'}` }))
+  return custom.map((c) => ({ name: `/${c.name}`, args: c.argumentHint ?? '', help: `${c.description ?? c.file}${c.enabled ? '' : ' (repository command, not enabled)'}`, custom: true as const }))
 }
 
 /** Commands whose name starts with `prefix` (e.g. `/re` → /reject, /resume): the built-in ones, then the custom ones. */
