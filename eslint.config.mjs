@@ -71,6 +71,10 @@ export const layers = [
     layer: 'src/main/harness', may: ['shared', 'main/tools', 'main/providers', 'main/guest'], guestTypesOnly: true,
     why: 'harness imports tools, providers, shared and guest types only'
   },
+  {
+    layer: 'src/main/extensions', may: ['shared', 'main/harness', 'main/tools', 'main/providers', 'main/guest', 'main/store'],
+    why: 'extensions (MCP, hooks, skills, commands, subagents, trust) sit beside harness: the session uses them through a narrow interface (extensions/types.ts); they never import the session or an adapter'
+  },
   { layer: 'src/main/tools', may: ['shared', 'main/guest'], guestTypesOnly: true, why: 'tools import guest types and shared only' },
   {
     layer: 'src/main/checkpoints', may: ['shared', 'main/guest'], guestTypesOnly: true,
@@ -107,6 +111,11 @@ const packageOwners = [
     from: [`${nodeModules}/electron`],
     owners: ['src/main/index.ts', 'src/main/app', 'src/main/ipc', 'src/preload'],
     why: 'only main/index.ts, main/app, main/ipc and the preload import electron'
+  },
+  {
+    from: [`${nodeModules}/@modelcontextprotocol/client`, `${nodeModules}/@modelcontextprotocol/core`],
+    owners: ['src/main/extensions/mcp'],
+    why: 'only main/extensions/mcp imports the MCP SDK (narrow it to the one module that wraps it)'
   },
   {
     from: [`${nodeModules}/dockerode`, `${nodeModules}/@types/dockerode`],

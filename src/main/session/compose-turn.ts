@@ -26,6 +26,7 @@ import { buildSystemPrompt, modelFamily } from '../harness/prompt'
 import { modelIdOf } from '../harness/usage'
 import { runTurn, type TurnDeps, type TurnOutcome } from '../harness/turn-loop'
 import type { ToolDefinition } from '../tools/tool'
+import type { SessionExtensions } from '../extensions'
 import type { SessionApprovals } from './session-approvals'
 import type { SessionGoal } from './session-goal'
 import type { SessionGuest } from './session-guest'
@@ -35,13 +36,15 @@ import type { SessionRecord } from './session-record'
 import { TurnEnvironment } from './turn-environment'
 import type { TurnImages } from '../harness/history-images'
 import type { CommandUse } from '../../shared/custom-commands'
-import { narrowCatalog } from '../extensions/commands/turn-command'
+import { narrowCatalog, narrowTools } from '../extensions/commands/turn-command'
 
 /** The parts a turn is made of, as the session holds them. */
 export interface TurnParts {
   repo: string
   model: LanguageModel
   catalog: Readonly<Record<string, ToolDefinition>>
+  /** The session's extensions (src/main/extensions): their tools, prompt sections and turn-start reload; absent: none. */
+  extensions?: SessionExtensions
   classifyError(err: unknown): CortexError
   maxOutputTokens?: number
   streamIdleTimeoutMs?: number
@@ -81,7 +84,8 @@ export function composeTurn(parts: TurnParts, turnId: string, signal: AbortSigna
   const p: TurnParts = { ...parts, model, catalog: narrowCatalog(parts.catalog, command) }
   const compaction = p.compaction ? { settings: p.compaction, todos: () => p.record.todos } : undefined
   const family = modelFamily(typeof p.model === 'string' ? '' : p.model.provider, modelIdOf(p.model))
-  const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(p.repo, mode, lock, family), p.instructions.all())
+  const sections = (): string => (p.extensions?.promptSections() ?? []).map((s) => `\n\n${s}`).join('')
+  const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(p.repo, mode, lock, family) + sections(), p.instructions.all())
   const environment = new TurnEnvironment({ repo: p.repo, modelId: modelIdOf(p.model), guest: p.guest, instructions: p.instructions })
   const thinking = p.record.thinking
   const events = (): readonly SessionEvent[] => visibleHistory(p.record.history)
@@ -96,6 +100,7 @@ export function composeTurn(parts: TurnParts, turnId: string, signal: AbortSigna
     model: p.model,
     signal,
     catalog: p.catalog,
+    ...(p.extensions ? { extraTools: () => narrowTools(p.extensions!.tools(), command) } : {}),
     getMode: p.mode,
     getLock: () => p.record.proposals.lock,
     getGoalActive: () => p.goal.activeFor(turnId),
@@ -123,7 +128,7 @@ export function composeTurn(parts: TurnParts, turnId: string, signal: AbortSigna
   // the repository's instructions and the environment first, through the guest the session has when
   // it is up (none is started for them); while it starts, what the host can tell (turn-environment.ts)
   return watchedForHostExec(p, turnId, signal, (afterCall) =>
-    p.checkpoints.around(turnId, async () => (await environment.prepare(signal), runTurn({ ...deps, ...(afterCall ? { afterCall } : {}) })), signal)
+    p.checkpoints.around(turnId, async () => (await Promise.all([environment.prepare(signal), p.extensions?.turnStarting(signal)]), runTurn({ ...deps, ...(afterCall ? { afterCall } : {}) })), signal)
   )
 }
 

@@ -52,8 +52,6 @@ export interface SessionDeps {
   images?: SessionImages
   /** A model of the session's provider by id, for a turn a custom command points at another model (ADR 0036); absent: the command's `model` is not used. */
   modelFor?(modelId: string): LanguageModel
-  /** Whether the user enabled a repository's extension `key` at content `hash` (CORTEX_HOME/trust.json); absent: nothing of the repository's is enabled. */
-  trust?: { isTrusted(repo: string, key: string, hash: string): boolean }
 }
 
 /** The turn's view of the session's images: stored ones read back, the model's vision (providers/vision.ts) and wire placement. */

@@ -26,10 +26,10 @@ import { applyOperation, type OperationTarget } from './session-operations'
 import type { TurnParts } from './compose-turn'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import { storeImages, turnImages, type SessionDeps } from './session-deps'
+import { createSessionExtensions, EXTENSION_FACTORIES, TrustStore, type SessionExtensions } from '../extensions'
 import type { ImageInput } from '../../shared/images'
 import type { ListedCommand } from '../../shared/custom-commands'
 import { SessionCommands } from '../extensions/commands/session-commands'
-import { repoReader } from '../extensions/commands/repo-walk'
 
 export type { SessionDeps } from './session-deps'
 
@@ -63,7 +63,9 @@ export class Session implements OperationTarget {
   private readonly modeSwitches: ModeSwitches
   /** What each turn is composed of (compose-turn.ts). */
   private readonly parts: TurnParts
-  /** Custom slash commands: a typed `/name args` is expanded here, for every front end (ADR 0036). */
+  /** MCP servers, hooks, skills, commands, subagents (src/main/extensions) and the repository's trust card. */
+  private readonly extensions: SessionExtensions
+  /** Custom slash commands (one of the extensions): a typed `/name args` is expanded here, for every front end (ADR 0036). */
   private readonly commands: SessionCommands
 
   /** @param deps see {@link SessionDeps} */
@@ -71,10 +73,6 @@ export class Session implements OperationTarget {
     this.logger = deps.logger ?? NOOP_LOGGER
     const emit = (e: SessionEvent): void => this.emit(e)
     this.instructions = new SessionInstructions(deps.repo, emit, this.logger, deps.home)
-    this.commands = new SessionCommands({
-      repo: deps.repo, home: deps.home, read: repoReader(deps.repo), emit,
-      isTrusted: (key, hash) => deps.trust?.isTrusted(deps.repo, key, hash) ?? false
-    })
     this.guest = new SessionGuest({
       sessionId: deps.id, repo: deps.repo, guests: deps.guests, getSandbox: () => this.sandboxPolicy, emit, isClosed: () => this.closed, logger: this.logger,
       // the checkpoint guest starts alongside the session's (not for read-only): the first `before` snapshot finds it up
@@ -99,10 +97,14 @@ export class Session implements OperationTarget {
       sessionId: this.id, repo: this.repo, policy: deps.approvalPolicy ?? approvalPolicyFromLog(this.record.history) ?? 'commands',
       rules: deps.rules, guests: deps.guests, getSandbox: () => this.sandboxPolicy, emit, logger: this.logger
     })
+    const trust = deps.home ? new TrustStore(deps.home) : undefined
+    const extensionContext = { sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust, contextWindow: deps.compaction?.window }
+    this.commands = new SessionCommands(extensionContext)
+    this.extensions = createSessionExtensions(extensionContext, [...EXTENSION_FACTORIES, () => this.commands])
     const { model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction } = deps
     this.parts = {
       repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger, images: turnImages(deps),
-      record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
+      extensions: this.extensions, record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
       mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null },
       ...(deps.modelFor ? { modelFor: deps.modelFor } : {})
     }
@@ -207,6 +209,9 @@ export class Session implements OperationTarget {
   /** {@link OperationTarget.approvalOperation}. */
   approvalOperation(op: Operation): void { this.approvals.submit(op) }
 
+  /** {@link OperationTarget.trustExtensions}. */
+  trustExtensions(items: ReadonlyArray<{ key: string; hash: string }>, enable: boolean): Promise<void> { return this.extensions.decide(items, enable) }
+
   /** {@link OperationTarget.goalOperation}. */
   goalOperation(op: Operation): void { this.goal.submit(op) }
 
@@ -272,6 +277,7 @@ export class Session implements OperationTarget {
     // every guest and model wait honours Stop; the bound only guards against a bug there
     await settleWithin(this.idle(), CLOSE_TURN_WAIT_MS)
     try {
+      await this.extensions.close() // MCP servers and hooks run in the guest: ended before it goes
       await this.guest.remove(CLOSE_TURN_WAIT_MS)
       await this.checkpoints.close() // the repository's last session removes its checkpoint guest
       this.deps.log.flush()

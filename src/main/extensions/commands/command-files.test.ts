@@ -9,9 +9,9 @@ const put = (root: string, rel: string, text: string): void => {
   mkdirSync(dirname(join(root, rel)), { recursive: true })
   writeFileSync(join(root, rel), text)
 }
-const plainRead = (repo: string) => (rel: string): string | null => {
+const plainRead = (repo: string) => (rel: string): Buffer | null => {
   try {
-    return readFileSync(join(repo, rel), 'utf8')
+    return readFileSync(join(repo, rel))
   } catch {
     return null
   }

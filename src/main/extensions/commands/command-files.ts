@@ -38,8 +38,8 @@ export interface CommandFile {
 /** What a scan found: the commands by name (collisions resolved), the repository's files (for the trust hash) and what to tell the user. */
 export interface CommandScan {
   commands: Map<string, CommandFile>
-  /** Every repository command file read, repository-relative path and text, sorted by path (the trust hash covers them). */
-  repoFiles: Array<{ rel: string; text: string }>
+  /** Every repository command file read, repository-relative path and bytes, sorted by path (the trust hash covers them). */
+  repoFiles: Array<{ rel: string; bytes: Buffer }>
   /** Problems and collisions, one sentence each. */
   notices: string[]
 }
@@ -110,17 +110,17 @@ export function scanCommands(repo: string, home: string | undefined, read: RepoR
     for (const rel of walkMarkdown(repo, dir, MAX_COMMAND_FILES, notices)) {
       const name = commandName(rel.slice(dir.length + 1))
       if (!name) { notices.push(`${rel} was skipped: a command name holds only letters, digits, '_', '.' and '-'`); continue }
-      let text: string | null
+      let bytes: Buffer | null
       try {
-        text = read(rel)
+        bytes = read(rel)
       } catch (err) {
         notices.push(`${rel} was skipped: ${(err as Error).message}`)
         continue
       }
-      if (text === null) continue
-      repoFiles.push({ rel, text })
+      if (bytes === null) continue
+      repoFiles.push({ rel, bytes })
       try {
-        found.push(parseCommand(name, 'repository', rel, text))
+        found.push(parseCommand(name, 'repository', rel, bytes.toString('utf8')))
       } catch (err) {
         notices.push(`${rel} was skipped: ${(err as Error).message}`)
       }

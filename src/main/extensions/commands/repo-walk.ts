@@ -1,17 +1,20 @@
 /**
- * Listing a repository folder from the host without following links: every component of the folder
- * and every entry under it is checked with lstat, and a link (which the model may have planted in
- * the guest, pointing anywhere on the host) is skipped and reported, never entered or read.
+ * Listing a repository's command and skill folders from the host without following links: every
+ * component of the folder and every entry under it is checked with lstat, and a link (which the
+ * model may have planted in the guest, pointing anywhere on the host) is skipped and REPORTED
+ * (unlike ../repo-file.ts's listRepoDir, which leaves links out silently), never entered or read.
+ * Files are read with ../repo-file.ts's readRepoFile.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs'
+import { lstatSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 
 /**
- * Reads one repository file (repository-relative path) from the host without following links.
- * @returns its text, or null when absent
+ * Reads one repository file (repository-relative path) from the host without following links
+ * (../repo-file.ts readRepoFile over the repository).
+ * @returns its bytes, or null when absent
  * @throws Error with a readable reason for a link, a non-regular file or one over the size cap
  */
-export type RepoReader = (rel: string) => string | null
+export type RepoReader = (rel: string) => Buffer | null
 
 /** Whether repository-relative `rel` is a real folder, every component checked (no link anywhere); a link is reported. */
 export function isRealRepoDir(repo: string, rel: string, notices: string[]): boolean {
@@ -79,38 +82,3 @@ export function walkMarkdown(repo: string, dir: string, max: number, notices: st
   return out
 }
 
-/** Largest repository file read (bytes). */
-const MAX_REPO_FILE_BYTES = 1024 * 1024
-
-/**
- * A {@link RepoReader} over `repo`: opens with O_NOFOLLOW (a link is refused, never followed),
- * reads only regular files of at most 1 MiB, as UTF-8.
- */
-export function repoReader(repo: string): RepoReader {
-  return (rel) => {
-    let fd: number
-    try {
-      fd = openSync(join(repo, rel), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code
-      if (code === 'ENOENT' || code === 'ENOTDIR') return null
-      if (code === 'ELOOP') throw new Error('it is a link, and links in the repository are never followed', { cause: err })
-      throw new Error(`it cannot be read (${code ?? String(err)})`, { cause: err })
-    }
-    try {
-      const st = fstatSync(fd)
-      if (!st.isFile()) throw new Error('it is not a regular file')
-      if (st.size > MAX_REPO_FILE_BYTES) throw new Error(`it has ${st.size} bytes (at most ${MAX_REPO_FILE_BYTES})`)
-      const buf = Buffer.alloc(st.size)
-      let at = 0
-      while (at < st.size) {
-        const n = readSync(fd, buf, at, st.size - at, at)
-        if (n === 0) break
-        at += n
-      }
-      return buf.subarray(0, at).toString('utf8')
-    } finally {
-      closeSync(fd)
-    }
-  }
-}

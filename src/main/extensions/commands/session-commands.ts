@@ -5,27 +5,17 @@
  * disables them until the user looks again). `expand` is the one place a typed `/name args`
  * becomes the prompt the model gets, for every front end. Collisions and problems are told once.
  */
-import { createHash } from 'node:crypto'
 import { CortexError } from '../../../shared/errors'
-import type { SessionEvent } from '../../../shared/events'
 import type { CommandUse, ListedCommand } from '../../../shared/custom-commands'
+import type { TrustItem } from '../../../shared/extensions'
+import { readRepoFile } from '../repo-file'
+import { trustHash } from '../trust-store'
+import type { ExtensionContext, ExtensionProvider } from '../types'
 import { scanCommands, type CommandScan } from './command-files'
 import { expandCommand, mapAllowedTools, splitCommandLine } from './expand'
-import type { RepoReader } from './repo-walk'
 
 /** The trust store key of a repository's custom commands. */
 export const COMMANDS_TRUST_KEY = 'commands'
-
-/** What the commands need from the session. */
-export interface CommandsContext {
-  repo: string
-  /** CORTEX_HOME (the user's commands are in `home/commands`); absent: none. */
-  home?: string
-  read: RepoReader
-  /** Whether the user enabled this repository's `key` at `hash`. */
-  isTrusted(key: string, hash: string): boolean
-  emit(event: SessionEvent): void
-}
 
 /** What a user message becomes: the text the model gets and, for a command, what was used. */
 export interface ExpandedMessage {
@@ -33,26 +23,38 @@ export interface ExpandedMessage {
   command?: CommandUse
 }
 
-/** sha256 hex over repository files (path and text each), in the order given. */
-export function filesHash(files: ReadonlyArray<{ rel: string; text: string }>): string {
-  const h = createHash('sha256')
-  for (const f of files) h.update(`${f.rel}\0${f.text.length}\0${f.text}\0`)
-  return h.digest('hex')
+/** The trust hash over repository files (path and bytes each), in the order given. */
+export function filesHash(files: ReadonlyArray<{ rel: string; bytes: Uint8Array }>): string {
+  return trustHash(...files.flatMap((f) => [f.rel, f.bytes]))
 }
 
-/** A session's custom commands. */
-export class SessionCommands {
+/** A session's custom commands: the session calls {@link expand} and {@link list}; as a provider it names the repository's commands on the trust card. */
+export class SessionCommands implements ExtensionProvider {
+  readonly name = 'commands'
   private readonly told = new Set<string>()
 
-  /** @param ctx see {@link CommandsContext} */
-  constructor(private readonly ctx: CommandsContext) {}
+  /** @param ctx the session's extension context (repository, home, trust store, emit) */
+  constructor(private readonly ctx: Pick<ExtensionContext, 'repo' | 'home' | 'trust' | 'emit'>) {}
 
   /** Scan now; tells the user each new notice once. */
   scan(): CommandScan & { hash: string | null; enabled: boolean } {
-    const scan = scanCommands(this.ctx.repo, this.ctx.home, this.ctx.read)
+    const scan = scanCommands(this.ctx.repo, this.ctx.home, (rel) => readRepoFile(this.ctx.repo, rel))
     for (const n of scan.notices) this.tell(n)
     const hash = scan.repoFiles.length ? filesHash(scan.repoFiles) : null
-    return { ...scan, hash, enabled: hash !== null && this.ctx.isTrusted(COMMANDS_TRUST_KEY, hash) }
+    return { ...scan, hash, enabled: hash !== null && (this.ctx.trust?.isTrusted(this.ctx.repo, COMMANDS_TRUST_KEY, hash) ?? false) }
+  }
+
+  /** {@link ExtensionProvider.trustItems}: the repository's commands, while not enabled at their current content. */
+  trustItems(): readonly TrustItem[] {
+    const { commands, hash, enabled, repoFiles } = this.scan()
+    if (!hash || enabled) return []
+    const repoCommands = [...commands.values()].filter((c) => c.source === 'repository')
+    const detail = [
+      `Slash commands from ${repoFiles.map((f) => f.rel).join(', ')}. Each expands to a prompt sent to the model as your message when you type it:`,
+      ...repoCommands.map((c) => `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''} — ${c.description ?? c.file}${c.allowedTools ? ` (tools: ${c.allowedTools})` : ''}${c.model ? ` (model: ${c.model})` : ''}`)
+    ].join('\n')
+    const state = this.ctx.trust?.wasTrusted(this.ctx.repo, COMMANDS_TRUST_KEY) ? 'changed' : 'new'
+    return [{ key: COMMANDS_TRUST_KEY, kind: 'commands', title: `${repoCommands.length} custom command${repoCommands.length === 1 ? '' : 's'} from the repository`, detail, hash, state }]
   }
 
   /** The commands a front end may offer, by name. */
@@ -79,9 +81,10 @@ export class SessionCommands {
     const cmd = scan.commands.get(typed.name)
     if (!cmd) return { text }
     if (cmd.source === 'repository' && !scan.enabled) {
+      const changed = this.ctx.trust?.wasTrusted(this.ctx.repo, COMMANDS_TRUST_KEY) ?? false
       this.ctx.emit({
         type: 'extension_notice', kind: 'commands',
-        message: `/${cmd.name} is this repository's command (${cmd.file}), and the repository's commands are not enabled: the message was sent as typed. Enable them when asked, after reading them.`
+        message: `/${cmd.name} is this repository's command (${cmd.file}), and the repository's commands are not enabled${changed ? ' (they changed since you enabled them)' : ''}: the message was sent as typed. Enable them on the card, after reading them.`
       })
       return { text }
     }
