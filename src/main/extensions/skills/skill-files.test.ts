@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../../../test/support/temp-dir'
 import { scanSkills, skillNameProblem } from './skill-files'
+import { skillsSection } from './skills-section'
 
 const put = (root: string, rel: string, text: string): void => {
   mkdirSync(dirname(join(root, rel)), { recursive: true })
@@ -35,5 +36,18 @@ describe('skill files', () => {
     const notes = scan.notices.join('\n')
     expect(notes).toMatch(/\.claude\/skills\/Bad\/SKILL\.md was skipped: its name "Bad"/)
     expect(notes).toMatch(/\.cortex\/skills\/nodesc\/SKILL\.md was skipped: its frontmatter has no description/)
+  })
+})
+
+describe('the skills prompt section', () => {
+  it('fits about 2% of the context window and says how many it left out', () => {
+    const skills = Array.from({ length: 200 }, (_, i) => ({ name: `skill-${i}`, description: `Does task number ${i} of many, described at some length to take room.` }))
+    const section = skillsSection(skills, 128_000)!
+    expect(section.text.length).toBeLessThanOrEqual(128_000 * 0.02 * 4)
+    expect(section.listed).toBeGreaterThan(10)
+    expect(section.listed + section.leftOut).toBe(200)
+    expect(section.text).toContain(`(${section.leftOut} more skills are not listed here: the list is capped.`)
+    expect(skillsSection(skills.slice(0, 3), 128_000)!.leftOut).toBe(0)
+    expect(skillsSection([], 128_000)).toBeNull()
   })
 })

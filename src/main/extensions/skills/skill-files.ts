@@ -113,12 +113,12 @@ function skillFolderFiles(repo: string, rel: string, notices: string[]): string[
 /**
  * Scan the user's and the repository's skills.
  * @param repo the repository (host path); `read` reads one of its files without following links
- * @param home CORTEX_HOME (the user's skills are in `home/skills`)
+ * @param home CORTEX_HOME (the user's skills are in `home/skills`); absent: no user skills
  */
-export function scanSkills(repo: string, home: string, read: RepoReader): SkillScan {
+export function scanSkills(repo: string, home: string | undefined, read: RepoReader): SkillScan {
   const notices: string[] = []
   const repoFiles: SkillScan['repoFiles'] = []
-  const found = userSkills(home, notices)
+  const found = home ? userSkills(home, notices) : []
   for (const dir of REPO_SKILL_DIRS) {
     if (!isRealRepoDir(repo, dir, notices)) continue
     for (const entry of listRepoDir(repo, dir, notices).filter((e) => e.dir).slice(0, MAX_SKILLS)) {

@@ -30,15 +30,18 @@ export function skillsSection(skills: readonly Pick<SkillFile, 'name' | 'descrip
     '# Skills',
     'Skills are instructions for particular kinds of task, loaded on demand. When the task at hand matches a skill\'s description, call the `skill` tool with its name before you start, and follow what it says; load only the skills you need. The skills (name: description):'
   ].join('\n')
+  const noteOf = (n: number): string => `(${n} more skill${n === 1 ? ' is' : 's are'} not listed here: the list is capped. Calling \`skill\` with a name that does not exist lists every skill's name.)`
   const lines: string[] = []
   let used = head.length
   for (const s of skills) {
     const line = `- ${s.name}: ${s.description}`
-    if (used + line.length + 1 > budget) break
+    // the last skill needs no room for the note; any other keeps it free
+    const reserve = lines.length + 1 === skills.length ? 0 : noteOf(skills.length).length + 1
+    if (used + line.length + 1 + reserve > budget) break
     lines.push(line)
     used += line.length + 1
   }
   const leftOut = skills.length - lines.length
-  const note = leftOut > 0 ? [`(${leftOut} more skill${leftOut === 1 ? ' is' : 's are'} not listed here: the list is capped. Calling \`skill\` with a name that does not exist lists every skill's name.)`] : []
+  const note = leftOut > 0 ? [noteOf(leftOut)] : []
   return { text: [head, ...lines, ...note].join('\n'), listed: lines.length, leftOut }
 }
