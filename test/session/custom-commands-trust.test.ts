@@ -3,7 +3,8 @@
 // from `.claude/commands/audit.md` reaches the model as typed and the trust card lists the command;
 // enabled (`trust_extensions` with the card's hash) it expands; a change to the file — as the model
 // could make from the guest — disables it again: sent as typed, the notice says it changed, and
-// the card comes back as `changed`.
+// the card comes back as `changed`. A user command's `model` sends the turn it starts to that model
+// (the next plain message goes to the session's again).
 import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -73,5 +74,31 @@ describe("a repository's custom commands", () => {
     expect(notices().at(-1)).toMatch(/not enabled \(they changed since you enabled them\)/)
     expect(cards().at(-1)?.items.find((i) => i.key === 'commands')).toMatchObject({ state: 'changed' })
     expect(JSON.stringify(server.requests)).not.toContain('MARKER-CHANGED')
+  }, 60_000)
+
+  it("a command's model frontmatter sends the turn it starts to that model, that turn only", async () => {
+    const server = await startScriptedModelServer([{ text: 'quick' }, { text: 'normal' }])
+    cleanup.push(() => server.close())
+    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-cmdmodel-'))
+    const repo = mkdtempSync(join(tmpdir(), 'cortex-cmdmodel-repo-'))
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }), () => rmSync(repo, { recursive: true, force: true }))
+    mkdirSync(join(dataDir, 'commands'), { recursive: true })
+    writeFileSync(join(dataDir, 'commands/quick.md'), '---\nmodel: scripted-small\n---\nAnswer briefly: $ARGUMENTS\n')
+    if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID)
+    const service = await createSessionService({
+      dataDir,
+      modelSettings: { provider: 'openai-compatible', modelId: 'scripted', baseUrl: server.baseUrl, apiKey: 'k' },
+      guests: { start: () => Promise.reject(new CortexError('guest_failed', 'no guest in this test')) },
+      eagerGuest: false
+    })
+    cleanup.push(() => service.shutdown())
+    const { id: sessionId } = await service.openSession({ repo, mode: 'agent' })
+    for (const text of ['/quick what is 2+2', 'and now in detail']) {
+      await service.submit({ sessionId, op: { type: 'user_message', text } })
+      await service.idle(sessionId)
+    }
+    const posts = server.requests.filter((r) => r.method === 'POST')
+    expect(posts.map((r) => (r.body as { model?: string }).model)).toEqual(['scripted-small', 'scripted'])
+    expect(lastUserText(posts[0])).toBe('Answer briefly: what is 2+2')
   }, 60_000)
 })
