@@ -3,13 +3,15 @@
 // argument and the model server receives the expansion (not the typed line); a namespaced command
 // (`/frontend:component`) and its allowed-tools (the turn offers only those tools); the timeline
 // records the command used. A repository's `.claude/commands/` command does nothing until enabled:
-// the model gets the line as typed and a notice says why.
+// the model gets the line as typed and a notice says why. Over `--input stream-json` a command is
+// expanded by name too; queued during a turn it keeps its command, and Stop hands back the line typed.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { SessionEvent } from '../../src/shared/events'
 import { runCli } from '../support/cli'
+import { startStreamCli } from '../support/cli-stream'
 import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { offeredToolNames, startScriptedModelServer, type RecordedRequest, type ScriptedModelServer } from '../support/scripted-model-server'
@@ -71,5 +73,39 @@ describe.skipIf(skipWithoutDocker())('custom slash commands in cortex run', () =
     const notice = events.find((e) => e.type === 'extension_notice')
     expect(notice).toMatchObject({ kind: 'commands' })
     expect((notice as { message: string }).message).toMatch(/\/audit is this repository's command \(\.claude\/commands\/audit\.md\).*not enabled/)
+  }, 180_000)
+
+  it('stream-json: expanded by name; queued during a turn it keeps its command, and Stop hands back the line typed', async () => {
+    put(home, 'commands/review.md', 'Review the file $1 for bugs (MARKER-REVIEW). All arguments: $ARGUMENTS\n')
+    await server?.close()
+    server = await startScriptedModelServer([{ text: 'thinking about it', hangAfterText: true }, { text: 'reviewed b' }])
+    const repo = await makeTestRepo({ 'src/a.ts': 'x\n', 'src/b.ts': 'y\n' })
+    const cli = startStreamCli(
+      ['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', '--input', 'stream-json'],
+      { env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0' } }
+    )
+    try {
+      await cli.waitFor('session_opened')
+      cli.send({ type: 'user_message', text: 'start' })
+      await cli.waitFor('text_delta')
+      cli.send({ type: 'user_message', text: '/review src/a.ts' })
+      const queued = await cli.waitFor('message_queued')
+      expect(queued.command).toMatchObject({ name: 'review', args: 'src/a.ts' })
+      expect(queued.text).toContain('Review the file src/a.ts')
+      cli.send({ type: 'stop' })
+      const back = await cli.waitFor('queued_removed', (e) => e.stopped === true)
+      expect(back.text).toBe('/review src/a.ts')
+      await cli.waitFor('turn_ended', (e) => e.reason === 'stopped')
+      const from = cli.events.length
+      cli.send({ type: 'user_message', text: '/review src/b.ts' })
+      const delivered = await cli.waitFor('user_message', undefined, { from })
+      expect(delivered).toMatchObject({ text: 'Review the file src/b.ts for bugs (MARKER-REVIEW). All arguments: src/b.ts', command: { name: 'review', args: 'src/b.ts' } })
+      await cli.waitFor('turn_ended', undefined, { from })
+      expect(lastUserText(server.requests.filter((x) => x.method === 'POST').at(-1)!)).toBe('Review the file src/b.ts for bugs (MARKER-REVIEW). All arguments: src/b.ts')
+      cli.end()
+      expect((await cli.exit()).code).toBe(0)
+    } finally {
+      cli.child.kill('SIGKILL')
+    }
   }, 180_000)
 })
