@@ -232,7 +232,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     listModels: models.listModels,
     async listCommands(input) {
       const { sessionId } = parse('listCommands', input)
-      return { commands: get(sessionId).listCommands() }
+      return { commands: get(sessionId).commands.list() }
     },
     ...settingsRequests({
       dataDir: options.dataDir,

@@ -28,7 +28,6 @@ import type { ApprovalPolicy } from '../../shared/approvals'
 import { storeImages, turnImages, type SessionDeps } from './session-deps'
 import { createSessionExtensions, EXTENSION_FACTORIES, TrustStore, type SessionExtensions } from '../extensions'
 import type { ImageInput } from '../../shared/images'
-import type { ListedCommand } from '../../shared/custom-commands'
 import { SessionCommands } from '../extensions/commands/session-commands'
 
 export type { SessionDeps } from './session-deps'
@@ -65,8 +64,8 @@ export class Session implements OperationTarget {
   private readonly parts: TurnParts
   /** MCP servers, hooks, skills, commands, subagents (src/main/extensions) and the repository's trust card. */
   private readonly extensions: SessionExtensions
-  /** Custom slash commands (one of the extensions): a typed `/name args` is expanded here, for every front end (ADR 0036). */
-  private readonly commands: SessionCommands
+  /** Custom slash commands (one of the extensions): a typed `/name args` is expanded here, for every front end; `list()` for completion (ADR 0036). */
+  readonly commands: SessionCommands
 
   /** @param deps see {@link SessionDeps} */
   constructor(private readonly deps: SessionDeps) {
@@ -154,20 +153,12 @@ export class Session implements OperationTarget {
     return applyOperation(this, op)
   }
 
-  /**
-   * {@link OperationTarget.message}: a custom command expanded (ADR 0036), its images stored first (a
-   * bad one refuses the message), then start a turn, or queue it during one.
-   */
+  /** {@link OperationTarget.message}: a custom command expanded, its images stored first (a bad one refuses the message), then start a turn, or queue it during one. */
   message(typed: string, images?: ImageInput[]): void {
     const { text, command } = this.commands.expand(typed)
     const refs = storeImages(this.deps.images, images)
     if (this.turns.running) this.queue.add(text, refs, command)
     else this.turns.start([...this.queue.take(), { text, ...(refs ? { images: refs } : {}), ...(command ? { command } : {}) }])
-  }
-
-  /** The custom commands a front end may offer (read fresh from disk). */
-  listCommands(): ListedCommand[] {
-    return this.commands.list()
   }
 
   /** {@link OperationTarget.removeQueued}. */

@@ -42,7 +42,7 @@ export function isRealRepoDir(repo: string, rel: string, notices: string[]): boo
  * The entries of repository folder `rel` (absent or a link: none), sorted by name, links reported
  * and left out: `{ name, rel, dir }` for each folder and regular file.
  */
-export function listRepoDir(repo: string, rel: string, notices: string[]): Array<{ name: string; rel: string; dir: boolean }> {
+export function listRepoEntries(repo: string, rel: string, notices: string[]): Array<{ name: string; rel: string; dir: boolean }> {
   let entries
   try {
     entries = readdirSync(join(repo, rel), { withFileTypes: true })
@@ -68,7 +68,7 @@ export function walkMarkdown(repo: string, dir: string, max: number, notices: st
   const out: string[] = []
   let over = false
   const walk = (rel: string, depth: number): void => {
-    for (const e of listRepoDir(repo, rel, notices)) {
+    for (const e of listRepoEntries(repo, rel, notices)) {
       if (e.dir) {
         if (depth < 4) walk(e.rel, depth + 1)
       } else if (/\.md$/i.test(e.name)) {

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ExtensionSource } from '../../../shared/custom-commands'
 import { parseFrontmatter, stringField } from '../commands/frontmatter'
-import { isRealRepoDir, listRepoDir, type RepoReader } from '../commands/repo-walk'
+import { isRealRepoDir, listRepoEntries, type RepoReader } from '../commands/repo-walk'
 
 /** The repository's skill folders, the first winning a collision. */
 export const REPO_SKILL_DIRS = ['.cortex/skills', '.claude/skills'] as const
@@ -97,7 +97,7 @@ function userSkills(home: string, notices: string[]): SkillFile[] {
 function skillFolderFiles(repo: string, rel: string, notices: string[]): string[] | null {
   const out: string[] = []
   const walk = (at: string, depth: number): boolean => {
-    for (const e of listRepoDir(repo, at, notices)) {
+    for (const e of listRepoEntries(repo, at, notices)) {
       if (e.dir) {
         if (depth >= 6 || !walk(e.rel, depth + 1)) return false
       } else {
@@ -121,7 +121,7 @@ export function scanSkills(repo: string, home: string | undefined, read: RepoRea
   const found = home ? userSkills(home, notices) : []
   for (const dir of REPO_SKILL_DIRS) {
     if (!isRealRepoDir(repo, dir, notices)) continue
-    for (const entry of listRepoDir(repo, dir, notices).filter((e) => e.dir).slice(0, MAX_SKILLS)) {
+    for (const entry of listRepoEntries(repo, dir, notices).filter((e) => e.dir).slice(0, MAX_SKILLS)) {
       const skillRel = `${entry.rel}/SKILL.md`
       try {
         const files = skillFolderFiles(repo, entry.rel, notices)
