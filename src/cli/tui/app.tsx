@@ -171,8 +171,8 @@ export function App({ host }: { host: TuiHost }) {
     if (!c || off) return { ctx: c, list: [] as Array<{ value: string; hint?: string }> }
     if (c.kind === 'slash') {
       if (Date.now() - customReadAt.current > 1000) readCustom()
-      // at most 12 rows: a folder of custom commands must not push the composer off the screen
-      return { ctx: c, list: completeSlash(c.token, custom.current).slice(0, 12).map((x) => ({ value: x.name, hint: x.custom ? `${x.args ? `${x.args} ` : ''}— ${x.help}` : x.args })) }
+      // as many rows as the built-ins take: a folder of custom commands must not push the composer off the screen
+      return { ctx: c, list: completeSlash(c.token, custom.current).slice(0, SLASH_COMMANDS.length).map((x) => ({ value: x.name, hint: x.custom ? `${x.args ? `${x.args} ` : ''}— ${x.help}` : x.args })) }
     }
     return { ctx: c, list: matchFiles(files.current, c.token, 6).map((f) => ({ value: `@${f}` })) }
   }
