@@ -43,7 +43,7 @@ export function createQueueRenderer(t: QueueRenderTools): (event: QueueRenderEve
         else line(t.dim(`removed queued message ${event.queueId}`))
         break
       case 'user_message':
-        if (event.command) line(t.dim(`${t.safe(commandLine(event.command))} → ${t.safe(event.command.file)} (${event.text.split('\n').length} lines sent)`))
+        if (event.command) line(t.dim(`${t.safe(commandLine(event.command))} → ${t.safe(event.command.file)} (${plural(event.text.split('\n').length, 'line')} sent)`))
         if (event.queueId) line(t.dim(`delivered queued message ${event.queueId}`))
         else for (const image of event.images ?? []) line(t.dim(t.safe(imageLine(image))))
         break
@@ -68,4 +68,9 @@ export function createQueueRenderer(t: QueueRenderTools): (event: QueueRenderEve
 function oneLine(s: string): string {
   const flat = s.replace(/\s+/g, ' ').trim()
   return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat
+}
+
+/** `n thing` or `n things`. */
+function plural(n: number, thing: string): string {
+  return `${n} ${thing}${n === 1 ? '' : 's'}`
 }

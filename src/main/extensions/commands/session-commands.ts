@@ -84,7 +84,7 @@ export class SessionCommands implements ExtensionProvider {
       const changed = this.ctx.trust?.wasTrusted(this.ctx.repo, COMMANDS_TRUST_KEY) ?? false
       this.ctx.emit({
         type: 'extension_notice', kind: 'commands',
-        message: `/${cmd.name} is this repository's command (${cmd.file}), and the repository's commands are not enabled${changed ? ' (they changed since you enabled them)' : ''}: the message was sent as typed. Enable them on the card, after reading them.`
+        message: `/${cmd.name} is this repository's command (${cmd.file}), and the repository's commands are not enabled${changed ? ' (they changed since you enabled them)' : ''}: the message was sent as typed. Enable them on the trust card, after reading them.`
       })
       return { text }
     }
