@@ -61,6 +61,7 @@ describe("a repository's custom commands", () => {
     const item = cards().at(-1)?.items.find((i) => i.key === 'commands')
     expect(item).toMatchObject({ kind: 'commands', state: 'new' })
     expect(item?.detail).toContain('/audit — Audit a file')
+    expect(item?.detail).toContain('    Audit $ARGUMENTS for secrets (MARKER-AUDIT).') // the prompt itself, as the model would get it
     expect((await service.listCommands({ sessionId })).commands).toEqual([{ name: 'audit', description: 'Audit a file', source: 'repository', file: '.claude/commands/audit.md', enabled: false }])
 
     // enabled with the card's hash: expanded

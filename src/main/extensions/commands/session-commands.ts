@@ -16,6 +16,8 @@ import { expandCommand, mapAllowedTools, splitCommandLine } from './expand'
 
 /** The trust store key of a repository's custom commands. */
 export const COMMANDS_TRUST_KEY = 'commands'
+/** Longest trust card detail (characters): the commands' prompts in full up to this. */
+const MAX_DETAIL_CHARS = 20_000
 
 /** What a user message becomes: the text the model gets and, for a command, what was used. */
 export interface ExpandedMessage {
@@ -49,10 +51,15 @@ export class SessionCommands implements ExtensionProvider {
     const { commands, hash, enabled, repoFiles } = this.scan()
     if (!hash || enabled) return []
     const repoCommands = [...commands.values()].filter((c) => c.source === 'repository')
-    const detail = [
-      `Slash commands from ${repoFiles.map((f) => f.rel).join(', ')}. Each expands to a prompt sent to the model as your message when you type it:`,
-      ...repoCommands.map((c) => `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''} — ${c.description ?? c.file}${c.allowedTools ? ` (tools: ${c.allowedTools})` : ''}${c.model ? ` (model: ${c.model})` : ''}`)
+    // what the model will get as the user's message: each command's prompt in full, up to a cap
+    let detail = [
+      `Slash commands from ${repoFiles.map((f) => f.rel).join(', ')}. Each expands to this prompt, sent to the model as your message when you type it:`,
+      ...repoCommands.map((c) => [
+        `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''} — ${c.description ?? c.file}${c.allowedTools ? ` (tools: ${c.allowedTools})` : ''}${c.model ? ` (model: ${c.model})` : ''}`,
+        ...c.body.split('\n').map((l) => `    ${l}`)
+      ].join('\n'))
     ].join('\n')
+    if (detail.length > MAX_DETAIL_CHARS) detail = `${detail.slice(0, MAX_DETAIL_CHARS)}\n… ${detail.length - MAX_DETAIL_CHARS} more characters: read the files themselves before enabling them`
     const state = this.ctx.trust?.wasTrusted(this.ctx.repo, COMMANDS_TRUST_KEY) ? 'changed' : 'new'
     return [{ key: COMMANDS_TRUST_KEY, kind: 'commands', title: `${repoCommands.length} custom command${repoCommands.length === 1 ? '' : 's'} from the repository`, detail, hash, state }]
   }
