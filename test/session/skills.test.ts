@@ -78,6 +78,8 @@ describe('skills', () => {
     const item = events.filter((e): e is Extract<SessionEvent, { type: 'extensions_untrusted' }> => e.type === 'extensions_untrusted').at(-1)?.items.find((i) => i.key === 'skills')
     expect(item).toMatchObject({ kind: 'skills', state: 'new' })
     expect(item?.detail).toContain('release-notes — Write release notes (MARKER-REPO-DESC).')
+    expect(item?.detail).toContain('    MARKER-REPO-BODY: read template.md first.')
+    expect(item?.detail).toContain('.claude/skills/release-notes/template.md')
     await service.submit({ sessionId, op: { type: 'trust_extensions', items: [{ key: 'skills', hash: item!.hash }], enable: true } })
     await service.submit({ sessionId, op: { type: 'user_message', text: 'write the release notes' } })
     await service.idle(sessionId)

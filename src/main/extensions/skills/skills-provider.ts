@@ -16,6 +16,8 @@ import { skillTool } from './skill-tool'
 
 /** The trust store key of a repository's skills. */
 export const SKILLS_TRUST_KEY = 'skills'
+/** Longest trust card detail (characters): the skills' instructions in full up to this. */
+const MAX_DETAIL_CHARS = 20_000
 /** The context window assumed when the session names none (tokens). */
 const DEFAULT_WINDOW = 128_000
 
@@ -78,10 +80,12 @@ export class SkillsProvider implements ExtensionProvider {
     const { scan, hash, enabled } = this.state
     if (!hash || enabled) return []
     const repoSkills = [...scan.skills.values()].filter((s) => s.source === 'repository')
-    const detail = [
-      `Skills from ${[...new Set(scan.repoFiles.map((f) => f.rel.split('/').slice(0, 3).join('/')))].join(', ')} (${scan.repoFiles.length} files). Their names and descriptions join the system prompt; the model may load any of them as instructions:`,
-      ...repoSkills.map((s) => `${s.name} — ${s.description}`)
+    // what the model may load: each SKILL.md's instructions in full up to a cap, and the folder's files
+    let detail = [
+      `Skills from ${[...new Set(scan.repoFiles.map((f) => f.rel.split('/').slice(0, 3).join('/')))].join(', ')}: ${scan.repoFiles.map((f) => f.rel).join(', ')}. Their names and descriptions join the system prompt; the model may load any of them as instructions:`,
+      ...repoSkills.map((s) => [`${s.name} — ${s.description}`, ...s.body.split('\n').map((l) => `    ${l}`)].join('\n'))
     ].join('\n')
+    if (detail.length > MAX_DETAIL_CHARS) detail = `${detail.slice(0, MAX_DETAIL_CHARS)}\n… ${detail.length - MAX_DETAIL_CHARS} more characters: read the files themselves before enabling them`
     const state = this.ctx.trust?.wasTrusted(this.ctx.repo, SKILLS_TRUST_KEY) ? 'changed' : 'new'
     return [{ key: SKILLS_TRUST_KEY, kind: 'skills', title: `${repoSkills.length} skill${repoSkills.length === 1 ? '' : 's'} from the repository`, detail, hash, state }]
   }
