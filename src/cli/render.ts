@@ -269,6 +269,10 @@ export function createRenderer(target: RenderTarget): Renderer {
       case 'instructions_loaded':
         target.err.write(paint('dim', `instructions loaded from ${safe(event.file)}${event.truncated ? ` (cut at ${event.bytes} bytes)` : ''}\n`))
         break
+      case 'extension_notice':
+        newline()
+        target.err.write(`${paint('yellow', 'note:')} ${safe(event.message)}\n`)
+        break
       default:
         break
     }

@@ -20,6 +20,7 @@ import { ModelRecordShape, SESSION_NOTICE_EVENTS } from './session-notices'
 import { MODEL_EVENTS, MODEL_OPERATIONS } from './model-choice'
 import { TurnUsageSchema, USAGE_EVENTS } from './usage'
 import { REASONING_EPHEMERAL_TYPES, ReasoningBlockSchema, THINKING_EVENTS, THINKING_OPERATIONS } from './thinking'
+import { CommandUseSchema, EXTENSION_NOTICE_EVENTS } from './custom-commands'
 
 /** A todo item kept by the session (todo_read / todo_write). */
 export const TodoSchema = z.object({
@@ -131,10 +132,16 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   ...EXTENSION_EVENTS,
   /** compaction_started, compaction_finished, compaction_failed, context_usage (./compaction). */
   ...COMPACTION_EVENTS,
-  /** A user message as the model gets it; `queueId` when it was typed during a turn and queued first. */
-  z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string(), queueId: z.string().optional(), images: z.array(ImageRefSchema).optional() }),
-  /** A message sent during a turn, held until the next step boundary (src/main/session/message-queue.ts). */
-  z.object({ type: z.literal('message_queued'), queueId: z.string(), text: z.string(), images: z.array(ImageRefSchema).optional() }),
+  /**
+   * A user message as the model gets it; `queueId` when it was typed during a turn and queued first;
+   * `command` when it was a custom command the session expanded (./custom-commands): `text` is then
+   * the expansion, and the user typed `/name args`.
+   */
+  z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string(), queueId: z.string().optional(), images: z.array(ImageRefSchema).optional(), command: CommandUseSchema.optional() }),
+  /** A message sent during a turn, held until the next step boundary (src/main/session/message-queue.ts); `command` as in user_message. */
+  z.object({ type: z.literal('message_queued'), queueId: z.string(), text: z.string(), images: z.array(ImageRefSchema).optional(), command: CommandUseSchema.optional() }),
+  /** extension_notice: collisions and problems of custom commands and skills (./custom-commands). */
+  ...EXTENSION_NOTICE_EVENTS,
   /**
    * A queued message removed before delivery: by `remove_queued`, or by Stop (`stopped`), which
    * hands every queued message back with its `text` for the front end to put into its composer.

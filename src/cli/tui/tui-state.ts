@@ -16,6 +16,7 @@ import { thoughtLabel } from '../../shared/thinking'
 import { imageLine } from '../../shared/images'
 import { hookFinishedLine } from '../../shared/hooks'
 import type { TrustItem } from '../../shared/extensions'
+import { commandLine } from '../../shared/custom-commands'
 
 /** Most characters of a command's live output kept per tool row (the tail). */
 export const OUTPUT_TAIL_CHARS = 16_000
@@ -45,7 +46,7 @@ export type ApprovalRequest = Extract<SessionEvent, { type: 'approval_requested'
 
 /** One entry of the transcript. */
 export type Item =
-  | { kind: 'user'; id: string; text: string }
+  | { kind: 'user'; id: string; text: string; /** The custom command typed (`/review a.ts`): `text` is its expansion, shown folded. */ command?: string }
   | { kind: 'assistant'; id: string; text: string; done: boolean }
   | ToolItem
   | { kind: 'notice'; id: string; text: string; tone: 'dim' | 'warn' | 'error' | 'ok' }
@@ -142,9 +143,13 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
     case 'usage':
       return { ...s, usage: addUsage(s.usage, e), contextTokens: e.inputTokens, model: e.model || s.model }
     case 'user_message':
-      return push({ ...s, queued: e.queueId ? s.queued.filter((q) => q.queueId !== e.queueId) : s.queued }, { kind: 'user', id: newId(), text: [e.text, ...(e.images ?? []).map(imageLine)].filter(Boolean).join('\n') })
+      return push({ ...s, queued: e.queueId ? s.queued.filter((q) => q.queueId !== e.queueId) : s.queued }, {
+        kind: 'user', id: newId(), text: [e.text, ...(e.images ?? []).map(imageLine)].filter(Boolean).join('\n'), ...(e.command ? { command: commandLine(e.command) } : {})
+      })
     case 'message_queued':
-      return { ...s, queued: [...s.queued, { queueId: e.queueId, text: e.text }] }
+      return { ...s, queued: [...s.queued, { queueId: e.queueId, text: e.command ? commandLine(e.command) : e.text }] }
+    case 'extension_notice':
+      return withNotice(s, e.message, 'warn')
     case 'queued_removed': {
       const rest = { ...s, queued: s.queued.filter((q) => q.queueId !== e.queueId) }
       return e.stopped ? withNotice(rest, 'Stop: the queued message is back in the composer (not sent)', 'warn') : rest

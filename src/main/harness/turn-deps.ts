@@ -15,6 +15,7 @@ import type { ApprovalGate } from './approvals/approval-gate'
 import type { ModeWatch } from './mode-watch'
 import type { TurnCompaction } from './compaction/trigger'
 import type { ImageRef } from '../../shared/images'
+import type { CommandUse } from '../../shared/custom-commands'
 import type { TurnImages } from './history-images'
 
 /** Everything a turn needs; supplied by the session. */
@@ -61,7 +62,7 @@ export interface TurnDeps {
   /** A model stream silent this long (ms) is aborted and retried once, then the turn ends with `provider_timeout` (default 120 s). */
   streamIdleTimeoutMs?: number
   /** Messages queued during the turn, taken (and so delivered) at each step boundary as their own user messages. */
-  takeQueued?(): Array<{ queueId: string; text: string; images?: ImageRef[] }>
+  takeQueued?(): Array<{ queueId: string; text: string; images?: ImageRef[]; command?: CommandUse }>
   /** The session's stored images (history-images.ts); absent: images become text notes and tools' images are not kept. */
   images?: TurnImages
   /** Output cap per model step in tokens; unset: the model's row of providers/model-table.ts. */

@@ -36,7 +36,7 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   for (let first = true; ; first = false) {
     if (signal.aborted) return 'stopped'
     // step boundary: messages typed during the turn reach the model now, each as its own user message
-    if (!first) for (const m of deps.takeQueued?.() ?? []) deps.emit({ type: 'user_message', turnId, text: m.text, queueId: m.queueId, ...(m.images?.length ? { images: m.images } : {}) })
+    if (!first) for (const m of deps.takeQueued?.() ?? []) deps.emit({ type: 'user_message', turnId, text: m.text, queueId: m.queueId, ...(m.images?.length ? { images: m.images } : {}), ...(m.command ? { command: m.command } : {}) })
     if (!first) await deps.beforeStep?.()
     const mode = deps.getMode()
     const lock = deps.getLock?.() ?? null

@@ -36,6 +36,8 @@ import type { SessionRecord } from './session-record'
 import { TurnEnvironment } from './turn-environment'
 import type { TurnImages } from '../harness/history-images'
 import type { SessionHooksHandle } from '../extensions/hooks'
+import type { CommandUse } from '../../shared/custom-commands'
+import { narrowCatalog, narrowTools } from '../extensions/commands/turn-command'
 
 /** The parts a turn is made of, as the session holds them. */
 export interface TurnParts {
@@ -69,15 +71,20 @@ export interface TurnParts {
   hooks?: SessionHooksHandle
   /** Whether the session closed (a late warning is then dropped). */
   closed(): boolean
+  /** A model of the session's provider by id (a custom command's `model`); absent: the session's model is used. */
+  modelFor?(modelId: string): LanguageModel
   emit(event: SessionEvent): void
 }
 
 /**
  * Run turn `turnId` to its end: the Code turn, or with `compactFocus` (op `compact`; '' for no
- * focus) a turn that only compacts the history (no user message, no checkpoints).
+ * focus) a turn that only compacts the history (no user message, no checkpoints). A custom
+ * `command` that starts the turn narrows its tools and may name its model (ADR 0036).
  * @throws CortexError as runTurn and compaction do
  */
-export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, compactFocus?: string): Promise<TurnOutcome> {
+export function composeTurn(parts: TurnParts, turnId: string, signal: AbortSignal, compactFocus?: string, command?: CommandUse): Promise<TurnOutcome> {
+  const model = command?.model && parts.modelFor ? parts.modelFor(command.model) : parts.model
+  const p: TurnParts = { ...parts, model, catalog: narrowCatalog(parts.catalog, command) }
   // Stop ends a wait for the guest at once (the start itself is cancelled by guest.stop)
   // read-only tools do not wait for the turn's `before` snapshot; every other tool does (ADR 0026)
   const getGuest = (tool?: string) => raceAbort(p.checkpoints.guestForTurn(turnId, signal, tool !== undefined && BASELINE_FREE_TOOLS.has(tool)), signal)
@@ -102,7 +109,7 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     model: p.model,
     signal,
     catalog: p.catalog,
-    ...(p.extensions ? { extraTools: () => p.extensions!.tools() } : {}),
+    ...(p.extensions ? { extraTools: () => narrowTools(p.extensions!.tools(), command) } : {}),
     getMode: p.mode,
     getLock: () => p.record.proposals.lock,
     getGoalActive: () => p.goal.activeFor(turnId),

@@ -29,6 +29,7 @@ import { storeImages, turnImages, type SessionDeps } from './session-deps'
 import { createSessionExtensions, EXTENSION_FACTORIES, TrustStore, type SessionExtensions } from '../extensions'
 import type { ImageInput } from '../../shared/images'
 import { createSessionHooks, type SessionHooksHandle } from '../extensions/hooks'
+import { SessionCommands } from '../extensions/commands/session-commands'
 
 export type { SessionDeps } from './session-deps'
 
@@ -66,6 +67,8 @@ export class Session implements OperationTarget {
   private readonly extensions: SessionExtensions
   /** Hooks (src/main/extensions/hooks): a provider among the extensions, and each turn's HookRunner. */
   private readonly hooks: SessionHooksHandle
+  /** Custom slash commands (one of the extensions): a typed `/name args` is expanded here, for every front end; `list()` for completion (ADR 0036). */
+  readonly commands: SessionCommands
 
   /** @param deps see {@link SessionDeps} */
   constructor(private readonly deps: SessionDeps) {
@@ -97,15 +100,17 @@ export class Session implements OperationTarget {
       rules: deps.rules, guests: deps.guests, getSandbox: () => this.sandboxPolicy, emit, logger: this.logger
     })
     const trust = deps.home ? new TrustStore(deps.home) : undefined
-    const ctx = { sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust }
-    // hooks are a provider that the turn also calls (its HookRunner): the session holds them directly
+    const ctx = { sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust, contextWindow: deps.compaction?.window }
+    // hooks are a provider that the turn also calls (its HookRunner); commands expand messages: the session holds both directly
     this.hooks = createSessionHooks(ctx, { resumed: (deps.resumed?.length ?? 0) > 0, readyGuest: () => guest.ready, closeMs: CLOSE_TURN_WAIT_MS })
-    this.extensions = createSessionExtensions(ctx, [...EXTENSION_FACTORIES, () => this.hooks])
+    this.commands = new SessionCommands(ctx)
+    this.extensions = createSessionExtensions(ctx, [...EXTENSION_FACTORIES, () => this.hooks, () => this.commands])
     const { model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction } = deps
     this.parts = {
       repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger, images: turnImages(deps),
       extensions: this.extensions, record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
-      mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null }, hooks: this.hooks
+      mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null }, hooks: this.hooks,
+      ...(deps.modelFor ? { modelFor: deps.modelFor } : {})
     }
     this.turns = new TurnScheduler({ parts: this.parts, turnStarting: () => guest.turnStarting(), flush: () => deps.log.flush() })
   }
@@ -154,11 +159,12 @@ export class Session implements OperationTarget {
     return applyOperation(this, op)
   }
 
-  /** {@link OperationTarget.message}: its images stored first (a bad one refuses the message), then start a turn, or queue it during one. */
-  message(text: string, images?: ImageInput[]): void {
+  /** {@link OperationTarget.message}: a custom command expanded, its images stored first (a bad one refuses the message), then start a turn, or queue it during one. */
+  message(typed: string, images?: ImageInput[]): void {
+    const { text, command } = this.commands.expand(typed)
     const refs = storeImages(this.deps.images, images)
-    if (this.turns.running) this.queue.add(text, refs)
-    else this.turns.start([...this.queue.take(), { text, ...(refs ? { images: refs } : {}) }])
+    if (this.turns.running) this.queue.add(text, refs, command)
+    else this.turns.start([...this.queue.take(), { text, ...(refs ? { images: refs } : {}), ...(command ? { command } : {}) }])
   }
 
   /** {@link OperationTarget.removeQueued}. */

@@ -6,6 +6,7 @@
 import type { FileDiff } from '../../../shared/file-diff'
 import { endedProcessesNote, type Mode, type ModeLock } from '../../../shared/modes'
 import type { ImageRef } from '../../../shared/images'
+import { commandLine } from '../../../shared/custom-commands'
 import type { SpecDocument } from '../../../shared/proposals'
 import type { SandboxPolicy } from '../../../shared/sandbox'
 import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../../shared/events'
@@ -28,7 +29,7 @@ import type { TrustItem } from '../../../shared/extensions'
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
   /** `images`: attached to the message, stored in the session's folder (shown as thumbnails). */
-  | { kind: 'user'; id: string; text: string; images?: ImageRef[] }
+  | { kind: 'user'; id: string; text: string; images?: ImageRef[]; /** The custom command typed (`/review a.ts`): `text` is its expansion, shown collapsed. */ command?: string; commandFile?: string }
   /** `done`: a streamed message whose step ended (its text is final: shown without the render throttle). */
   | { kind: 'assistant'; id: string; turnId: string; text: string; done?: boolean }
   | {
@@ -200,7 +201,10 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'model_changed':
       return { ...push({ kind: 'notice', id, text: `model: ${event.model} (from the next message)`, warn: false }), model: { provider: event.provider, model: event.model } }
     case 'user_message':
-      return dropQueued(push({ kind: 'user', id, text: event.text, ...(event.images?.length ? { images: event.images } : {}) }), event.queueId)
+      return dropQueued(push({
+        kind: 'user', id, text: event.text, ...(event.images?.length ? { images: event.images } : {}),
+        ...(event.command ? { command: commandLine(event.command), commandFile: event.command.file } : {})
+      }), event.queueId)
     case 'message_queued':
     case 'queued_removed':
     case 'model_waiting':
@@ -344,6 +348,8 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return { ...push({ kind: 'notice', id, text: resumedText(event), warn: event.skipped > 0 || event.interruptedCalls > 0 }), model: modelOf(event) ?? view.model }
     case 'instructions_loaded':
       return push({ kind: 'notice', id, text: `instructions loaded from ${event.file}${event.truncated ? ` (cut at ${event.bytes} bytes)` : ''}`, warn: event.truncated })
+    case 'extension_notice':
+      return push({ kind: 'notice', id, text: event.message, warn: true })
     case 'turn_changes':
       return { ...view, turnChanges: { ...view.turnChanges, [event.turnId]: event.files.length + (event.more ?? 0) } }
     case 'checkpoint_failed':

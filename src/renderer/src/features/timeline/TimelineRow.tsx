@@ -21,6 +21,19 @@ export const Row = memo(function Row({ item }: { item: TimelineItem }): React.JS
   const sessionId = useAppStore((s) => s.currentId)
   switch (item.kind) {
     case 'user':
+      if (item.command) {
+        // a custom command: the line typed, its expansion (what the model got) collapsed
+        return (
+          <div className="row user" data-testid="user-message" data-command={item.command}>
+            <code>{item.command}</code>
+            <details className="command-expansion" data-testid="command-expansion">
+              <summary>expanded from {item.commandFile}</summary>
+              <pre>{item.text}</pre>
+            </details>
+            <ImageThumbs sessionId={sessionId} images={item.images} />
+          </div>
+        )
+      }
       return (
         <div className="row user" data-testid="user-message">
           {item.text}
