@@ -167,6 +167,16 @@ describe("a repository's config is untrusted", () => {
     expect(set.untrusted[0]!.detail).toContain('cortex-file')
   })
 
+  it("a broken entry of the user's config keeps its name: the repository's entry of that name does not take over", () => {
+    const { home, repo } = setup()
+    write(join(home, 'mcp.json'), { mcpServers: { gh: { type: 'http', url: 'https://h.example.test/${UNSET_TOKEN_VAR}' } } })
+    write(join(repo, '.mcp.json'), { mcpServers: { gh: { command: 'node', args: ['fake-gh.js'] } } })
+    const set = loadMcpConfig({ home, repo, trust: memoryTrust(), readRepoFile: readHostRepoFile, env: {} })
+    expect(set.problems.map((p) => p.name)).toEqual(['gh'])
+    expect(set.entries.map((e) => [e.file, e.state, e.shadowedBy])).toEqual([['.mcp.json', 'shadowed', join(home, 'mcp.json')]])
+    expect(set.untrusted).toEqual([])
+  })
+
   it('a repository file that cannot be read is a problem, not a crash', () => {
     const { home, repo } = setup()
     const set = loadMcpConfig({

@@ -100,10 +100,13 @@ export function loadMcpConfig(inputs: McpConfigInputs): McpConfigSet {
   const env = inputs.env ?? process.env
   const problems: McpConfigProblem[] = []
   const found: { source: McpEntrySource; file: string; server: ParsedMcpServer }[] = []
+  // a name whose entry in a user-level file is broken stays that file's: no repository entry takes it over
+  const reserved = new Map<string, string>()
   const take = (source: McpEntrySource, file: string, text: string | null, scope: McpConfigScope): void => {
     if (text === null) return
     const parsed = parseMcpConfigText(text, { file, scope, env })
     problems.push(...parsed.problems)
+    if (scope === 'user') for (const p of parsed.problems) if (p.name !== undefined && !reserved.has(p.name)) reserved.set(p.name, file)
     for (const server of parsed.servers) found.push({ source, file, server })
   }
   for (const file of flagFiles(env)) {
@@ -123,11 +126,16 @@ export function loadMcpConfig(inputs: McpConfigInputs): McpConfigSet {
       take('repo', rel, text, 'repo')
     }
   }
-  return decide(found, problems, inputs)
+  return decide(found, problems, inputs, reserved)
 }
 
 /** Give each found entry its state: precedence by order, repository trust, `enabled`, `repos`. */
-function decide(found: { source: McpEntrySource; file: string; server: ParsedMcpServer }[], problems: McpConfigProblem[], inputs: McpConfigInputs): McpConfigSet {
+function decide(
+  found: { source: McpEntrySource; file: string; server: ParsedMcpServer }[],
+  problems: McpConfigProblem[],
+  inputs: McpConfigInputs,
+  reserved: ReadonlyMap<string, string>
+): McpConfigSet {
   const winner = new Map<string, string>()
   const entries: McpServerEntry[] = []
   const servers: McpServerConfig[] = []
@@ -140,7 +148,7 @@ function decide(found: { source: McpEntrySource; file: string; server: ParsedMcp
       entries.push({ ...base, state: 'elsewhere' })
       continue
     }
-    const won = winner.get(name)
+    const won = winner.get(name) ?? (source === 'repo' ? reserved.get(name) : undefined)
     if (won !== undefined) {
       entries.push({ ...base, state: 'shadowed', shadowedBy: won })
       continue
