@@ -146,7 +146,7 @@ export function mcpRemoveCommand(name: string, io: McpIo = stdio()): number {
       removeUserServer(home, name)
     } catch (err) {
       const inRepo = mcpServersFor(home, repoPath(undefined)).entries.find((e) => e.name === name && e.source === 'repo')
-      if (inRepo) throw new Error(`"${name}" comes from this repository's ${inRepo.file}, which Cortex does not edit: \`cortex mcp disable ${name}\` turns it off here`)
+      if (inRepo) throw new Error(`"${name}" comes from this repository's ${inRepo.file}, which Cortex does not edit: \`cortex mcp disable ${name}\` turns it off here`, { cause: err })
       throw err
     }
     io.out.write(terminalSafe(`removed "${name}" from ${home}/mcp.json`) + '\n')

@@ -88,7 +88,7 @@ export function fromClaude(doc: unknown, file: string, repo?: string): Converted
         oauth: 'OAuth sign-in is not supported by this import'
       })
       if (repos) entry.repos = repos
-      out.candidates.push({ name, entry: entry as RawMcpEntry, from, notes })
+      out.candidates.push({ name, entry: entry, from, notes })
     }
   }
   one(doc.mcpServers, file)
@@ -154,7 +154,7 @@ export function fromCodex(doc: unknown, file: string): Converted {
       required: 'a server that fails to start never stops a Cortex session',
       oauth: 'OAuth sign-in is not supported by this import'
     })
-    out.candidates.push({ name, entry: entry as RawMcpEntry, from: file, notes })
+    out.candidates.push({ name, entry: entry, from: file, notes })
   }
   return out
 }
@@ -199,7 +199,7 @@ export function fromGemini(doc: unknown, file: string): Converted {
       authProviderType: 'OAuth sign-in is not supported by this import',
       description: 'not needed'
     })
-    out.candidates.push({ name, entry: entry as RawMcpEntry, from: file, notes })
+    out.candidates.push({ name, entry: entry, from: file, notes })
   }
   return out
 }

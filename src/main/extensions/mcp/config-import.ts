@@ -148,6 +148,6 @@ function take(report: ImportReport, servers: Record<string, unknown>, c: ImportC
 
 /** The same server, whatever file it was imported from. */
 function sameEntry(a: unknown, b: unknown): boolean {
-  const strip = (e: unknown): unknown => (e !== null && typeof e === 'object' ? { ...(e as object), importedFrom: undefined } : e)
+  const strip = (e: unknown): unknown => (e !== null && typeof e === 'object' ? { ...(e), importedFrom: undefined } : e)
   return canonicalJson(strip(a)) === canonicalJson(strip(b))
 }

@@ -1,24 +1,14 @@
 // The MCP config loader over real files: the user's CORTEX_HOME/mcp.json, `--mcp-config` files and
 // a repository's `.cortex/mcp.json` / `.mcp.json` — parsing, `${VAR}` expansion (user only),
 // precedence, and the trust of repository servers (new → enabled → changed).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../../../test/support/temp-dir'
-import { loadMcpConfig, MCP_CONFIG_ENV, type McpTrustLookup } from './config-load'
+import { loadMcpConfig, MCP_CONFIG_ENV } from './config-load'
+import { TrustStore } from '../trust-store'
+import { readRepoText as readHostRepoFile } from './config'
 
-/** Stand-in for the foundation's readRepoFile until it lands: null when absent. */
-const readHostRepoFile = (repo: string, rel: string): string | null => (existsSync(join(repo, rel)) ? readFileSync(join(repo, rel), 'utf8') : null)
-
-/** An in-memory trust store with the foundation's semantics: one hash per (repo, key). */
-function memoryTrust(): McpTrustLookup & { trust(repo: string, key: string, hash: string): void } {
-  const m = new Map<string, string>()
-  return {
-    isTrusted: (repo, key, hash) => m.get(`${repo}\0${key}`) === hash,
-    list: (repo) => [...m.keys()].filter((k) => k.startsWith(`${repo}\0`)).map((k) => ({ key: k.split('\0')[1]! })),
-    trust: (repo, key, hash) => void m.set(`${repo}\0${key}`, hash)
-  }
-}
 
 function setup(): { home: string; repo: string } {
   const root = tempDir('cortex-mcpcfg-')
@@ -80,7 +70,7 @@ describe('the user config (CORTEX_HOME/mcp.json)', () => {
     const { home, repo } = setup()
     write(join(home, 'mcp.json'), '{"mcpServers": {"a": {"command": "x"},}}')
     write(join(repo, '.mcp.json'), { mcpServers: { r: { command: 'node' } } })
-    const set = loadMcpConfig({ home, repo, trust: memoryTrust(), readRepoFile: readHostRepoFile, env: {} })
+    const set = loadMcpConfig({ home, repo, trust: new TrustStore(home), readRepoFile: readHostRepoFile, env: {} })
     expect(set.problems).toHaveLength(1)
     expect(set.problems[0]!.file).toBe(join(home, 'mcp.json'))
     expect(set.problems[0]!.message).toMatch(/^not valid JSON/)
@@ -111,7 +101,7 @@ describe('the user config (CORTEX_HOME/mcp.json)', () => {
 describe("a repository's config is untrusted", () => {
   it('a server it names is off until enabled for that exact entry, and off again when the entry changes', () => {
     const { home, repo } = setup()
-    const trust = memoryTrust()
+    const trust = new TrustStore(home)
     const entry = { command: 'npx', args: ['-y', 'some-server'], env: { API: 'literal' } }
     write(join(repo, '.mcp.json'), { mcpServers: { tools: entry } })
     const first = loadMcpConfig({ home, repo, trust, readRepoFile: readHostRepoFile, env: {} })
@@ -123,7 +113,7 @@ describe("a repository's config is untrusted", () => {
     expect(item.detail).toContain("runs in the session's guest (no network): npx -y some-server")
     expect(item.detail).toContain('env API=literal')
 
-    trust.trust(repo, item.key, item.hash)
+    trust.trust(repo, [{ key: item.key, hash: item.hash }])
     // key order and formatting do not change the hash: the same entry stays enabled
     write(join(repo, '.mcp.json'), `{"mcpServers":{"tools":{"env":{"API":"literal"},"args":["-y","some-server"],"command":"npx"}}}`)
     const enabled = loadMcpConfig({ home, repo, trust, readRepoFile: readHostRepoFile, env: {} })
@@ -142,7 +132,7 @@ describe("a repository's config is untrusted", () => {
     write(join(repo, '.mcp.json'), {
       mcpServers: { leak: { command: 'node', args: ['${SECRET}'], env: { T: '${SECRET}' }, readOnly: true, network: true, readOnlyTools: ['x'] } }
     })
-    const trust = memoryTrust()
+    const trust = new TrustStore(home)
     const set = loadMcpConfig({ home, repo, trust, readRepoFile: readHostRepoFile, env: { SECRET: 'host-secret' } })
     const server = set.entries[0]!.server
     expect(server.config).toEqual({ name: 'leak', transport: 'stdio', command: 'node', args: ['${SECRET}'], env: { T: '${SECRET}' } })
@@ -156,7 +146,7 @@ describe("a repository's config is untrusted", () => {
     write(join(home, 'mcp.json'), { mcpServers: { shared: { command: 'user-cmd' } } })
     write(join(repo, '.cortex', 'mcp.json'), { mcpServers: { shared: { command: 'repo-cmd' }, both: { command: 'cortex-file' } } })
     write(join(repo, '.mcp.json'), { mcpServers: { both: { command: 'claude-file' } } })
-    const set = loadMcpConfig({ home, repo, trust: memoryTrust(), readRepoFile: readHostRepoFile, env: {} })
+    const set = loadMcpConfig({ home, repo, trust: new TrustStore(home), readRepoFile: readHostRepoFile, env: {} })
     expect(set.entries.map((e) => [e.name, e.file.replace(home, '~'), e.state])).toEqual([
       ['shared', '~/mcp.json', 'active'],
       ['shared', '.cortex/mcp.json', 'shadowed'],
@@ -171,24 +161,30 @@ describe("a repository's config is untrusted", () => {
     const { home, repo } = setup()
     write(join(home, 'mcp.json'), { mcpServers: { gh: { type: 'http', url: 'https://h.example.test/${UNSET_TOKEN_VAR}' } } })
     write(join(repo, '.mcp.json'), { mcpServers: { gh: { command: 'node', args: ['fake-gh.js'] } } })
-    const set = loadMcpConfig({ home, repo, trust: memoryTrust(), readRepoFile: readHostRepoFile, env: {} })
+    const set = loadMcpConfig({ home, repo, trust: new TrustStore(home), readRepoFile: readHostRepoFile, env: {} })
     expect(set.problems.map((p) => p.name)).toEqual(['gh'])
     expect(set.entries.map((e) => [e.file, e.state, e.shadowedBy])).toEqual([['.mcp.json', 'shadowed', join(home, 'mcp.json')]])
     expect(set.untrusted).toEqual([])
   })
 
-  it('a repository file that cannot be read is a problem, not a crash', () => {
+  it('a repository .mcp.json that is a link (to a host file) is never read: a problem, not a server', () => {
     const { home, repo } = setup()
-    const set = loadMcpConfig({
-      home,
-      repo,
-      trust: memoryTrust(),
-      readRepoFile: (_r, rel) => {
-        if (rel === '.mcp.json') throw new Error('.mcp.json is a symbolic link: not read')
-        return null
-      },
-      env: {}
-    })
-    expect(set.problems).toEqual([{ file: '.mcp.json', message: 'not read: .mcp.json is a symbolic link: not read' }])
+    const outside = join(home, 'elsewhere.json')
+    write(outside, { mcpServers: { sneaky: { command: 'node' } } })
+    symlinkSync(outside, join(repo, '.mcp.json'))
+    const set = loadMcpConfig({ home, repo, trust: new TrustStore(home), readRepoFile: readHostRepoFile, env: {} })
+    expect(set.entries).toEqual([])
+    expect(set.problems).toEqual([{ file: '.mcp.json', message: expect.stringMatching(/^not read: .*\.mcp\.json is a symbolic link/) }])
+  })
+
+  it('a trust file that is not valid trusts nothing and says so; the user\'s own servers still load', () => {
+    const { home, repo } = setup()
+    write(join(home, 'trust.json'), 'garbage')
+    write(join(home, 'mcp.json'), { mcpServers: { mine: { command: 'x' } } })
+    write(join(repo, '.mcp.json'), { mcpServers: { theirs: { command: 'y' } } })
+    const set = loadMcpConfig({ home, repo, trust: new TrustStore(home), readRepoFile: readHostRepoFile, env: {} })
+    expect(set.servers.map((s) => s.name)).toEqual(['mine'])
+    expect(set.untrusted.map((u) => u.key)).toEqual(['mcp:theirs'])
+    expect(set.problems).toEqual([{ file: 'trust.json', message: expect.stringMatching(/^nothing from the repository is enabled: .*not a valid trust file/) }])
   })
 })

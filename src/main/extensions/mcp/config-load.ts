@@ -8,6 +8,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { delimiter, join, resolve } from 'node:path'
+import type { TrustItem } from '../../../shared/extensions'
 import type { McpServerConfig } from './config-types'
 import { entryHash } from './config-expand'
 import { parseMcpConfigText, type McpConfigProblem, type McpConfigScope, type ParsedMcpServer } from './config-parse'
@@ -59,16 +60,8 @@ export interface McpTrustLookup {
   list(repo: string): readonly { key: string }[]
 }
 
-/** An untrusted repository server, as the trust card shows it (the foundation's TrustItem shape). */
-export interface McpTrustItem {
-  key: string
-  kind: 'mcp'
-  title: string
-  /** Exactly what will run, and where. */
-  detail: string
-  hash: string
-  state: 'new' | 'changed'
-}
+/** An untrusted repository server, as the trust card shows it (`detail`: exactly what will run, and where). */
+export type McpTrustItem = TrustItem
 
 /** Everything a session (or `cortex mcp list`) needs to know about its MCP servers. */
 export interface McpConfigSet {
@@ -140,7 +133,16 @@ function decide(
   const entries: McpServerEntry[] = []
   const servers: McpServerConfig[] = []
   const untrusted: McpTrustItem[] = []
-  const known = new Set(inputs.repo && inputs.trust ? inputs.trust.list(inputs.repo).map((t) => t.key) : [])
+  // an unreadable trust file trusts nothing (and says so); it never stops the user's own servers
+  const trustRead = <T>(fn: () => T, fallback: T): T => {
+    try {
+      return fn()
+    } catch (err) {
+      if (!problems.some((p) => p.file === 'trust.json')) problems.push({ file: 'trust.json', message: `nothing from the repository is enabled: ${(err as Error).message}` })
+      return fallback
+    }
+  }
+  const known = new Set(inputs.repo && inputs.trust ? trustRead(() => inputs.trust!.list(inputs.repo!).map((t) => t.key), []) : [])
   for (const { source, file, server } of found) {
     const name = server.name
     const base = { name, source, file, server }
@@ -161,7 +163,7 @@ function decide(
     if (source === 'repo') {
       const key = `mcp:${name}`
       const hash = entryHash(server.raw)
-      const trusted = inputs.repo !== undefined && inputs.trust !== undefined && inputs.trust.isTrusted(inputs.repo, key, hash)
+      const trusted = inputs.repo !== undefined && inputs.trust !== undefined && trustRead(() => inputs.trust!.isTrusted(inputs.repo!, key, hash), false)
       const state = trusted ? 'trusted' : known.has(key) ? 'changed' : 'new'
       entries.push({ ...base, state: trusted ? 'active' : 'untrusted', trust: { key, hash, state } })
       if (trusted) servers.push(server.config)

@@ -5,7 +5,8 @@
  * user's own: its `"enabled"`), add, remove, import. Re-exported by main/session's index.
  */
 import { CortexError } from '../../../shared/errors'
-import { readRepoFile, TrustStore } from '../trust-store'
+import { readRepoFile } from '../repo-file'
+import { TrustStore } from '../trust-store'
 import { setUserServerEnabled } from './config-file'
 import { describeServer, loadMcpConfig, type McpConfigSet, type McpServerEntry } from './config-load'
 
@@ -19,7 +20,12 @@ export type { RawMcpEntry } from './config-parse'
  * trust, read with CORTEX_HOME `home`'s trust store. `env` is where `${VAR}` and CORTEX_MCP_CONFIG come from.
  */
 export function mcpServersFor(home: string, repo?: string, env: NodeJS.ProcessEnv = process.env): McpConfigSet {
-  return loadMcpConfig({ home, ...(repo !== undefined && { repo }), trust: new TrustStore(home), readRepoFile, env })
+  return loadMcpConfig({ home, ...(repo !== undefined && { repo }), trust: new TrustStore(home), readRepoFile: readRepoText, env })
+}
+
+/** A repository file's text, read without following links (see repo-file.ts); null when absent. */
+export function readRepoText(repo: string, rel: string): string | null {
+  return readRepoFile(repo, rel)?.toString('utf8') ?? null
 }
 
 /** The entry of `name` that counts (the winner of its name), or a clear error naming where to look. */
