@@ -78,7 +78,7 @@ export function mcpListCommand(opts: { repo?: string; json?: boolean }, io: McpI
     const set = mcpServersFor(dataDir(), repo)
     if (opts.json) {
       const servers = set.entries.map((e) => ({ name: e.name, source: e.source, file: e.file, state: e.state, trust: e.trust?.state, importedFrom: e.server.importedFrom, config: e.server.config, warnings: e.server.warnings }))
-      io.out.write(JSON.stringify({ repo, servers, problems: set.problems }, null, 2) + '\n')
+      io.out.write(JSON.stringify({ repo, servers, problems: set.problems }) + '\n')
       return set.problems.length > 0 ? 1 : 0
     }
     if (set.entries.length === 0 && set.problems.length === 0) io.out.write(`no MCP servers for ${repo} (add one: cortex mcp add NAME -- CMD ARGS…, or cortex mcp import)\n`)

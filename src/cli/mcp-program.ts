@@ -35,7 +35,7 @@ export function addMcpCommands(program: Command): void {
     .command('list')
     .description('list every MCP server this repository sees: where it comes from, what it runs, and whether it is on (trusted) or off')
     .addOption(repoOption())
-    .option('--json', 'print the servers as JSON', false)
+    .option('--json', 'print the servers as one line of JSON', false)
     .action(async (opts: { repo?: string; json: boolean }) => {
       exitOnClosedOutput()
       const { mcpListCommand } = await import('./mcp-command')
