@@ -77,8 +77,8 @@ export interface McpConfigSet {
 
 /** What {@link loadMcpConfig} reads from. */
 export interface McpConfigInputs {
-  /** CORTEX_HOME. */
-  home: string
+  /** CORTEX_HOME; absent: no user config (some tests). */
+  home?: string
   /** The repository's real host path; absent: user-level servers only. */
   repo?: string
   trust?: McpTrustLookup
@@ -106,8 +106,10 @@ export function loadMcpConfig(inputs: McpConfigInputs): McpConfigSet {
     const text = readHostFile(file, problems, true)
     take('flag', file, text, 'user')
   }
-  const userFile = join(inputs.home, USER_MCP_FILE)
-  take('user', userFile, readHostFile(userFile, problems, false), 'user')
+  if (inputs.home !== undefined) {
+    const userFile = join(inputs.home, USER_MCP_FILE)
+    take('user', userFile, readHostFile(userFile, problems, false), 'user')
+  }
   if (inputs.repo && inputs.readRepoFile) {
     for (const rel of REPO_MCP_FILES) {
       let text: string | null = null
