@@ -23,6 +23,7 @@ export { SettingsStore, fileSecrets, HOST_KEYS_FILE, type SecretStore } from '..
 export { resolveModelSettings, type ModelFlags, type ModelSettings } from '../providers'
 export { guestBuildMain } from '../guest/image'
 export { removeOwnGuests } from '../guest/docker-guest'
+export { addToPackageCache, mcpPackagesDir } from '../extensions/mcp/package-cache'
 export { boundedShutdown, SHUTDOWN_CLOSE_MS, SHUTDOWN_REMOVE_MS } from './bounded-shutdown'
 export { ApprovalRulesStore } from '../harness/approvals/rules-store'
 export { addBashRule } from '../harness/approvals/add-bash-rule'
