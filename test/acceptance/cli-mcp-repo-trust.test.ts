@@ -80,4 +80,25 @@ describe.skipIf(skipWithoutDocker())("a repository's .mcp.json server through co
     expect(changed.result.isError).toBe(true)
     expect(started()).toHaveLength(1)
   })
+
+  it('cortex mcp test: refuses a server not enabled (it would run it), connects to an enabled one in a guest and prints its tools and their cost', async () => {
+    const proj = join(base, 'probe')
+    mkdirSync(join(proj, 'mcp'), { recursive: true })
+    copyFileSync(resolve('test/support/mini-mcp-server.cjs'), join(proj, 'mcp', 'server.cjs'))
+    writeFileSync(join(proj, '.mcp.json'), JSON.stringify({ mcpServers: { mini: { command: 'node', args: ['mcp/server.cjs'] } } }))
+    if (process.getuid?.() === 0) execFileSync('chown', ['-R', `${TEST_REPO_OWNER.uid}:${TEST_REPO_OWNER.gid}`, proj])
+    const env = { CORTEX_HOME: home }
+    const refused = await runCli(['mcp', 'test', 'mini', '--repo', proj], { env })
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toBe(`error: "mini" from the repository's .mcp.json is not enabled for ${proj}: testing it would run it; \`cortex mcp enable mini\` first\n`)
+    expect(existsSync(join(proj, 'mcp-started'))).toBe(false)
+
+    expect((await runCli(['mcp', 'enable', 'mini', '--repo', proj], { env })).code).toBe(0)
+    const probed = await runCli(['mcp', 'test', 'mini', '--repo', proj], { env })
+    expect(probed.code, probed.stderr).toBe(0)
+    expect(probed.stdout).toMatch(/^mini: connected \(protocol [\d-]+\) · repository \.mcp\.json\n/)
+    expect(probed.stdout).toMatch(/\n {2}echo {2}~\d+ tokens {2}Echo the text back\.\n/)
+    expect(probed.stdout).toMatch(/1 tool, 1 offered to the model: their schemas cost ~\d+ tokens per request\n$/)
+    expect(readFileSync(join(proj, 'mcp-started'), 'utf8').trim().split('\n')).toHaveLength(1)
+  })
 })
