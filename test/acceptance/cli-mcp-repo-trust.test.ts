@@ -9,6 +9,8 @@ import { join, resolve } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
 import { runCli } from '../support/cli'
+import { startStreamCli } from '../support/cli-stream'
+import { makeTestRepo } from '../support/guest'
 import { TEST_REPO_OWNER } from '../support/npm-repo'
 import { skipWithoutDocker } from '../support/requirements'
 import { offeredToolNames, startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
@@ -100,5 +102,45 @@ describe.skipIf(skipWithoutDocker())("a repository's .mcp.json server through co
     expect(probed.stdout).toMatch(/\n {2}echo {2}~\d+ tokens {2}Echo the text back\.\n/)
     expect(probed.stdout).toMatch(/1 tool, 1 offered to the model: their schemas cost ~\d+ tokens per request\n$/)
     expect(readFileSync(join(proj, 'mcp-started'), 'utf8').trim().split('\n')).toHaveLength(1)
+  })
+
+  it('the trust card in a running session (op trust_extensions): the server starts at once and its tool is offered on the next turn', async () => {
+    model = await startScriptedModelServer([
+      { toolCalls: [{ name: TOOL, args: { text: 'early' } }] },
+      { text: 'first done' },
+      { toolCalls: [{ name: TOOL, args: { text: 'hi' } }] },
+      { text: 'second done' }
+    ])
+    const proj = await makeTestRepo({
+      '.mcp.json': JSON.stringify({ mcpServers: { tools: { command: 'node', args: ['mcp/server.cjs'] } } }),
+      'mcp/server.cjs': readFileSync(resolve('test/support/mini-mcp-server.cjs'), 'utf8')
+    })
+    const cli = startStreamCli(['run', '--repo', proj, '--provider', 'openai-compatible', '--base-url', model.baseUrl, '--model', 'scripted', '--json', '--input', 'stream-json'], {
+      env: { CORTEX_HOME: tempDir('cortex-home-'), CORTEX_WARM_POOL: '0' }
+    })
+    try {
+      cli.send({ type: 'user_message', text: 'one' })
+      const waiting = await cli.waitFor('extensions_untrusted', (e) => e.items.length > 0)
+      await cli.waitFor('turn_ended')
+      expect(waiting.items.map((i) => [i.key, i.state])).toEqual([['mcp:tools', 'new']])
+      expect(existsSync(join(proj, 'mcp-started'))).toBe(false)
+      const from = cli.events.length
+      cli.send({ type: 'trust_extensions', items: [{ key: 'mcp:tools', hash: waiting.items[0]!.hash }], enable: true })
+      await cli.waitFor('extensions_untrusted', (e) => e.items.length === 0, { from })
+      // started by the decision itself, before any turn: poll for its start record (hang guard 20 s, ~1 s expected)
+      const deadline = Date.now() + 20_000
+      while (!existsSync(join(proj, 'mcp-started')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+      expect(existsSync(join(proj, 'mcp-started'))).toBe(true)
+      cli.send({ type: 'user_message', text: 'two' })
+      const result = await cli.waitFor('tool_call_finished', (e) => e.name === TOOL && !e.isError, { from })
+      expect(result.result).toContain('echo: hi')
+      await cli.waitFor('turn_ended', undefined, { from })
+      expect(offeredToolNames(model.requests[0]!)).not.toContain(TOOL)
+      expect(offeredToolNames(model.requests[2]!)).toContain(TOOL)
+      expect(readFileSync(join(proj, 'mcp-started'), 'utf8').trim().split('\n')).toHaveLength(1)
+    } finally {
+      cli.end()
+      await cli.exit()
+    }
   })
 })
