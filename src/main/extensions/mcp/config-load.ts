@@ -1,6 +1,6 @@
 /**
  * Loads every MCP config a session sees and decides which servers may start (ADR 0033):
- * `--mcp-config` files (CORTEX_MCP_CONFIG), the user's CORTEX_HOME/mcp.json, then the repository's
+ * `--mcp-config` files (CORTEX_MCP_CONFIG; the last given first), the user's CORTEX_HOME/mcp.json, then the repository's
  * `.cortex/mcp.json` and `.mcp.json`. On a name collision the first of that order wins (so the
  * user's config always beats a repository's) and the others are listed as shadowed. A repository's
  * server starts only once the user trusted its exact entry for that repository (trust key
@@ -102,7 +102,8 @@ export function loadMcpConfig(inputs: McpConfigInputs): McpConfigSet {
     if (scope === 'user') for (const p of parsed.problems) if (p.name !== undefined && !reserved.has(p.name)) reserved.set(p.name, file)
     for (const server of parsed.servers) found.push({ source, file, server })
   }
-  for (const file of flagFiles(env)) {
+  // the last --mcp-config given wins a name among them, as a later flag overrides an earlier one
+  for (const file of flagFiles(env).reverse()) {
     const text = readHostFile(file, problems, true)
     take('flag', file, text, 'user')
   }
