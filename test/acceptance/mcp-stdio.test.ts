@@ -70,6 +70,9 @@ describe.skipIf(skipWithoutDocker())('MCP stdio server in the guest', () => {
     expect(seen.length).toBeGreaterThan(0)
     const ours = readlinkSync('/proc/self/ns/pid')
     expect(seen.filter((p) => p.pidNs === ours)).toEqual([])
+    // the package cache is bound read-only: nothing in the guest can change what later runs
+    const [info] = JSON.parse(execFileSync('docker', ['inspect', container!], { encoding: 'utf8' })) as Array<{ Mounts: Array<{ Destination: string; RW: boolean }> }>
+    expect(info!.Mounts.find((m) => m.Destination === '/opt/cortex/mcp-packages')).toMatchObject({ RW: false })
 
     cli.end()
     const run = await cli.exit(60_000)
