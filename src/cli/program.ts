@@ -7,6 +7,8 @@
  * `cortex --version` and `--help` never load the session service, the AI SDK, dockerode or zod
  * (test/cli/startup-imports.test.ts fails if they do). Keep new commands (the TUI) lazy the same way.
  */
+import { readFileSync } from 'node:fs'
+import { delimiter as pathDelimiter, resolve as resolvePath } from 'node:path'
 import { Command, InvalidArgumentError, Option } from 'commander'
 import type { Mode } from '../shared/modes'
 import type { ProviderName } from '../shared/contract'
@@ -15,6 +17,7 @@ import type { ApprovalPolicy } from '../shared/approvals'
 import { APPROVAL_POLICIES, MODES, PROVIDER_NAMES, SANDBOX_POLICIES, THINKING_LEVELS } from '../shared/enum-values'
 import { CORTEX_VERSION } from '../shared/version'
 import { addChangesCommands } from './changes-program'
+import { addMcpCommands } from './mcp-program'
 import { exitOnClosedOutput } from './closed-output'
 
 /** A commander argument parser accepting exactly one of `values`. */
@@ -78,6 +81,26 @@ function applyIdleTimeoutFlag(opts: { streamIdleTimeout?: string; contextWindow?
   if (opts.contextWindow !== undefined) process.env.CORTEX_CONTEXT_WINDOW = opts.contextWindow
 }
 
+/**
+ * `--mcp-config FILE…` → CORTEX_MCP_CONFIG (absolute paths, `path.delimiter`-separated), which the
+ * MCP config loader reads (src/main/extensions/mcp/config-load.ts). A file that is missing or not a
+ * JSON object is refused here, before any session or guest exists; its entries are checked at load.
+ */
+function applyMcpConfigFlag(files: string[], cmd: Command): void {
+  if (files.length === 0) return
+  const paths = files.map((f) => resolvePath(f))
+  for (const p of paths) {
+    let doc: unknown
+    try {
+      doc = JSON.parse(readFileSync(p, 'utf8'))
+    } catch (err) {
+      cmd.error(`error: --mcp-config ${p}: ${(err as Error).message}`)
+    }
+    if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) cmd.error(`error: --mcp-config ${p}: expected a JSON object like {"mcpServers": {"name": {"command": "…"}}}`)
+  }
+  process.env.CORTEX_MCP_CONFIG = paths.join(pathDelimiter)
+}
+
 /** `--allow-root-repo` → CORTEX_ALLOW_ROOT_REPO=1, which the session service reads (src/main/session/repo-policy.ts). */
 function applyRootRepoFlag(opts: { allowRootRepo?: boolean }): void {
   if (opts.allowRootRepo) process.env.CORTEX_ALLOW_ROOT_REPO = '1'
@@ -99,7 +122,7 @@ export function buildProgram(): Command {
       .option('--json', 'print every session event as one JSON object per line', false)
       .addOption(thinkingOption())
       .addOption(
-        new Option('--ask <policy>', 'when to ask before a tool call: never | commands (bash) | changes (bash, write_file, edit_file); default never. Without --input stream-json and without a terminal, a request is denied')
+        new Option('--ask <policy>', 'when to ask before a tool call: never | commands (bash, MCP tools) | changes (bash, MCP tools, write_file, edit_file); default never. Without --input stream-json and without a terminal, a request is denied')
           .argParser(parseAsk)
       )
       .addOption(
@@ -112,6 +135,7 @@ export function buildProgram(): Command {
       .addOption(new Option('--goal-tokens <n>', 'token budget of --goal (input + output tokens of its turns)').argParser(parseCount))
       .option('--goal-check <cmd>', 'with --goal: a shell command that must exit 0 in the guest for the goal to be met')
       .option('--image <file>', 'attach an image (PNG, JPEG, GIF or WebP, at most 5 MB and 8000 px a side) to PROMPT; repeat for more', (file: string, all: string[]) => [...all, file], [])
+      .option('--mcp-config <file>', 'MCP servers for this run from FILE ({"mcpServers": {…}}, the .mcp.json shape), trusted like your own config; repeat for more', (file: string, all: string[]) => [...all, file], [])
       .argument('[prompt...]', 'what to do (optional with --input stream-json: the first user_message on stdin starts the turn)')
   ).action(async (prompt: string[], opts, cmd: Command) => {
     if (!opts.repo && !opts.resume) cmd.error('error: --repo <dir> is required (or --resume <id>)')
@@ -121,11 +145,24 @@ export function buildProgram(): Command {
     // refused before any side effect (no session stored, no guest started): `cortex run ""`
     if (prompt.length > 0 && prompt.join(' ').trim() === '' && opts.input !== 'stream-json') cmd.error('error: PROMPT is empty: say what to do')
     if (opts.image.length > 0 && prompt.length === 0) cmd.error('error: --image attaches to PROMPT: give one (with --input stream-json, send images in a user_message on stdin)')
+    applyMcpConfigFlag(opts.mcpConfig, cmd)
     applyRootRepoFlag(opts)
     applyIdleTimeoutFlag(opts)
     const { runCommand } = await import('./run-command')
     process.exitCode = await runCommand(prompt.join(' '), opts)
   })
+  program
+    .command('mcp-cache')
+    .description("add npm packages to Cortex's MCP package cache (CORTEX_HOME/mcp/packages, mounted read-only in every guest) so `npx -y PKG` servers start offline")
+    .command('add')
+    .description('add packages: with the host npm (--ignore-scripts), or offline by copying them and their dependencies out of a node_modules folder (--from)')
+    .argument('<packages...>', 'npm package names (e.g. @modelcontextprotocol/server-filesystem)')
+    .option('--from <node_modules>', 'copy from this node_modules folder instead of running npm (offline)')
+    .option('--offline', 'npm only: use the host npm cache, never the network', false)
+    .action(async (packages: string[], opts: { from?: string; offline: boolean }) => {
+      const { mcpCacheAdd } = await import('./mcp-cache-command')
+      process.exitCode = await mcpCacheAdd(packages, opts)
+    })
   const rules = program.command('rules').description("a repository's Always and deny rules for approvals (stored in CORTEX_HOME, never in the repository)")
   rules
     .command('list')
@@ -198,6 +235,7 @@ export function buildProgram(): Command {
       process.exitCode = sessionsCommand(opts)
     })
   addChangesCommands(program)
+  addMcpCommands(program)
   // cortex accept|reject --resume ID: answer a stored session's plan or spec lock (issue 23 item 9)
   for (const kind of ['accept', 'reject'] as const) {
     const cmd = withModelFlags(

@@ -6,6 +6,7 @@
 import type { SessionEvent } from '../../shared/events'
 import type { TrustItem } from '../../shared/extensions'
 import type { Logger } from '../../shared/logger-types'
+import type { SandboxPolicy } from '../../shared/sandbox'
 import type { Guest } from '../guest/guest'
 import type { ToolDefinition } from '../tools/tool'
 import type { TrustStore } from './trust-store'
@@ -26,6 +27,11 @@ export interface ExtensionContext {
   trust?: TrustStore
   /** The model's context window (tokens), for sections capped by a share of it (skills); absent: 128k assumed. */
   contextWindow?: number
+  /**
+   * Start another guest of this session's repository under `sandbox` (an MCP server the user allowed
+   * network runs in one of its own); the caller closes it. Aborting cancels the start. Absent: none.
+   */
+  startGuest?(sandbox: SandboxPolicy, signal: AbortSignal): Promise<Guest>
 }
 
 /** One capability's contribution to a session. Every method is optional; none may throw (log and degrade instead). */
