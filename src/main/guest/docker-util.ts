@@ -12,6 +12,7 @@ import type { GuestProgress } from './guest'
 import { LABEL_OWNER, ownerAlive, ownerTag } from './owner'
 import { isGuestEtcDir, removeStaleGuestEtcDirs } from './paths'
 import { raceDeadline } from '../../shared/deadline'
+import { claimedHere, isSpare, releaseClaim, removeStaleClaims, spareVerdict } from './spare-guests'
 
 /** Where the Docker engine is looked for, for error messages. */
 export function dockerWhere(): string {
@@ -107,7 +108,10 @@ export async function reapOrphans(docker: ReaperEngine, liveSessionIds: Iterable
   for (const c of list) {
     if (c.Labels?.[LABEL_MANAGED] !== '1' || keep.has(c.Id)) continue
     const session = c.Labels[LABEL_SESSION]
-    if (session !== undefined && live.has(session)) continue
+    // a spare (ADR 0040) has no owner: kept while valid or claimed by a live process, removed once expired or abandoned
+    const spare = isSpare(c) ? spareVerdict(c) : undefined
+    if (spare === 'valid' || spare === 'claimed') continue
+    if (!spare && session !== undefined && live.has(session)) continue
     // a guest of another live Cortex process (a second CLI, the desktop app) is not an orphan
     const owner = c.Labels[LABEL_OWNER]
     if (owner !== undefined && owner !== ownerTag() && ownerAlive(owner)) continue
@@ -123,12 +127,14 @@ export async function reapOrphans(docker: ReaperEngine, liveSessionIds: Iterable
       }
     }
     gone.add(c.Id)
+    if (spare) releaseClaim(c.Id)
     const etc = guestEtcDirOf(c)
     if (etc) rmSync(etc, { recursive: true, force: true })
-    log.info('removed orphan guest', { containerId: c.Id.slice(0, 12), session, owner, etc })
+    log.info(spare ? `removed ${spare} spare guest` : 'removed orphan guest', { containerId: c.Id.slice(0, 12), session, owner, etc })
   }
   try {
     const all = await docker.listContainers({ all: true, filters: { label: [`${LABEL_MANAGED}=1`] } })
+    removeStaleClaims(new Set(all.filter((c) => !gone.has(c.Id)).map((c) => c.Id)))
     const inUse = new Set(all.filter((c) => !gone.has(c.Id)).map(guestEtcDirOf).filter((d): d is string => d !== undefined))
     const stale = removeStaleGuestEtcDirs(inUse)
     if (stale.length) log.info('removed passwd folders of dead processes', { folders: stale })
@@ -153,7 +159,7 @@ export interface OwnedEngine {
 
 /**
  * Force-remove every guest container this process created (label {@link LABEL_OWNER} = this
- * process's {@link ownerTag}), running or not, in parallel, giving up after `deadlineMs`. A
+ * process's {@link ownerTag}) and every spare it claimed, running or not, in parallel, giving up after `deadlineMs`. A
  * removal already under way (409) is waited for until the container is gone. Resolves with the ids
  * removed; never rejects.
  */
@@ -161,8 +167,11 @@ export async function removeOwned(docker: OwnedEngine, deadlineMs: number): Prom
   const removed: string[] = []
   const work = (async () => {
     const list = await docker.listContainers({ all: true, filters: { label: [`${LABEL_MANAGED}=1`, `${LABEL_OWNER}=${ownerTag()}`] } })
+    // the spares this process claimed carry no owner label (ADR 0040)
+    const ids = [...list.map((c) => c.Id), ...claimedHere]
     await Promise.all(
-      list.map(async (c) => {
+      ids.map(async (id) => {
+        const c = { Id: id }
         const container = docker.getContainer(c.Id)
         try {
           await container.remove({ force: true })

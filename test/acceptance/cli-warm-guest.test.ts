@@ -1,0 +1,150 @@
+// Acceptance (ADR 0040): the warm guest of `cortex run`, through the built CLI, a real Docker
+// engine and the scripted model server. With --warm (or CORTEX_WARM_GUEST=1) a run that ends leaves
+// exactly one fresh spare for its repository (labelled, hardened like any session guest, plus
+// AutoRemove); the next run claims it (its guest IS the spare: no session container is created)
+// and leaves a new one; two concurrent runs never share one; a spare whose idle lifetime passes
+// removes itself; without the setting nothing is left behind. Every container is removed after.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { runCli, type CliRun } from '../support/cli'
+import { makeTestRepo } from '../support/guest'
+import { skipWithoutDocker } from '../support/requirements'
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { DockerGuestProvider } from '../../src/main/guest/docker-guest'
+
+interface Inspected {
+  Id: string
+  State: { Running: boolean }
+  Config: { Labels: Record<string, string> }
+  HostConfig: Record<string, unknown> & { Mounts: Array<{ Source: string; Target: string; ReadOnly: boolean }> }
+}
+
+const docker = (...args: string[]): string => execFileSync('docker', args, { encoding: 'utf8' }).trim()
+/** Ids of every container (any state) of repository `repo`. */
+const containersOf = (repo: string): string[] => docker('ps', '-aq', '--no-trunc', '--filter', `label=dev.cortex.repo=${repo}`).split('\n').filter(Boolean)
+const inspect = (id: string): Inspected => (JSON.parse(docker('inspect', id)) as Inspected[])[0]!
+/** Spares of `repo` (running or not). */
+const sparesOf = (repo: string): string[] => containersOf(repo).filter((id) => inspect(id).Config.Labels['dev.cortex.role'] === 'spare')
+
+/** The container id prefix of the run's guest, from its `guest_status ready` event (`<id12> · <policy>`). */
+function guestIdOf(run: CliRun): string {
+  const ready = run.events.map((e) => e.event).find((e) => e.type === 'guest_status' && e.state === 'ready')
+  expect(ready, run.stderr).toBeDefined()
+  return (ready as { detail: string }).detail.split(' ')[0]!
+}
+
+/** Wait (polling, with a deadline) until `cond` holds. */
+async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 250))
+  }
+}
+
+describe.skipIf(skipWithoutDocker())('cortex run --warm: a spare guest across runs', () => {
+  const home = mkdtempSync(join(tmpdir(), 'cortex-home-'))
+  const repos: string[] = []
+  const servers: ScriptedModelServer[] = []
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()))
+    for (const repo of repos.splice(0)) {
+      const ids = containersOf(repo)
+      if (ids.length) docker('rm', '-f', ...ids)
+      rmSync(repo, { recursive: true, force: true })
+    }
+  })
+  afterAll(() => rmSync(home, { recursive: true, force: true }))
+
+  async function repo(): Promise<string> {
+    const r = await makeTestRepo({ 'a.txt': 'alpha\n' })
+    repos.push(r)
+    return r
+  }
+  /** One `cortex run` on `r` whose model reads a.txt then answers. */
+  async function run(r: string, env: NodeJS.ProcessEnv = {}, extra: string[] = ['--warm']): Promise<CliRun> {
+    // a model of its own per run: concurrent runs never take each other's steps
+    const server = await startScriptedModelServer([{ toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] }, { text: 'done' }])
+    servers.push(server)
+    const out = await runCli(['run', '--repo', r, ...extra, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', 'read a.txt'], {
+      env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0', ...env }
+    })
+    expect(out.code, out.stderr).toBe(0)
+    return out
+  }
+
+  it('leaves exactly one spare, hardened like a session guest; the next run claims it and leaves a fresh one', async () => {
+    const r = await repo()
+    const first = await run(r)
+    const spares = sparesOf(r)
+    expect(spares).toHaveLength(1)
+    expect(containersOf(r)).toEqual(spares) // the used guest and the checkpoint guest are gone
+    const spare = inspect(spares[0]!)
+    expect(spare.State.Running).toBe(true)
+    expect(spare.Config.Labels).toMatchObject({ 'dev.cortex.managed': '1', 'dev.cortex.repo': r, 'dev.cortex.sandbox': 'workspace-write' })
+    expect(spare.Config.Labels['dev.cortex.owner']).toBeUndefined() // no process owns it: no watchdog removes it
+    expect(Number(spare.Config.Labels['dev.cortex.spare-expires'])).toBeGreaterThan(Date.now())
+    expect(spare.Id.startsWith(guestIdOf(first))).toBe(false) // never the used one
+
+    // the same hardening as a session guest started by the production provider on the same folder
+    const provider = new DockerGuestProvider({ buildImage: false })
+    const cold = await provider.start({ sessionId: 'warm-compare', repo: r })
+    let session: Inspected
+    try {
+      session = inspect(cold.id)
+    } finally {
+      await cold.close()
+    }
+    const hardening = (h: Inspected['HostConfig']) => ({
+      ...Object.fromEntries(['ReadonlyRootfs', 'CapDrop', 'SecurityOpt', 'NetworkMode', 'Init', 'Memory', 'MemorySwap', 'NanoCpus', 'PidsLimit', 'Tmpfs'].map((k) => [k, h[k]])),
+      Mounts: h.Mounts.filter((m) => !m.Target.startsWith('/etc/')).map((m) => `${m.Source}:${m.Target}:${m.ReadOnly ? 'ro' : 'rw'}`).sort()
+    })
+    expect(hardening(spare.HostConfig)).toEqual(hardening(session.HostConfig))
+    expect(spare.HostConfig.CapDrop).toEqual(['ALL'])
+    expect(spare.HostConfig.ReadonlyRootfs).toBe(true)
+    expect(spare.HostConfig.NetworkMode).toBe('none')
+    expect(spare.HostConfig.AutoRemove).toBe(true)
+    expect(session.HostConfig.AutoRemove).toBe(false)
+
+    const since = Math.floor(Date.now() / 1000) - 1
+    const second = await run(r)
+    expect(spare.Id.startsWith(guestIdOf(second))).toBe(true) // the second run's guest is the spare
+    expect(second.events.some((e) => e.event.type === 'guest_status' && e.event.state === 'starting')).toBe(false)
+    // no session container was created during the second run: only its checkpoint guest and the new spare
+    const created = docker('events', '--since', String(since), '--until', String(Math.ceil(Date.now() / 1000) + 1), '--filter', 'type=container', '--filter', 'event=create', '--filter', `label=dev.cortex.repo=${r}`, '--format', '{{index .Actor.Attributes "dev.cortex.role"}}')
+    expect(created.split('\n').filter(Boolean).sort()).toEqual(['checkpoints', 'spare'])
+    await until(() => !containersOf(r).includes(spare.Id), 10_000, 'the claimed spare to be removed')
+    const next = sparesOf(r)
+    expect(next).toHaveLength(1)
+    expect(next[0]).not.toBe(spare.Id)
+  }, 300_000)
+
+  it('two concurrent runs never share one spare', async () => {
+    const r = await repo()
+    await run(r)
+    const [spare] = sparesOf(r)
+    expect(spare).toBeDefined()
+    const [a, b] = await Promise.all([run(r), run(r)])
+    const ids = [guestIdOf(a), guestIdOf(b)]
+    expect(ids[0]).not.toBe(ids[1])
+    expect(ids.filter((id) => spare!.startsWith(id))).toHaveLength(1)
+  }, 300_000)
+
+  it('an unclaimed spare removes itself when its idle lifetime passes', async () => {
+    const r = await repo()
+    await run(r, { CORTEX_WARM_GUEST_TTL_MS: '5000' })
+    const [spare] = sparesOf(r)
+    expect(spare).toBeDefined()
+    // its own agent ends it and the engine removes it: no Cortex process runs meanwhile
+    await until(() => !containersOf(r).includes(spare!), 60_000, 'the expired spare to remove itself')
+  }, 300_000)
+
+  it('without the setting nothing is left behind', async () => {
+    const r = await repo()
+    await run(r, { CORTEX_WARM_GUEST: '' }, [])
+    expect(containersOf(r)).toEqual([])
+  }, 300_000)
+})
