@@ -64,13 +64,13 @@ describe.skipIf(skipWithoutDocker())('cortex run --warm: a spare guest across ru
     repos.push(r)
     return r
   }
-  /** One `cortex run` on `r` whose model reads a.txt then answers. */
-  async function run(r: string, env: NodeJS.ProcessEnv = {}, extra: string[] = ['--warm']): Promise<CliRun> {
+  /** One `cortex run` on `r` whose model reads a.txt then answers; the setting on through CORTEX_WARM_GUEST=1 unless `env` says otherwise. */
+  async function run(r: string, env: NodeJS.ProcessEnv = {}, extra: string[] = []): Promise<CliRun> {
     // a model of its own per run: concurrent runs never take each other's steps
     const server = await startScriptedModelServer([{ toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] }, { text: 'done' }])
     servers.push(server)
     const out = await runCli(['run', '--repo', r, ...extra, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', 'read a.txt'], {
-      env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0', ...env }
+      env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0', CORTEX_WARM_GUEST: '1', ...env }
     })
     expect(out.code, out.stderr).toBe(0)
     return out
@@ -110,7 +110,7 @@ describe.skipIf(skipWithoutDocker())('cortex run --warm: a spare guest across ru
     expect(session.HostConfig.AutoRemove).toBe(false)
 
     const since = Math.floor(Date.now() / 1000) - 1
-    const second = await run(r)
+    const second = await run(r, { CORTEX_WARM_GUEST: '' }, ['--warm']) // the flag turns it on too
     expect(spare.Id.startsWith(guestIdOf(second))).toBe(true) // the second run's guest is the spare
     expect(second.events.some((e) => e.event.type === 'guest_status' && e.event.state === 'starting')).toBe(false)
     // no session container was created during the second run: only its checkpoint guest and the new spare
@@ -140,6 +140,35 @@ describe.skipIf(skipWithoutDocker())('cortex run --warm: a spare guest across ru
     expect(spare).toBeDefined()
     // its own agent ends it and the engine removes it: no Cortex process runs meanwhile
     await until(() => !containersOf(r).includes(spare!), 60_000, 'the expired spare to remove itself')
+  }, 300_000)
+
+  it('a spare made for another policy is removed, never used', async () => {
+    const r = await repo()
+    await run(r)
+    const [spare] = sparesOf(r)
+    expect(spare).toBeDefined()
+    const other = await run(r, {}, ['--sandbox', 'read-only'])
+    expect(spare!.startsWith(guestIdOf(other))).toBe(false)
+    await until(() => !containersOf(r).includes(spare!), 10_000, 'the mismatched spare to be removed')
+    const left = sparesOf(r).map(inspect)
+    expect(left.map((c) => c.Config.Labels['dev.cortex.sandbox'])).toEqual(['read-only'])
+    expect(left[0]!.HostConfig.Mounts.find((m) => m.Target === r)?.ReadOnly).toBe(true)
+  }, 300_000)
+
+  it("another process's orphan sweep keeps a valid spare and removes an expired one", async () => {
+    const [expiring, valid, elsewhere] = [await repo(), await repo(), await repo()]
+    await run(expiring, { CORTEX_WARM_GUEST_TTL_MS: '8000' })
+    const [old] = sparesOf(expiring)
+    expect(old).toBeDefined()
+    docker('pause', old!) // its agent cannot end it: only the sweep can
+    const expires = Number(inspect(old!).Config.Labels['dev.cortex.spare-expires'])
+    await run(valid)
+    const [kept] = sparesOf(valid)
+    expect(kept).toBeDefined()
+    await until(() => Date.now() > expires + 6000, 30_000, 'the paused spare to be past its expiry')
+    await run(elsewhere, { CORTEX_WARM_GUEST: '' }) // its start-up sweep runs in the background
+    await until(() => !containersOf(expiring).includes(old!), 20_000, 'the sweep to remove the expired spare')
+    expect(sparesOf(valid)).toEqual([kept])
   }, 300_000)
 
   it('without the setting nothing is left behind', async () => {

@@ -31,7 +31,7 @@ export const DEFAULT_SPARE_TTL_MS = 10 * 60_000
 /** A spare this close to its expiry (ms) is not claimed (its agent may exit under the claimer). */
 export const CLAIM_MARGIN_MS = 3000
 /** Past its expiry by this much (ms), an unclaimed spare is removed by the sweep even if still listed. */
-const SWEEP_GRACE_MS = 30_000
+const SWEEP_GRACE_MS = 5000
 /** Bump when the spare's shape changes: older spares then never match. */
 const SPARE_FORMAT = 1
 
