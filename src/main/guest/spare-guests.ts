@@ -11,7 +11,7 @@
  * claimed spare (a live session's guest) from an idle or abandoned one.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, rmdirSync, rmSync, writeSync } from 'node:fs'
+import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmdirSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CortexError } from '../../shared/errors'
@@ -87,6 +87,28 @@ export function claimsDir(): string {
   return join(tmpdir(), 'cortex-spare-claims')
 }
 
+/** A full container id: the only names read or removed in the claims folder. */
+const CONTAINER_ID = /^[0-9a-f]{64}$/
+
+/**
+ * Whether the claims folder can be trusted: a real folder (never a link another user planted, which
+ * would make the stale-claim sweep remove files elsewhere), ours or sticky like /tmp itself.
+ */
+function claimsDirOk(): boolean {
+  const st = lstatSync(claimsDir(), { throwIfNoEntry: false })
+  return !!st && st.isDirectory() && !st.isSymbolicLink() && (st.uid === process.getuid?.() || (st.mode & 0o1000) !== 0)
+}
+
+/** Create the claims folder when missing (sticky and world-writable like /tmp: every user's processes claim there). */
+function ensureClaimsDir(): void {
+  try {
+    mkdirSync(claimsDir(), { mode: 0o700 })
+    chmodSync(claimsDir(), 0o1777)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+  }
+}
+
 /** Container ids of the spares this process claimed (removed with its other guests at a forced exit). */
 export const claimedHere = new Set<string>()
 
@@ -96,12 +118,13 @@ export const claimedHere = new Set<string>()
  * be written: then no spare is used).
  */
 export function tryClaim(id: string): boolean {
-  if (!/^[0-9a-f]{12,64}$/.test(id)) return false
+  if (!CONTAINER_ID.test(id)) return false
   // twice: another process may remove the emptied folder between the mkdir and the open
   for (let attempt = 0; attempt < 2; attempt++) {
     let fd: number
     try {
-      mkdirSync(claimsDir(), { recursive: true, mode: 0o1777 })
+      ensureClaimsDir()
+      if (!claimsDirOk()) return false
       fd = openSync(join(claimsDir(), id), 'wx', 0o644)
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue
@@ -120,6 +143,7 @@ export function tryClaim(id: string): boolean {
 
 /** The owner tag in spare `id`'s claim file, or undefined when it is not claimed. */
 export function claimOwner(id: string): string | undefined {
+  if (!CONTAINER_ID.test(id)) return undefined
   try {
     return readFileSync(join(claimsDir(), id), 'utf8').trim() || 'unknown'
   } catch {
@@ -130,7 +154,8 @@ export function claimOwner(id: string): string | undefined {
 /** Forget the claim on `id` (its container is gone); the claims folder goes once empty. Never throws. */
 export function releaseClaim(id: string): void {
   claimedHere.delete(id)
-  rmSync(join(claimsDir(), id), { force: true })
+  if (!CONTAINER_ID.test(id) || !claimsDirOk()) return
+  rmQuietly(join(claimsDir(), id))
   removeEmptyClaimsDir()
 }
 
@@ -146,12 +171,21 @@ function removeEmptyClaimsDir(): void {
 export function removeStaleClaims(existing: ReadonlySet<string>): void {
   let names: string[]
   try {
+    if (!claimsDirOk()) return
     names = readdirSync(claimsDir())
   } catch {
     return // no claims folder: nothing to remove
   }
-  for (const n of names) if (!existing.has(n)) rmSync(join(claimsDir(), n), { force: true })
+  for (const n of names) if (CONTAINER_ID.test(n) && !existing.has(n)) rmQuietly(join(claimsDir(), n))
   removeEmptyClaimsDir()
+}
+
+function rmQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true })
+  } catch {
+    // another user's claim in the sticky folder: theirs to remove
+  }
 }
 
 /**
