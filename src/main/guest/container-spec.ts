@@ -141,10 +141,10 @@ export function guestSeccompProfile(): string {
 
 /**
  * Write passwd/group files naming the guest user (uid:gid with HOME {@link GUEST_HOME}) into a new
- * temp dir. Returns the dir (remove it when the guest is removed) and the two file paths.
+ * temp dir (mkdtemp `prefix`, default this process's guestEtcDirPrefix). Returns the dir (remove it when the guest is removed) and the two file paths.
  */
-export function passwdFiles(uid: number, gid: number): { dir: string; passwd: string; group: string } {
-  const dir = mkdtempSync(guestEtcDirPrefix())
+export function passwdFiles(uid: number, gid: number, prefix: string = guestEtcDirPrefix()): { dir: string; passwd: string; group: string } {
+  const dir = mkdtempSync(prefix)
   const users = ['root:x:0:0:root:/root:/bin/bash', 'nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin']
   const groups = ['root:x:0:', 'nogroup:x:65534:']
   if (uid !== 0 && uid !== 65534) users.push(`cortex:x:${uid}:${gid}:Cortex:${GUEST_HOME}:/bin/bash`)

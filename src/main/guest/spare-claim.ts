@@ -19,6 +19,7 @@ import type { Guest, GuestProgress } from './guest'
 import { watchdogAlsoRemove } from './host-watchdog'
 import { probeGuestImage } from './image'
 import { raceAbort } from './abortable'
+import { spareEtcDirPrefix } from './paths'
 import { ManagedGuest } from './managed-guest'
 import {
   agentBundleHash, CLAIM_MARGIN_MS, claimOwner, LABEL_SPARE_EXPIRES, LABEL_SPARE_KEY, releaseClaim, spareKey, spareSpec, SPARE_ROLE, tryClaim
@@ -163,7 +164,7 @@ export async function makeSpare(docker: SpareEngine, p: Prepared, opts: { ttlMs:
     log.debug('a spare guest is there already', { repo: p.repo })
     return
   }
-  const etc = passwdFiles(p.uid, p.gid)
+  const etc = passwdFiles(p.uid, p.gid, spareEtcDirPrefix())
   let container: (BackendContainer & { start(): Promise<unknown> }) | undefined
   try {
     container = await docker.createContainer(spareSpec(p.specFor(etc), key, opts.ttlMs, now))

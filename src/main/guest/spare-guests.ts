@@ -15,11 +15,16 @@ import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readFileSync, rea
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CortexError } from '../../shared/errors'
-import { LABEL_ROLE, spareAgentScript, type GuestContainerSpec } from './container-spec'
+import { LABEL_MANAGED, LABEL_ROLE, spareAgentScript, type GuestContainerSpec } from './container-spec'
 import { LABEL_OWNER, ownerAlive, ownerTag } from './owner'
 
 /** {@link LABEL_ROLE} value of a spare guest. */
 export const SPARE_ROLE = 'spare'
+/**
+ * {@link LABEL_MANAGED} value of a spare guest (every other guest has `1`): an older Cortex's
+ * sweep, which lists `dev.cortex.managed=1` and removes guests of dead owners, never sees a spare.
+ */
+export const SPARE_MANAGED = 'spare'
 /** Label: the {@link spareKey} the spare was made for. */
 export const LABEL_SPARE_KEY = 'dev.cortex.spare-key'
 /** Label: when the spare's agent gives up waiting for a claim (ms since the epoch). */
@@ -68,11 +73,11 @@ export function agentBundleHash(path: string): string {
 /**
  * The create options of a spare from a session guest's `spec`: the same HostConfig (hardening,
  * mounts, network, limits) plus AutoRemove, the spare-mode agent as main process (exits after
- * `ttlMs` unclaimed), labels {@link LABEL_ROLE}=spare, the key and the expiry, and no owner label
+ * `ttlMs` unclaimed), labels {@link LABEL_ROLE}=spare, {@link LABEL_MANAGED}=spare, the key and the expiry, and no owner label
  * (no process owns it: the watchdog of the process that made it must not remove it at exit).
  */
 export function spareSpec(spec: GuestContainerSpec, key: string, ttlMs: number, now: number = Date.now()): GuestContainerSpec {
-  const labels: Record<string, string> = { ...spec.Labels, [LABEL_ROLE]: SPARE_ROLE, [LABEL_SPARE_KEY]: key, [LABEL_SPARE_EXPIRES]: String(now + ttlMs) }
+  const labels: Record<string, string> = { ...spec.Labels, [LABEL_MANAGED]: SPARE_MANAGED, [LABEL_ROLE]: SPARE_ROLE, [LABEL_SPARE_KEY]: key, [LABEL_SPARE_EXPIRES]: String(now + ttlMs) }
   delete labels[LABEL_OWNER]
   return {
     ...spec,
