@@ -5,7 +5,7 @@
  * command line — for a resumed session, the provider, model and base URL it was last run with
  * (never a key), each overridden by a flag given now.
  */
-import { createCortexService, resumeModelFlags, type ModelFlags, type SessionService } from '../main/session'
+import { createCortexService, resumeModelFlags, SettingsStore, type ModelFlags, type SessionService } from '../main/session'
 import type { Logger } from '../shared/logger-types'
 import { dataDir } from './paths'
 
@@ -23,12 +23,22 @@ export const WARM_GUEST_ENV = 'CORTEX_WARM_GUEST'
 
 /**
  * Whether the warm guest (ADR 0040) is on: `--warm`, else CORTEX_WARM_GUEST (`1`/`0`), else
- * undefined (the settings file decides).
+ * undefined (the settings file decides: {@link warmGuestSetting}).
  */
 export function warmGuestOf(flag: boolean | undefined, env: NodeJS.ProcessEnv = process.env): boolean | undefined {
   if (flag) return true
   const raw = env[WARM_GUEST_ENV]
   return raw === '1' ? true : raw === '0' ? false : undefined
+}
+
+/** `warmGuest` of `<dataDir>/settings.json`; false when there is no file or it cannot be read (the service reports a bad file itself). */
+export function warmGuestSetting(dir: string): boolean {
+  try {
+    const file = new SettingsStore(dir)
+    return file.exists() && file.read().warmGuest
+  } catch {
+    return false
+  }
 }
 
 /**
@@ -41,7 +51,7 @@ export function createCliService(opts: ModelFlags & { resume?: string; warm?: bo
     dataDir: dataDir(),
     modelFlags: opts.resume ? resumeModelFlags(dataDir(), opts.resume, modelFlagsOf(opts)) : modelFlagsOf(opts),
     warmPool: 0,
-    warmGuest: warmGuestOf(opts.warm),
+    warmGuest: warmGuestOf(opts.warm) ?? warmGuestSetting(dataDir()),
     logger
   })
 }

@@ -5,7 +5,7 @@
 // and leaves a new one; two concurrent runs never share one; a spare whose idle lifetime passes
 // removes itself; without the setting nothing is left behind. Every container is removed after.
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
@@ -177,6 +177,18 @@ describe.skipIf(skipWithoutDocker())('cortex run --warm: a spare guest across ru
     await run(elsewhere, { CORTEX_WARM_GUEST: '' }) // its start-up sweep runs in the background
     await until(() => !containersOf(expiring).includes(old!), 20_000, 'the sweep to remove the expired spare')
     expect(sparesOf(valid)).toEqual([kept])
+  }, 300_000)
+
+  it('"warmGuest": true in settings.json turns it on, as the flag and the environment do', async () => {
+    const r = await repo()
+    const own = mkdtempSync(join(tmpdir(), 'cortex-home-'))
+    try {
+      writeFileSync(join(own, 'settings.json'), JSON.stringify({ warmGuest: true }), { mode: 0o600 })
+      await run(r, { CORTEX_HOME: own, CORTEX_WARM_GUEST: '' })
+      expect(sparesOf(r)).toHaveLength(1)
+    } finally {
+      rmSync(own, { recursive: true, force: true })
+    }
   }, 300_000)
 
   it('without the setting nothing is left behind', async () => {

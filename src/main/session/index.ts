@@ -70,7 +70,7 @@ export interface CortexServiceOptions {
   env?: NodeJS.ProcessEnv
   /** Warm guests (default CORTEX_WARM_POOL, else 1); `cortex run` uses 0. */
   warmPool?: number
-  /** Spare guests across processes (`cortex run`, the TUI; ADR 0040): on with true, or when undefined and the settings file says `warmGuest: true`. */
+  /** Spare guests across processes (ADR 0040): only `cortex run` and the TUI pass it (cli-service.ts); default off. */
   warmGuest?: boolean
   /** Where the service, sessions, turns, guests, pool and agent connections log (default nowhere). */
   logger?: Logger
@@ -121,7 +121,7 @@ export async function createCortexService(opts: CortexServiceOptions): Promise<S
   modelSettings ??= resolveModelSettings(flags, env) // throws provider_config naming what is missing
   const guests = createDefaultGuestProvider({
     warmPool: opts.warmPool ?? saved?.warmPool,
-    warmGuest: opts.warmGuest ?? saved?.warmGuest ?? false,
+    warmGuest: opts.warmGuest ?? false,
     image: saved?.guestImage,
     logger,
     checkpointsDir: checkpointsDirOf(opts.dataDir)
