@@ -5,7 +5,7 @@
 // and leaves a new one; two concurrent runs never share one; a spare whose idle lifetime passes
 // removes itself; without the setting nothing is left behind. Every container is removed after.
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
@@ -177,6 +177,38 @@ describe.skipIf(skipWithoutDocker())('cortex run --warm: a spare guest across ru
     await run(elsewhere, { CORTEX_WARM_GUEST: '' }) // its start-up sweep runs in the background
     await until(() => !containersOf(expiring).includes(old!), 20_000, 'the sweep to remove the expired spare')
     expect(sparesOf(valid)).toEqual([kept])
+  }, 300_000)
+
+  it('a claimed spare goes when its claimer is killed (-9), by its own lifeline with no watchdog', async () => {
+    const r = await repo()
+    await run(r)
+    const [spare] = sparesOf(r)
+    expect(spare).toBeDefined()
+    const etc = dirname(inspect(spare!).HostConfig.Mounts.find((m) => m.Target === '/etc/passwd')!.Source)
+    const server = await startScriptedModelServer([{ text: 'thinking', hangAfterText: true }])
+    servers.push(server)
+    let claimedBy: number | undefined
+    const killed = await runCli(['run', '--repo', r, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', 'wait'], {
+      env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0', CORTEX_WARM_GUEST: '1', CORTEX_HOST_WATCHDOG: '0' },
+      onStdout: (_chunk, child) => {
+        if (claimedBy === undefined && new RegExp(`"state":"ready","detail":"${spare!.slice(0, 12)}`).test(_chunk)) {
+          claimedBy = child.pid
+          child.kill('SIGKILL')
+        }
+      }
+    })
+    expect(killed.signal).toBe('SIGKILL')
+    expect(claimedBy).toBeDefined()
+    // the attach closed with the process: the agent and the container end, the engine removes it
+    await until(() => !containersOf(r).includes(spare!), 20_000, 'the killed claimer\'s spare to go')
+    // what the next Cortex start's sweep removes (a dead claimer's claim, a passwd folder mounted by none)
+    rmSync(etc, { recursive: true, force: true })
+    rmSync(join(tmpdir(), 'cortex-spare-claims', spare!), { force: true })
+    try {
+      rmdirSync(join(tmpdir(), 'cortex-spare-claims'))
+    } catch {
+      // another claim is there (another run's): not this test's to remove
+    }
   }, 300_000)
 
   it('"warmGuest": true in settings.json turns it on, as the flag and the environment do', async () => {
