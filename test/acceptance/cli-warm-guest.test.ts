@@ -211,6 +211,33 @@ describe.skipIf(skipWithoutDocker())('cortex run --warm: a spare guest across ru
     }
   }, 300_000)
 
+  it("a claimed spare whose agent is SIGSTOPped is removed by the killed claimer's watchdog", async () => {
+    const r = await repo()
+    await run(r)
+    const [spare] = sparesOf(r)
+    expect(spare).toBeDefined()
+    const etc = dirname(inspect(spare!).HostConfig.Mounts.find((m) => m.Target === '/etc/passwd')!.Source)
+    const server = await startScriptedModelServer([{ toolCalls: [{ name: 'bash', args: { command: 'kill -STOP $PPID; sleep 300' } }] }, { text: 'done' }])
+    servers.push(server)
+    let child: Parameters<NonNullable<Parameters<typeof runCli>[1]>['onStdout'] & object>[1] | undefined
+    const exited = runCli(['run', '--repo', r, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', 'stop'], {
+      env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0', CORTEX_WARM_GUEST: '1' },
+      onStdout: (_chunk, c) => void (child = c)
+    })
+    // the stopped agent cannot see its stdin close: only the watchdog, told the claimed id, can remove it
+    await until(() => child !== undefined && docker('top', spare!, '-eo', 'pid,args').includes('sleep 300'), 60_000, 'the command to run in the claimed spare')
+    child!.kill('SIGKILL')
+    await exited
+    await until(() => !containersOf(r).includes(spare!), 15_000, 'the watchdog to remove the claimed spare')
+    rmSync(etc, { recursive: true, force: true })
+    rmSync(join(tmpdir(), 'cortex-spare-claims', spare!), { force: true })
+    try {
+      rmdirSync(join(tmpdir(), 'cortex-spare-claims'))
+    } catch {
+      // another claim is there (another run's): not this test's to remove
+    }
+  }, 300_000)
+
   it('"warmGuest": true in settings.json turns it on, as the flag and the environment do', async () => {
     const r = await repo()
     const own = mkdtempSync(join(tmpdir(), 'cortex-home-'))
