@@ -19,7 +19,7 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { ensureGuestImage } from '../src/main/guest/image'
 import type { EventEnvelope } from '../src/shared/events'
 import { makeNpmRepo } from '../test/support/npm-repo'
@@ -133,7 +133,10 @@ async function main(): Promise<void> {
     load.push(loadavg()[0]!)
     // the spare the last warm run left
     const ids = execFileSync('docker', ['ps', '-aq', '--filter', `label=dev.cortex.repo=${repo.dir}`], { encoding: 'utf8' }).split('\n').filter(Boolean)
+    // with its passwd folder, which outlives the process that made the spare
+    const etc = ids.map((id) => execFileSync('docker', ['inspect', '-f', '{{range .Mounts}}{{if eq .Destination "/etc/passwd"}}{{.Source}}{{end}}{{end}}', id], { encoding: 'utf8' }).trim()).filter(Boolean)
     if (ids.length) execFileSync('docker', ['rm', '-f', ...ids], { stdio: 'ignore' })
+    for (const f of etc) rmSync(dirname(f), { recursive: true, force: true })
     repo.cleanup()
     rmSync(home, { recursive: true, force: true })
   }
