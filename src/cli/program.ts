@@ -134,6 +134,7 @@ export function buildProgram(): Command {
       .addOption(new Option('--goal-turns <n>', 'turn budget of --goal (default 20)').argParser(parseCount))
       .addOption(new Option('--goal-tokens <n>', 'token budget of --goal (input + output tokens of its turns)').argParser(parseCount))
       .option('--goal-check <cmd>', 'with --goal: a shell command that must exit 0 in the guest for the goal to be met')
+      .option('--warm', 'leave one fresh guest for the next run on this repository and take the one left before (env CORTEX_WARM_GUEST=1, or "warmGuest": true in settings.json)')
       .option('--image <file>', 'attach an image (PNG, JPEG, GIF or WebP, at most 5 MB and 8000 px a side) to PROMPT; repeat for more', (file: string, all: string[]) => [...all, file], [])
       .option('--mcp-config <file>', 'MCP servers for this run from FILE ({"mcpServers": {…}}, the .mcp.json shape), trusted like your own config; repeat for more', (file: string, all: string[]) => [...all, file], [])
       .argument('[prompt...]', 'what to do (optional with --input stream-json: the first user_message on stdin starts the turn)')
@@ -309,6 +310,7 @@ function addInteractiveDefault(program: Command): void {
       .addOption(new Option('--mode <mode>', 'interactive: ask | plan | spec | agent (default agent)').argParser(parseMode))
       .addOption(new Option('--sandbox <policy>', 'interactive: read-only | workspace-write | network').argParser(parseSandbox))
       .addOption(new Option('--ask <policy>', 'interactive: when to ask before a tool call: never | commands | changes (default commands)').argParser(parseAsk))
+      .option('--warm', 'interactive: leave one fresh guest for the next run on this repository and take the one left before (env CORTEX_WARM_GUEST=1, or "warmGuest": true in settings.json)')
       .addOption(thinkingOption())
   ).action(async (opts) => {
     if (!process.stdin.isTTY || !process.stdout.isTTY) {

@@ -50,6 +50,8 @@ export interface RunOptions extends ModelFlags, GoalFlags {
   thinking?: ThinkingLevel
   /** `--image FILE` (repeatable): image files attached to PROMPT, checked before the session opens (image-files.ts). */
   image?: string[]
+  /** `--warm`: take the spare guest a previous run left and leave a fresh one (ADR 0040; cli-service.ts). */
+  warm?: boolean
 }
 
 /** Name of the CLI's log file in the data folder. */

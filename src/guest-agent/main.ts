@@ -5,6 +5,11 @@
  * `output` messages and exactly one `result` or `error`. A malformed line gets an `error` with
  * id '?' (or its id when one can be read) and the agent keeps serving. Stdin EOF kills running
  * process groups and exits.
+ *
+ * Spare mode (a warm guest left for the next `cortex run`, ADR 0040): with SPARE_TTL_ENV set to a
+ * number of ms, the agent sends nothing until its first line is {@link SPARE_CLAIM_LINE} (then
+ * `ready`, and it serves as usual) and exits with {@link SPARE_EXPIRED_EXIT} when no claim came
+ * within that time, so an unclaimed spare ends by itself.
  */
 import { createInterface } from 'node:readline'
 import { AGENT_PROTOCOL_VERSION } from '../shared/guest-protocol'
@@ -69,15 +74,37 @@ function onLine(line: string): void {
   )
 }
 
+/** Env var of spare mode: the idle deadline (ms) before the unclaimed agent exits. */
+const SPARE_TTL_ENV = 'CORTEX_AGENT_SPARE_TTL_MS'
+/** The line a claiming host sends first to a spare agent. */
+const SPARE_CLAIM_LINE = 'cortex-claim'
+/** Exit code of a spare agent whose idle deadline passed unclaimed (the main script then ends the container). */
+const SPARE_EXPIRED_EXIT = 75
+
 function main(): void {
   process.stdout.on('error', () => process.exit(0))
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity })
-  rl.on('line', onLine)
+  const ttl = Number(process.env[SPARE_TTL_ENV])
+  // not passed on to the model's commands
+  delete process.env[SPARE_TTL_ENV]
   rl.on('close', () => {
     killAll()
     setTimeout(() => process.exit(0), 50).unref()
   })
-  send({ id: '*', type: 'ready', agentVersion: AGENT_PROTOCOL_VERSION })
+  if (!(ttl > 0)) {
+    rl.on('line', onLine)
+    send({ id: '*', type: 'ready', agentVersion: AGENT_PROTOCOL_VERSION })
+    return
+  }
+  const expire = setTimeout(() => process.exit(SPARE_EXPIRED_EXIT), ttl)
+  const onClaim = (line: string): void => {
+    if (line.trim() !== SPARE_CLAIM_LINE) return // nothing but a claim is served before one
+    clearTimeout(expire)
+    rl.off('line', onClaim)
+    rl.on('line', onLine)
+    send({ id: '*', type: 'ready', agentVersion: AGENT_PROTOCOL_VERSION })
+  }
+  rl.on('line', onClaim)
 }
 
 main()

@@ -38,6 +38,8 @@ export const SettingsSchema = z.object({
   approvalPolicy: ApprovalPolicySchema.default('commands'),
   /** Guests kept warm for the repository opened last (0 disables the pool). */
   warmPool: z.number().int('must be a whole number').min(0, 'must be 0 to 8').max(8, 'must be 0 to 8').default(1),
+  /** `cortex run` and the TUI leave one spare guest for the next run on the same repository (ADR 0040). */
+  warmGuest: z.boolean().default(false),
   /** A model stream silent this long (seconds) is aborted and retried once. */
   streamIdleTimeoutS: z.number().int('must be a whole number of seconds').min(10, 'must be 10 to 3600 seconds').max(3600, 'must be 10 to 3600 seconds').default(120),
   /** The model's context window in tokens; 0 = the built-in table (src/main/harness/compaction/accounting.ts). CORTEX_CONTEXT_WINDOW / --context-window win. */

@@ -35,6 +35,8 @@ export interface TuiOptions extends ModelFlags {
   verbose?: boolean
   /** `--thinking`: the session's thinking level (ADR 0024); also `/thinking` in the UI. */
   thinking?: ThinkingLevel
+  /** `--warm`: take the spare guest a previous run left and leave a fresh one (ADR 0040; cli-service.ts). */
+  warm?: boolean
 }
 
 /** Approval policy of the interactive CLI when none is given. */

@@ -39,7 +39,17 @@ export const AGENT_EXIT_MARKER = 'cortex-agent-exit:'
  * idle reader is node, not a shell loop: the dead agent left stdin non-blocking, and a shell `read`
  * or `cat` takes the EAGAIN that follows for an end of input.
  */
-const MAIN_AGENT_SCRIPT = `node ${AGENT_IN_GUEST}; echo "${AGENT_EXIT_MARKER}$?" >&2; exec node -e 'process.stdin.on("data",()=>{}).on("end",()=>process.exit(0)).on("error",()=>process.exit(0))' >/dev/null 2>&1`
+const IDLE_READER = `exec node -e 'process.stdin.on("data",()=>{}).on("end",()=>process.exit(0)).on("error",()=>process.exit(0))' >/dev/null 2>&1`
+const MAIN_AGENT_SCRIPT = `node ${AGENT_IN_GUEST}; echo "${AGENT_EXIT_MARKER}$?" >&2; ${IDLE_READER}`
+
+/**
+ * Main process of a spare guest (spare-guests.ts, ADR 0040): the agent in spare mode (silent until
+ * claimed, exit 75 after `ttlMs` unclaimed, which ends the container: it is AutoRemove'd), then as
+ * {@link MAIN_AGENT_SCRIPT}: once claimed, the claimer's attach is the stdin whose end stops it.
+ */
+export function spareAgentScript(ttlMs: number): string {
+  return `CORTEX_AGENT_SPARE_TTL_MS=${Math.max(1, Math.round(ttlMs))} node ${AGENT_IN_GUEST}; c=$?; echo "${AGENT_EXIT_MARKER}$c" >&2; [ "$c" = 75 ] && exit 0; ${IDLE_READER}`
+}
 /** HOME inside the guest (a tmpfs owned by the guest user). */
 export const GUEST_HOME = '/home/cortex'
 /** Name of the user-defined network created for the `network` policy when Docker has no `bridge`. */
@@ -76,6 +86,8 @@ export interface GuestContainerSpec {
   Labels: Record<string, string>
   HostConfig: {
     NetworkMode: string
+    /** Only a spare guest (spare-guests.ts): it must go away even if no Cortex runs again. */
+    AutoRemove?: boolean
     Init: boolean
     LogConfig: { Type: string; Config: Record<string, string> }
     ReadonlyRootfs: boolean
@@ -132,10 +144,10 @@ export function guestSeccompProfile(): string {
 
 /**
  * Write passwd/group files naming the guest user (uid:gid with HOME {@link GUEST_HOME}) into a new
- * temp dir. Returns the dir (remove it when the guest is removed) and the two file paths.
+ * temp dir (mkdtemp `prefix`, default this process's guestEtcDirPrefix). Returns the dir (remove it when the guest is removed) and the two file paths.
  */
-export function passwdFiles(uid: number, gid: number): { dir: string; passwd: string; group: string } {
-  const dir = mkdtempSync(guestEtcDirPrefix())
+export function passwdFiles(uid: number, gid: number, prefix: string = guestEtcDirPrefix()): { dir: string; passwd: string; group: string } {
+  const dir = mkdtempSync(prefix)
   const users = ['root:x:0:0:root:/root:/bin/bash', 'nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin']
   const groups = ['root:x:0:', 'nogroup:x:65534:']
   if (uid !== 0 && uid !== 65534) users.push(`cortex:x:${uid}:${gid}:Cortex:${GUEST_HOME}:/bin/bash`)

@@ -64,7 +64,9 @@ export class DockerBackend implements GuestBackend {
      * Placeholder folders the git guard created for ANY guest of this repository started by this
      * provider (shared: a session guest and the checkpoint guest go in either order; the last removes them).
      */
-    private readonly placeholders: Set<string> = new Set()
+    private readonly placeholders: Set<string> = new Set(),
+    /** Called once the container is removed (a claimed spare's claim file goes with it). */
+    private readonly onRemoved?: () => void
   ) {}
 
   /** Start an agent exec and wait for `ready` (see {@link GuestBackend.attachAgent}); used to restart the agent. */
@@ -103,8 +105,8 @@ export class DockerBackend implements GuestBackend {
     return await this.container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })
   }
 
-  /** Speak the protocol over the main process's attached stream and wait for `ready`. */
-  async connectMain(duplex: NodeJS.ReadWriteStream, signal?: AbortSignal): Promise<AgentClient> {
+  /** Speak the protocol over the main process's attached stream and wait for `ready` (at most `readyMs`, default the backend's deadline). */
+  async connectMain(duplex: NodeJS.ReadWriteStream, signal?: AbortSignal, readyMs?: number): Promise<AgentClient> {
     let errTail = ''
     const exitCode = async (): Promise<number | null> => {
       for (let i = 0; i < 10; i++) {
@@ -119,7 +121,7 @@ export class DockerBackend implements GuestBackend {
     return this.connect(duplex, exitCode, signal, (d) => {
       errTail = (errTail + d).slice(-2000)
       return errTail.includes(AGENT_EXIT_MARKER)
-    })
+    }, readyMs)
   }
 
   /** Wire an agent's stdio stream into an AgentClient and wait for `ready` with a protocol check. */
@@ -127,7 +129,8 @@ export class DockerBackend implements GuestBackend {
     duplex: NodeJS.ReadWriteStream,
     exitCode: () => Promise<number | null>,
     signal?: AbortSignal,
-    onStderr?: (d: string) => boolean
+    onStderr?: (d: string) => boolean,
+    readyMs: number = this.readyTimeoutMs
   ): Promise<AgentClient> {
     const stdout = new PassThrough()
     const stderr = new PassThrough()
@@ -168,7 +171,7 @@ export class DockerBackend implements GuestBackend {
     const onAbort = (): void => client.close('guest start aborted')
     signal?.addEventListener('abort', onAbort, { once: true })
     try {
-      const version = await withTimeout(client.ready(), this.readyTimeoutMs, `the guest agent did not answer within ${this.readyTimeoutMs} ms`)
+      const version = await withTimeout(client.ready(), readyMs, `the guest agent did not answer within ${readyMs} ms`)
       if (version !== AGENT_PROTOCOL_VERSION) {
         throw new Error(`the guest agent speaks protocol ${String(version)}, expected ${AGENT_PROTOCOL_VERSION}; rebuild it with: npx vite build -c vite.agent.config.mts`)
       }
@@ -241,6 +244,7 @@ export class DockerBackend implements GuestBackend {
       if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err
     } finally {
       rmSync(this.etcDir, { recursive: true, force: true })
+      this.onRemoved?.()
       await this.removePlaceholders()
       this.logger.debug('guest removed', { containerId: this.container.id.slice(0, 12) })
     }

@@ -5,9 +5,9 @@
  * protocol, restarted by {@link ManagedGuest} when it dies. Honours DOCKER_HOST (unix:// or
  * tcp://) through dockerode; never names a socket itself. Also reaps orphan containers by label.
  */
-import { mkdirSync, rmSync } from 'node:fs'
+import { lstatSync, mkdirSync, rmSync } from 'node:fs'
 import { promises as fsp } from 'node:fs'
-import { isAbsolute, resolve } from 'node:path'
+import { isAbsolute, join, resolve } from 'node:path'
 import Dockerode from 'dockerode'
 import { CortexError } from '../../shared/errors'
 import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
@@ -15,7 +15,9 @@ import { DEFAULT_SANDBOX_POLICY } from '../../shared/sandbox'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import { AgentClient, abortError } from './agent-client'
 import { GUEST_NETWORK, LABEL_MANAGED, LABEL_ROLE, guestContainerSpec, passwdFiles } from './container-spec'
-import type { GuestLimits } from './container-spec'
+import type { GuestContainerSpec, GuestLimits } from './container-spec'
+import { claimSpare, makeSpare, type Prepared } from './spare-claim'
+import { spareTtlMs } from './spare-guests'
 import type { Guest, GuestProgress, GuestProvider, GuestStartOptions, StoreLease } from './guest'
 import { gitGuardMounts, guardHeld, holdGuard, removeGuardPlaceholders } from './git-protect'
 import { CHECKPOINT_STORE_IN_GUEST, checkpointStoreName, ensureCheckpointStore } from './checkpoint-mount'
@@ -70,13 +72,25 @@ export interface DockerGuestProviderOptions {
   checkpointIdleMs?: number
   /** `<CORTEX_HOME>/mcp/packages`: the user's MCP package cache, created when missing and bound read-only into every guest (unset: not mounted). */
   mcpPackagesDir?: string
+  /**
+   * The warm-guest setting of `cortex run` and the TUI (ADR 0040): a session guest is a claimed
+   * spare when a matching one is there, and {@link DockerGuestProvider.close} leaves a fresh one.
+   */
+  warmGuest?: boolean
+  /** Idle lifetime of a spare left at close (ms); default {@link spareTtlMs}() (CORTEX_WARM_GUEST_TTL_MS, else 10 min). */
+  spareTtlMs?: number
 }
+
+/** Longest wait at close for the spare guest to be created and started (ms). */
+export const LEAVE_SPARE_DEADLINE_MS = 8000
 
 /** Starts one hardened Docker guest per session, and one checkpoint guest per repository ({@link DockerGuestProvider.checkpointLease}). */
 export class DockerGuestProvider implements GuestProvider {
   readonly docker: Dockerode
   private checkpointGuests: CheckpointGuests | undefined
   private readonly repoPlaceholders = new Map<string, Set<string>>()
+  /** The repository and policy of the last session guest started (the spare left at close is for them). */
+  private lastSession: { repo: string; sandbox: SandboxPolicy } | undefined
 
   /** @param opts see {@link DockerGuestProviderOptions} */
   constructor(private readonly opts: DockerGuestProviderOptions = {}) {
@@ -134,13 +148,20 @@ export class DockerGuestProvider implements GuestProvider {
     return set
   }
 
-  /** Remove the checkpoint guests (session guests belong to their sessions). Idempotent. */
+  /** Leave a spare guest (with the warm-guest setting, see {@link leaveSpare}), then remove the checkpoint guests (session guests belong to their sessions). Idempotent. */
   async close(): Promise<void> {
-    await this.checkpointGuests?.close()
+    const spare = this.leaveSpare()
+    this.lastSession = undefined
+    await Promise.all([spare, this.checkpointGuests?.close()])
   }
 
-  /** Start a session guest, or with `storeRoot` the checkpoint guest of `args.repo` (see {@link checkpointLease}). */
-  private async startGuest(args: GuestStartOptions, log: Logger, storeRoot?: string): Promise<Guest> {
+  /**
+   * Everything before a container is created, shared by a session guest, a checkpoint guest, a
+   * spare's claim and a spare's creation: the checks (repository, agent bundle, engine), the image
+   * (built when missing unless `noBuild`), the network, the watchdog, the git guard (held until
+   * `release()`) and the create options for a passwd folder.
+   */
+  private async prepare(args: GuestStartOptions, log: Logger, storeRoot?: string, noBuild = false): Promise<Prepared> {
     const { sessionId, signal } = args
     const policy: SandboxPolicy = args.sandbox ?? DEFAULT_SANDBOX_POLICY
     const progress: GuestProgress = args.onProgress ?? (() => undefined)
@@ -168,26 +189,55 @@ export class DockerGuestProvider implements GuestProvider {
     const image = this.opts.image ?? defaultImage
     // aborting stops waiting for a build, which goes on for the next start (ADR 0008)
     // a user's image starts from its derived image (Cortex's Node added, ADR 0030)
-    const runImage = await ensureStartImage(this.docker, image, progress, { buildImage: this.opts.buildImage, recipeDir: this.opts.recipeDir, signal })
+    const runImage = await ensureStartImage(this.docker, image, progress, { buildImage: noBuild ? false : this.opts.buildImage, recipeDir: this.opts.recipeDir, signal })
     const network = policy === 'network' ? await this.guestNetwork() : undefined
     check()
 
-    progress('starting', `creating container from ${runImage}`)
     // before the first container exists: from now on a killed process leaves no guest behind
     ensureHostWatchdog(await dockerEndpointOf(this.docker.modem as unknown as Record<string, unknown>).catch(() => undefined), (msg) => log.warn(msg))
     // git control files read-only in the guest, so nothing there runs on the host later (ADR 0006)
     const release = holdGuard(repo)
-    const guard = gitGuardMounts(repo, { uid: st.uid, gid: st.gid }, policy)
-    for (const n of guard.notes) log.info(`git guard: ${n}`, { sessionId })
-    // only a checkpoint guest mounts the store: no model command runs where it is reachable (ADR 0010)
-    const checkpointStore = storeRoot ? ensureCheckpointStore(storeRoot, repo, st) : undefined
-    // session guests only: no MCP server runs in a checkpoint guest
-    const mcpPackages = this.opts.mcpPackagesDir && !storeRoot ? ensureFolder(this.opts.mcpPackagesDir) : undefined
-    const etc = passwdFiles(st.uid, st.gid)
-    log.debug('creating guest container', { sessionId, image, sandbox: policy, network: network ?? 'none' })
-    const spec = guestContainerSpec({
-      sessionId, repo, image: runImage, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: checkpointStore ? { ...this.opts.labels, [LABEL_ROLE]: 'checkpoints' } : this.opts.labels, guardMounts: guard.mounts, checkpointStore, mcpPackages
-    })
+    try {
+      const guard = gitGuardMounts(repo, { uid: st.uid, gid: st.gid }, policy)
+      for (const n of guard.notes) log.info(`git guard: ${n}`, { sessionId })
+      // only a checkpoint guest mounts the store: no model command runs where it is reachable (ADR 0010)
+      const checkpointStore = storeRoot ? ensureCheckpointStore(storeRoot, repo, st) : undefined
+      // session guests only: no MCP server runs in a checkpoint guest
+      const mcpPackages = this.opts.mcpPackagesDir && !storeRoot ? ensureFolder(this.opts.mcpPackagesDir) : undefined
+      const specFor = (etc: { passwd: string; group: string }): GuestContainerSpec =>
+        guestContainerSpec({
+          sessionId, repo, image: runImage, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: checkpointStore ? { ...this.opts.labels, [LABEL_ROLE]: 'checkpoints' } : this.opts.labels, guardMounts: guard.mounts, checkpointStore, mcpPackages
+        })
+      return { repo, repoIdentity: `${st.dev}:${st.ino}`, uid: st.uid, gid: st.gid, policy, agentPath, image, defaultImage, runImage, guard, release, checkpointStore, specFor, progress, check }
+    } catch (err) {
+      release()
+      throw err
+    }
+  }
+
+  /** Start a session guest (a claimed spare first, with the warm-guest setting), or with `storeRoot` the checkpoint guest of `args.repo` (see {@link checkpointLease}). */
+  private async startGuest(args: GuestStartOptions, log: Logger, storeRoot?: string): Promise<Guest> {
+    const p = await this.prepare(args, log, storeRoot)
+    const { repo, guard, release, progress, check, signal } = { ...p, signal: args.signal }
+    if (this.opts.warmGuest && !storeRoot && !args.oneOff) {
+      this.lastSession = { repo, sandbox: p.policy }
+      let claimed: Guest | undefined
+      try {
+        claimed = await claimSpare(this.docker, p, { readyTimeoutMs: this.opts.readyTimeoutMs ?? 30_000, placeholders: this.placeholdersOf(repo, guard.createdEmptyDirs), logger: log, signal })
+      } catch (err) {
+        release()
+        throw err
+      }
+      if (claimed) {
+        release()
+        progress('ready', 'warm guest claimed')
+        return claimed
+      }
+    }
+    progress('starting', `creating container from ${p.runImage}`)
+    const etc = passwdFiles(p.uid, p.gid)
+    log.debug('creating guest container', { sessionId: args.sessionId, image: p.image, sandbox: p.policy })
+    const spec = p.specFor(etc)
     let backend: DockerBackend | undefined
     try {
       // not raced: an aborted start rejects only once what it created is gone (the session's turn does not wait for that)
@@ -206,9 +256,9 @@ export class DockerGuestProvider implements GuestProvider {
         const st2 = await backend.state().catch(() => undefined)
         throw new CortexError('guest_failed', `${(err as Error).message}${st2 && !st2.running ? `; ${st2.description}` : ''}`, { cause: err })
       }
-      const guest = new ManagedGuest(container.id, repo, policy, backend, client)
-      if (checkpointStore) guest.checkpointStore = CHECKPOINT_STORE_IN_GUEST
-      if (image !== defaultImage) await probeGuestImage(guest, image, repo, log)
+      const guest = new ManagedGuest(container.id, repo, p.policy, backend, client)
+      if (p.checkpointStore) guest.checkpointStore = CHECKPOINT_STORE_IN_GUEST
+      if (p.image !== p.defaultImage) await probeGuestImage(guest, p.image, repo, log)
       check() // aborted while ready or probed: removed below like any aborted start
       progress('ready')
       return guest
@@ -223,6 +273,29 @@ export class DockerGuestProvider implements GuestProvider {
       if (err instanceof CortexError || (err as Error).name === 'AbortError') throw err
       throw new CortexError('guest_failed', `could not start the guest container: ${(err as Error).message}`, { cause: err })
     }
+  }
+
+  /**
+   * With the warm-guest setting: leave ONE fresh spare guest (never a used one) for the repository
+   * and sandbox policy of the last session guest this provider started, unless a valid spare for it
+   * is there already (spare-claim.ts). Gives up after `deadlineMs` (what is left half-made is the
+   * sweep's). Never rejects; the outcome is logged.
+   */
+  async leaveSpare(deadlineMs = LEAVE_SPARE_DEADLINE_MS): Promise<void> {
+    const last = this.lastSession
+    if (!this.opts.warmGuest || !last) return
+    const log = this.opts.logger ?? NOOP_LOGGER
+    // a folder without .git would keep the guard's empty .git placeholder for the spare's lifetime
+    if (!lstatSync(join(last.repo, '.git'), { throwIfNoEntry: false })) return log.info('no spare guest left: the folder has no .git', { repo: last.repo })
+    const work = (async () => {
+      const p = await this.prepare({ sessionId: `spare-${Date.now().toString(36)}`, repo: last.repo, sandbox: last.sandbox }, log, undefined, true)
+      try {
+        await makeSpare(this.docker, p, { ttlMs: this.opts.spareTtlMs ?? spareTtlMs(), logger: log })
+      } finally {
+        p.release()
+      }
+    })()
+    await withTimeout(work, deadlineMs, `no spare guest within ${deadlineMs} ms`).catch((err: unknown) => log.info('no spare guest left', { repo: last.repo, ...errorFields(err) }))
   }
 
   /** The network for the `network` policy: `bridge` when it exists, else {@link GUEST_NETWORK}, created when missing. */

@@ -10,8 +10,9 @@ import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types
 import { LABEL_MANAGED, LABEL_SESSION } from './container-spec'
 import type { GuestProgress } from './guest'
 import { LABEL_OWNER, ownerAlive, ownerTag } from './owner'
-import { isGuestEtcDir, removeStaleGuestEtcDirs } from './paths'
+import { isGuestEtcDir, removeStaleGuestEtcDirs, removeStaleSpareEtcDirs } from './paths'
 import { raceDeadline } from '../../shared/deadline'
+import { claimedHere, isSpare, releaseClaim, removeStaleClaims, SPARE_MANAGED, spareVerdict } from './spare-guests'
 
 /** Where the Docker engine is looked for, for error messages. */
 export function dockerWhere(): string {
@@ -82,7 +83,7 @@ export interface ReapOptions {
 }
 
 /**
- * Remove containers labelled {@link LABEL_MANAGED}=1 whose {@link LABEL_SESSION} is not in
+ * Remove containers labelled {@link LABEL_MANAGED}=1 (or spare guests: see spare-guests.ts spareVerdict) whose {@link LABEL_SESSION} is not in
  * `liveSessionIds` (running or not) and whose owner process ({@link LABEL_OWNER}) is this one or
  * is gone from this machine: guests of other live Cortex processes are never removed, nor
  * unlabelled containers. With each removed container goes its passwd folder; then the passwd
@@ -95,7 +96,8 @@ export async function reapOrphans(docker: ReaperEngine, liveSessionIds: Iterable
   const log = opts.logger ?? NOOP_LOGGER
   const live = new Set(liveSessionIds)
   const keep = new Set(opts.keep ?? [])
-  const label = [`${LABEL_MANAGED}=1`, ...Object.entries(opts.labels ?? {}).map(([k, v]) => `${k}=${v}`)]
+  // the key alone: spares carry dev.cortex.managed=spare (ADR 0040)
+  const label = [LABEL_MANAGED, ...Object.entries(opts.labels ?? {}).map(([k, v]) => `${k}=${v}`)]
   let list: ListedContainer[]
   try {
     list = await docker.listContainers({ all: true, filters: { label } })
@@ -105,9 +107,12 @@ export async function reapOrphans(docker: ReaperEngine, liveSessionIds: Iterable
   const removed: string[] = []
   const gone = new Set<string>()
   for (const c of list) {
-    if (c.Labels?.[LABEL_MANAGED] !== '1' || keep.has(c.Id)) continue
+    if (!c.Labels || !isManaged(c) || keep.has(c.Id)) continue
     const session = c.Labels[LABEL_SESSION]
-    if (session !== undefined && live.has(session)) continue
+    // a spare (ADR 0040) has no owner: kept while valid or claimed by a live process, removed once expired or abandoned
+    const spare = isSpare(c) ? spareVerdict(c) : undefined
+    if (spare === 'valid' || spare === 'claimed') continue
+    if (!spare && session !== undefined && live.has(session)) continue
     // a guest of another live Cortex process (a second CLI, the desktop app) is not an orphan
     const owner = c.Labels[LABEL_OWNER]
     if (owner !== undefined && owner !== ownerTag() && ownerAlive(owner)) continue
@@ -123,19 +128,27 @@ export async function reapOrphans(docker: ReaperEngine, liveSessionIds: Iterable
       }
     }
     gone.add(c.Id)
+    if (spare) releaseClaim(c.Id)
     const etc = guestEtcDirOf(c)
     if (etc) rmSync(etc, { recursive: true, force: true })
-    log.info('removed orphan guest', { containerId: c.Id.slice(0, 12), session, owner, etc })
+    log.info(spare ? `removed ${spare} spare guest` : 'removed orphan guest', { containerId: c.Id.slice(0, 12), session, owner, etc })
   }
   try {
-    const all = await docker.listContainers({ all: true, filters: { label: [`${LABEL_MANAGED}=1`] } })
+    const all = (await docker.listContainers({ all: true, filters: { label: [LABEL_MANAGED] } })).filter(isManaged)
+    removeStaleClaims(new Set(all.filter((c) => !gone.has(c.Id)).map((c) => c.Id)))
     const inUse = new Set(all.filter((c) => !gone.has(c.Id)).map(guestEtcDirOf).filter((d): d is string => d !== undefined))
-    const stale = removeStaleGuestEtcDirs(inUse)
+    const stale = [...removeStaleGuestEtcDirs(inUse), ...removeStaleSpareEtcDirs(inUse)]
     if (stale.length) log.info('removed passwd folders of dead processes', { folders: stale })
   } catch (err) {
     log.debug('passwd folders of dead processes not swept: the container list failed', errorFields(err))
   }
   return removed
+}
+
+/** Whether listed container `c` is one of ours: {@link LABEL_MANAGED} `1`, or `spare` for a spare guest. */
+function isManaged(c: ListedContainer): boolean {
+  const v = c.Labels?.[LABEL_MANAGED]
+  return v === '1' || v === SPARE_MANAGED
 }
 
 /** The host folder of a guest's generated passwd file (its `/etc/passwd` bind), when it is one of ours. */
@@ -153,7 +166,7 @@ export interface OwnedEngine {
 
 /**
  * Force-remove every guest container this process created (label {@link LABEL_OWNER} = this
- * process's {@link ownerTag}), running or not, in parallel, giving up after `deadlineMs`. A
+ * process's {@link ownerTag}) and every spare it claimed, running or not, in parallel, giving up after `deadlineMs`. A
  * removal already under way (409) is waited for until the container is gone. Resolves with the ids
  * removed; never rejects.
  */
@@ -161,8 +174,11 @@ export async function removeOwned(docker: OwnedEngine, deadlineMs: number): Prom
   const removed: string[] = []
   const work = (async () => {
     const list = await docker.listContainers({ all: true, filters: { label: [`${LABEL_MANAGED}=1`, `${LABEL_OWNER}=${ownerTag()}`] } })
+    // the spares this process claimed carry no owner label (ADR 0040)
+    const ids = [...list.map((c) => c.Id), ...claimedHere]
     await Promise.all(
-      list.map(async (c) => {
+      ids.map(async (id) => {
+        const c = { Id: id }
         const container = docker.getContainer(c.Id)
         try {
           await container.remove({ force: true })

@@ -2,7 +2,8 @@
  * The host watchdog: a small detached Node process, started with this process's first guest, that
  * holds a pipe from this process and, when the pipe closes (this process exited, crashed or was
  * killed with SIGKILL), force-removes every guest container labelled with this process's owner tag
- * through the Docker API. It complements the guest's own exit on host EOF (ADR 0007), which stops
+ * through the Docker API, and every container id the host named on the pipe (`+<id>` lines: the
+ * spare guests it claimed, which carry no owner label, ADR 0040). It complements the guest's own exit on host EOF (ADR 0007), which stops
  * the container but cannot remove it, and cannot run while the guest agent is SIGSTOPped. Built-ins
  * only, one instance per process; never started for a TLS Docker endpoint (the guest's own exit
  * and the next start-up sweep then remain).
@@ -34,17 +35,29 @@ const call = (method, path) => new Promise((resolve, reject) => {
   req.on('timeout', () => req.destroy(new Error('timeout'))).on('error', reject).end()
 })
 let started = false
+let pending = ''
+const named = new Set()
 const run = async () => {
   if (started) return
   started = true
   setTimeout(() => process.exit(0), ${WATCHDOG_REMOVE_DEADLINE_MS}).unref()
+  const remove = (id) => call('DELETE', '/containers/' + id + '?force=1').catch(() => undefined)
   try {
     const list = JSON.parse(await call('GET', '/containers/json?all=1&filters=' + encodeURIComponent(filters)))
-    await Promise.all(list.map((c) => call('DELETE', '/containers/' + c.Id + '?force=1').catch(() => undefined)))
-  } catch {}
+    await Promise.all([...list.map((c) => remove(c.Id)), ...[...named].map(remove)])
+  } catch {
+    await Promise.all([...named].map(remove))
+  }
   process.exit(0)
 }
-process.stdin.on('data', () => undefined).on('end', run).on('error', run).on('close', run)
+const onData = (d) => {
+  pending += d
+  const lines = pending.split('\\n')
+  pending = lines.pop()
+  for (const l of lines) if (/^\\+[0-9a-f]{12,64}$/.test(l)) named.add(l.slice(1))
+}
+process.stdin.setEncoding('utf8')
+process.stdin.on('data', onData).on('end', run).on('error', run).on('close', run)
 `
 
 let watchdog: ChildProcess | undefined
@@ -75,6 +88,15 @@ export function ensureHostWatchdog(endpoint: DockerEndpoint | undefined, log: (m
   watchdog.unref()
   ;(watchdog.stdin as Socket | null)?.unref()
   return watchdog.pid
+}
+
+/**
+ * Have the watchdog also remove container `id` when this process ends (a claimed spare guest, which
+ * carries no owner label). No-op without a watchdog.
+ */
+export function watchdogAlsoRemove(id: string): void {
+  if (!/^[0-9a-f]{12,64}$/.test(id)) return
+  watchdog?.stdin?.write(`+${id}\n`)
 }
 
 /**

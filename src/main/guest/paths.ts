@@ -65,9 +65,49 @@ export function guestEtcDirPrefix(pid: number = process.pid): string {
   return join(tmpdir(), `${GUEST_ETC_PREFIX}${pid}-`)
 }
 
-/** Whether `path` is a guest passwd folder: directly in the OS temp folder and named {@link GUEST_ETC_PREFIX}…. */
+/**
+ * Name prefix of a spare guest's passwd folder (ADR 0040): no owner pid (the spare outlives the
+ * process that made it), and a name an older Cortex's sweep of dead owners' folders does not match.
+ */
+export const SPARE_ETC_PREFIX = 'cortex-spare-etc-'
+
+/** mkdtemp prefix of a spare guest's passwd folder: `<tmp>/cortex-spare-etc-`. */
+export function spareEtcDirPrefix(): string {
+  return join(tmpdir(), SPARE_ETC_PREFIX)
+}
+
+/** Whether `path` is a guest passwd folder: directly in the OS temp folder and named {@link GUEST_ETC_PREFIX}… or {@link SPARE_ETC_PREFIX}…. */
 export function isGuestEtcDir(path: string): boolean {
-  return dirname(resolve(path)) === resolve(tmpdir()) && basename(path).startsWith(GUEST_ETC_PREFIX)
+  const name = basename(path)
+  return dirname(resolve(path)) === resolve(tmpdir()) && (name.startsWith(GUEST_ETC_PREFIX) || name.startsWith(SPARE_ETC_PREFIX))
+}
+
+/** A spare's passwd folder no container mounts is removed once older than this (ms): it may be one whose spare is being created. */
+export const SPARE_ETC_DIR_STALE_MS = 60_000
+
+/**
+ * Remove spare passwd folders ({@link SPARE_ETC_PREFIX}…) that no container mounts (`inUse`) and
+ * that are older than {@link SPARE_ETC_DIR_STALE_MS}. Returns the folders removed; never throws.
+ */
+export function removeStaleSpareEtcDirs(inUse: ReadonlySet<string>, now: number = Date.now()): string[] {
+  let names: string[]
+  try {
+    names = readdirSync(tmpdir()).filter((n) => n.startsWith(SPARE_ETC_PREFIX))
+  } catch {
+    return [] // no readable temp folder
+  }
+  const removed: string[] = []
+  for (const name of names) {
+    const dir = join(tmpdir(), name)
+    if (inUse.has(dir) || now - (statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? now) < SPARE_ETC_DIR_STALE_MS) continue
+    try {
+      rmSync(dir, { recursive: true, force: true })
+      removed.push(dir)
+    } catch {
+      // removed by another sweep, or not ours
+    }
+  }
+  return removed
 }
 
 /** Whether a process with id `pid` exists on this machine (EPERM: it exists under another user). */

@@ -7,6 +7,7 @@
 import { join } from 'node:path'
 import { DockerGuestProvider, reapOrphanGuests } from '../guest/docker-guest'
 import { WarmGuestPool } from '../guest/warm-pool'
+import { spareTtlMs } from '../guest/spare-guests'
 import { CortexError } from '../../shared/errors'
 import { childLogger, errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
 import type { GuestProvider } from '../guest/guest'
@@ -47,10 +48,12 @@ export const GUEST_IMAGE_ENV = 'CORTEX_GUEST_IMAGE'
  * `warmPool` guests (default: `CORTEX_WARM_POOL`, else 1; 0 disables it), from the image named by
  * `CORTEX_GUEST_IMAGE` when set, with one checkpoint guest per repository mounting its store from
  * `checkpointsDir` (unset: no checkpoints; session guests never mount it); the provider, pool and agent
- * connections log to `logger`. Call `close()` at exit: it removes the pool's guests and the checkpoint guests.
- * @throws CortexError('invalid_input') when CORTEX_WARM_POOL is not a whole number from 0 to 8
+ * connections log to `logger`. With `warmGuest` (`cortex run` and the TUI, ADR 0040) a session guest
+ * is a claimed spare when one matches, and `close()` leaves a fresh spare for the last session's
+ * repository and policy. Call `close()` at exit: it removes the pool's guests and the checkpoint guests.
+ * @throws CortexError('invalid_input') when CORTEX_WARM_POOL is not a whole number from 0 to 8, or CORTEX_WARM_GUEST_TTL_MS is bad
  */
-export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: Logger; checkpointsDir?: string; image?: string; mcpPackagesDir?: string } = {}): GuestProvider & { close(): Promise<void> } {
+export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: Logger; checkpointsDir?: string; image?: string; mcpPackagesDir?: string; warmGuest?: boolean } = {}): GuestProvider & { close(): Promise<void> } {
   const raw = process.env[WARM_POOL_ENV]
   const size = opts.warmPool ?? (raw === undefined || raw === '' ? 1 : Number(raw))
   if (!Number.isInteger(size) || size < 0 || size > 8) {
@@ -58,7 +61,9 @@ export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: L
   }
   const image = opts.image?.trim() || process.env[GUEST_IMAGE_ENV]?.trim() || undefined
   const logger = opts.logger ?? NOOP_LOGGER
-  const docker = new DockerGuestProvider({ ...(image ? { image } : {}), checkpointsDir: opts.checkpointsDir, mcpPackagesDir: opts.mcpPackagesDir, logger: childLogger(logger, { component: 'guest' }) })
+  // the spare's lifetime is checked now: a bad CORTEX_WARM_GUEST_TTL_MS is refused before anything starts
+  const spare = opts.warmGuest ? { warmGuest: true, spareTtlMs: spareTtlMs() } : {}
+  const docker = new DockerGuestProvider({ ...(image ? { image } : {}), ...spare, checkpointsDir: opts.checkpointsDir, mcpPackagesDir: opts.mcpPackagesDir, logger: childLogger(logger, { component: 'guest' }) })
   return new WarmGuestPool(docker, { size, logger: childLogger(logger, { component: 'warm-pool' }) })
 }
 
@@ -72,6 +77,8 @@ export interface CortexServiceOptions {
   env?: NodeJS.ProcessEnv
   /** Warm guests (default CORTEX_WARM_POOL, else 1); `cortex run` uses 0. */
   warmPool?: number
+  /** Spare guests across processes (ADR 0040): only `cortex run` and the TUI pass it (cli-service.ts); default off. */
+  warmGuest?: boolean
   /** Where the service, sessions, turns, guests, pool and agent connections log (default nowhere). */
   logger?: Logger
   /** Where API keys are kept (the desktop app: safeStorage); default the environment. */
@@ -121,6 +128,7 @@ export async function createCortexService(opts: CortexServiceOptions): Promise<S
   modelSettings ??= resolveModelSettings(flags, env) // throws provider_config naming what is missing
   const guests = createDefaultGuestProvider({
     warmPool: opts.warmPool ?? saved?.warmPool,
+    warmGuest: opts.warmGuest ?? false,
     image: saved?.guestImage,
     logger,
     checkpointsDir: checkpointsDirOf(opts.dataDir),
