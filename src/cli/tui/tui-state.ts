@@ -14,6 +14,8 @@ import { compactionLabel, contextLabel } from '../../shared/compaction'
 import { callFailed } from '../../shared/tool-outcome'
 import { thoughtLabel } from '../../shared/thinking'
 import { imageLine } from '../../shared/images'
+import { parentCallIdOf } from '../../shared/subagents'
+import { reduceNested, type ChildCall } from './nested-state'
 
 /** Most characters of a command's live output kept per tool row (the tail). */
 export const OUTPUT_TAIL_CHARS = 16_000
@@ -36,6 +38,8 @@ export interface ToolItem {
   result?: string
   /** A file tool's real change, once finished (shared/file-diff.ts). */
   diff?: FileDiff
+  /** A `task` call's subagent calls, in order (nested-state.ts). */
+  children?: ChildCall[]
 }
 
 /** An approval request shown inline until it is resolved. */
@@ -123,6 +127,9 @@ function closeAssistant(s: TuiState): TuiState {
 export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiState {
   if (s.sessionId && env.sessionId !== s.sessionId) return s
   const e = env.event
+  // a subagent's events fold into its task row (nested-state.ts)
+  const parent = parentCallIdOf(e)
+  if (parent !== undefined) return reduceNested(s, e, parent)
   switch (e.type) {
     case 'session_opened': {
       const opened = { ...s, repo: e.repo, mode: e.mode, sandbox: e.sandbox ?? s.sandbox, approvalPolicy: e.approvalPolicy ?? s.approvalPolicy, model: e.model ?? s.model }

@@ -14,6 +14,7 @@ import type { StepCall } from './step-calls'
 import { dispatchToolCall, isAbortError, type DispatchResult } from './tool-dispatch'
 import type { ImageRef } from '../../shared/images'
 import type { TurnDeps } from './turn-deps'
+import type { SubagentRequest } from '../tools/subagent-request'
 
 /**
  * Run `call` and record its result.
@@ -56,7 +57,8 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
         deps.emit({ type: 'tool_output', turnId, callId: call.callId, stream, chunk })
       },
       ...(deps.approvals ? { approve: (c: ToolCall) => deps.approvals!.check(c, turnId, signal) } : {}),
-      ...(watch ? { stillAllowed: (waited: string) => watch.refusal(waited) } : {})
+      ...(watch ? { stillAllowed: (waited: string) => watch.refusal(waited) } : {}),
+      ...(deps.runChild ? { runSubagent: (request: SubagentRequest) => deps.runChild!(deps, call.callId, request) } : {})
     }
     ;({ output, isError, diff, image } = await dispatchToolCall(call, mode, deps.catalog, ctx, call.invalidReason))
   } catch (err) {

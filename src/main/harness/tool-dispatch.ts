@@ -112,11 +112,12 @@ export async function dispatchToolCall(
 
 /** The context of a tool that declared `needsGuest: false`: touching `guest` is a programming error. */
 function withoutGuest(ctx: ToolRunContext, name: string): ToolContext {
-  const { signal, session, emitOutput } = ctx
+  const { signal, session, emitOutput, runSubagent } = ctx
   return {
     signal,
     session,
     emitOutput,
+    ...(runSubagent ? { runSubagent } : {}),
     get guest(): never {
       throw new CortexError('internal', `tool ${name} declares needsGuest: false but used the guest`)
     }

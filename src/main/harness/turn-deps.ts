@@ -16,6 +16,7 @@ import type { ModeWatch } from './mode-watch'
 import type { TurnCompaction } from './compaction/trigger'
 import type { ImageRef } from '../../shared/images'
 import type { TurnImages } from './history-images'
+import type { SubagentReport, SubagentRequest } from '../tools/subagent-request'
 
 /** Everything a turn needs; supplied by the session. */
 export interface TurnDeps {
@@ -77,4 +78,14 @@ export interface TurnDeps {
   modeWatch?: ModeWatch
   /** Compaction settings and sources (harness/compaction); absent: the history is never compacted. */
   compaction?: TurnCompaction
+  /**
+   * Subagents (child-turn.ts, ADR 0037): `depth` of this turn (0 or absent: the session's own turn),
+   * `maxDepth` how deep children may nest (default 1: a child starts none), `maxParallel` how many
+   * consecutive `task` calls of one step run at once (default 4).
+   */
+  subagents?: { depth?: number; maxDepth?: number; maxParallel?: number }
+  /** A model on the session's provider by id, for a custom subagent's `model`; absent: children use {@link model}. */
+  modelFor?(modelId: string): LanguageModel
+  /** Set by runTurn: runs a child turn of call `callId` under `deps` (child-turn.ts); a caller never sets it. */
+  runChild?(deps: TurnDeps, callId: string, request: SubagentRequest): Promise<SubagentReport>
 }

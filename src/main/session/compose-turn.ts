@@ -12,6 +12,7 @@ import type { Logger } from '../../shared/logger-types'
 import { offeredTools, type Mode, type ModeLock } from '../../shared/modes'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import type { ApprovalPolicy } from '../../shared/approvals'
+import { isNested } from '../../shared/subagents'
 import { raceAbort } from '../guest/abortable'
 import { BASELINE_FREE_TOOLS, type SessionCheckpoints } from '../checkpoints/session-checkpoints'
 import { visibleHistory } from '../checkpoints/rewind-history'
@@ -77,7 +78,8 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
   const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(p.repo, mode, lock, family), p.instructions.all())
   const environment = new TurnEnvironment({ repo: p.repo, modelId: modelIdOf(p.model), guest: p.guest, instructions: p.instructions })
   const thinking = p.record.thinking
-  const events = (): readonly SessionEvent[] => visibleHistory(p.record.history)
+  // the parent's history: a subagent's events (tagged `parentCallId`) are its own, never the parent's (ADR 0037)
+  const events = (): readonly SessionEvent[] => visibleHistory(p.record.history).filter((e) => !isNested(e))
   if (compactFocus !== undefined && compaction) {
     const lock = p.record.proposals.lock
     const offered = offeredTools(p.mode(), lock).map((n) => p.catalog[n]).filter((t): t is ToolDefinition => !!t)

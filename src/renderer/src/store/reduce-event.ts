@@ -22,6 +22,8 @@ import { EMPTY_QUEUE_FIELDS, applyQueueEvent, dropQueued, type QueueFields } fro
 import { appendsInPlace } from './in-place'
 import { callFailed } from '../../../shared/tool-outcome'
 import { applyReasoningEvent, type ReasoningFields, type ReasoningRow } from './reasoning-events'
+import { applyNestedEvent } from './nested-events'
+import { parentCallIdOf } from '../../../shared/subagents'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
@@ -45,6 +47,8 @@ export type TimelineItem =
       diff?: FileDiff
       /** An image the tool returned (read_file of a PNG, JPEG, GIF or WebP). */
       image?: ImageRef
+      /** A `task` call's subagent calls, as rows of their own (./nested-events.ts). */
+      children?: Array<Extract<TimelineItem, { kind: 'tool' }>>
     }
   | { kind: 'guest'; id: string; state: string; detail?: string }
   | { kind: 'error'; id: string; code: string; message: string }
@@ -188,6 +192,9 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     view.items.splice(view.items.length - 1, 0, item)
     return { ...view }
   }
+  // a subagent's events fold into its task row (./nested-events.ts)
+  const parent = parentCallIdOf(event)
+  if (parent !== undefined) return applyNestedEvent(view, event, parent, id)
   switch (event.type) {
     case 'session_opened':
       return { ...view, repo: event.repo, mode: event.mode, sandbox: event.sandbox ?? view.sandbox, approvalPolicy: event.approvalPolicy ?? view.approvalPolicy, model: modelOf(event) ?? view.model }

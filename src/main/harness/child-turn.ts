@@ -1,0 +1,91 @@
+/**
+ * A subagent's child turn (ADR 0037): runTurn again, under one `task` call, with a fresh history of
+ * its own (its task prompt first), the parent's mode, lock, guest, approvals, checkpoints and
+ * Stop, and a catalog clamped to its kind. Every event it emits is tagged with the call's id
+ * (`parentCallId`) and goes to the parent's log, so the child's history persists nested under
+ * the call, its usage counts toward the turn, and a front end can fold it into the call's row.
+ */
+import type { SessionEvent } from '../../shared/events'
+import { EPHEMERAL_EVENTS } from '../../shared/events'
+import { offeredTools } from '../../shared/modes'
+import { isNested, TASK_TOOL } from '../../shared/subagents'
+import type { SubagentReport, SubagentRequest } from '../tools/subagent-request'
+import type { ToolDefinition } from '../tools/tool'
+import { subagentSection } from './prompt/subagents'
+import type { TurnDeps } from './turn-deps'
+
+/** Default of how deep subagents nest: 1, a child cannot start children. */
+export const DEFAULT_SUBAGENT_DEPTH = 1
+
+/** Tools that act on the session's own state (its todos, plan, spec, goal): never a child's. */
+export const SESSION_TOOLS: ReadonlySet<string> = new Set(['todo_read', 'todo_write', 'plan', 'spec', 'goal_done'])
+
+/** How a child turn runs (turn-loop.ts's runTurn, passed in so this module does not import the loop). */
+export type RunTurn = (deps: TurnDeps) => Promise<'completed' | 'stopped'>
+
+/**
+ * Run `request` as a child turn of `parent`'s call `parentCallId` and return its report.
+ * @throws AbortError when Stop ends it (the call is then recorded as interrupted); CortexError as runTurn does
+ */
+export async function runChildTurn(parent: TurnDeps, parentCallId: string, request: SubagentRequest, run: RunTurn): Promise<SubagentReport> {
+  const depth = (parent.subagents?.depth ?? 0) + 1
+  const own: SessionEvent[] = []
+  const emit = (event: SessionEvent): void => {
+    // a grandchild's events are tagged already: they pass through, outside this child's history
+    if (isNested(event)) return parent.emit(event)
+    if (!EPHEMERAL_EVENTS.has(event.type)) own.push(event)
+    parent.emit({ ...event, parentCallId } as SessionEvent)
+  }
+  const catalog = childCatalog(parent.catalog, request.tools, depth < (parent.subagents?.maxDepth ?? DEFAULT_SUBAGENT_DEPTH))
+  const toolsNow = (): string[] => offeredTools(parent.getMode(), parent.getLock?.() ?? null).filter((t) => Object.hasOwn(catalog, t))
+  const child: TurnDeps = {
+    ...parent,
+    catalog,
+    events: () => own,
+    emit,
+    getGoalActive: () => false,
+    systemPrompt: (mode, lock) => `${request.systemPrompt ?? parent.systemPrompt(mode, lock)}\n\n${subagentSection(toolsNow())}`,
+    takeQueued: undefined, // messages typed during the turn are the parent's
+    compaction: undefined,
+    subagents: { ...parent.subagents, depth },
+    ...(request.model && request.model !== 'inherit' && parent.modelFor ? { model: parent.modelFor(request.model) } : {})
+  }
+  parent.logger?.info('subagent started', { turnId: parent.turnId, parentCallId, kind: request.kind, depth })
+  emit({ type: 'user_message', turnId: parent.turnId, text: request.prompt })
+  const outcome = await run(child)
+  const report = summarise(own)
+  parent.logger?.info('subagent ended', { turnId: parent.turnId, parentCallId, kind: request.kind, outcome, requests: report.requests, toolCalls: report.toolCalls })
+  if (outcome === 'stopped') throw new DOMException('the subagent was stopped', 'AbortError')
+  return report
+}
+
+/**
+ * The child's catalog: the parent's tools named by `tools` (all for `inherit`), never a session
+ * tool, and `task` only when the child may start children. The mode in force clamps it further
+ * at every step (runTurn offers, and dispatch allows, only what `offeredTools` gives).
+ */
+export function childCatalog(parent: Readonly<Record<string, ToolDefinition>>, tools: SubagentRequest['tools'], mayNest: boolean): Record<string, ToolDefinition> {
+  const out: Record<string, ToolDefinition> = {}
+  for (const [name, tool] of Object.entries(parent)) {
+    if (SESSION_TOOLS.has(name)) continue
+    if (name === TASK_TOOL && !mayNest) continue
+    if (tools !== 'inherit' && !tools.includes(name)) continue
+    out[name] = tool
+  }
+  return out
+}
+
+/** The report of a child's history: its last assistant text, its requests and its calls. */
+function summarise(own: readonly SessionEvent[]): SubagentReport {
+  let text = ''
+  let requests = 0
+  let toolCalls = 0
+  for (const e of own) {
+    if (e.type === 'assistant_message') {
+      if (e.text.trim() !== '') text = e.text
+      toolCalls += e.toolCalls.length
+    }
+    if (e.type === 'usage') requests++
+  }
+  return { text, requests, toolCalls }
+}
