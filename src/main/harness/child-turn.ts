@@ -13,6 +13,7 @@ import type { SubagentReport, SubagentRequest } from '../tools/subagent-request'
 import type { ToolDefinition } from '../tools/tool'
 import { subagentSection } from './prompt/subagents'
 import type { TurnDeps } from './turn-deps'
+import { turnTools } from './turn-tools'
 
 /** Default of how deep subagents nest: 1, a child cannot start children. */
 export const DEFAULT_SUBAGENT_DEPTH = 1
@@ -36,11 +37,18 @@ export async function runChildTurn(parent: TurnDeps, parentCallId: string, reque
     if (!EPHEMERAL_EVENTS.has(event.type)) own.push(event)
     parent.emit({ ...event, parentCallId } as SessionEvent)
   }
-  const catalog = childCatalog(parent.catalog, request.tools, depth < (parent.subagents?.maxDepth ?? DEFAULT_SUBAGENT_DEPTH))
-  const toolsNow = (): string[] => offeredTools(parent.getMode(), parent.getLock?.() ?? null).filter((t) => Object.hasOwn(catalog, t))
+  const allowed = childTools(request.tools, depth < (parent.subagents?.maxDepth ?? DEFAULT_SUBAGENT_DEPTH))
+  const catalog = Object.fromEntries(Object.entries(parent.catalog).filter(([name]) => allowed(name)))
+  // extensions' tools (MCP, task) are asked anew at each step, like the parent's, and clamped the same way
+  const extraTools = (): readonly ToolDefinition[] => (parent.extraTools?.() ?? []).filter((t) => allowed(t.name))
+  const toolsNow = (): readonly string[] => {
+    const tools = turnTools({ catalog, extraTools })
+    return offeredTools(parent.getMode(), parent.getLock?.() ?? null, false, tools.extras).filter((t) => Object.hasOwn(tools.catalog, t))
+  }
   const child: TurnDeps = {
     ...parent,
     catalog,
+    extraTools,
     events: () => own,
     emit,
     getGoalActive: () => false,
@@ -60,19 +68,12 @@ export async function runChildTurn(parent: TurnDeps, parentCallId: string, reque
 }
 
 /**
- * The child's catalog: the parent's tools named by `tools` (all for `inherit`), never a session
- * tool, and `task` only when the child may start children. The mode in force clamps it further
- * at every step (runTurn offers, and dispatch allows, only what `offeredTools` gives).
+ * Which of the parent's tools a child has: those named by `tools` (all for `inherit`), never a
+ * session tool, and `task` only when the child may start children. The mode in force clamps them
+ * further at every step (runTurn offers, and dispatch allows, only what `offeredTools` gives).
  */
-export function childCatalog(parent: Readonly<Record<string, ToolDefinition>>, tools: SubagentRequest['tools'], mayNest: boolean): Record<string, ToolDefinition> {
-  const out: Record<string, ToolDefinition> = {}
-  for (const [name, tool] of Object.entries(parent)) {
-    if (SESSION_TOOLS.has(name)) continue
-    if (name === TASK_TOOL && !mayNest) continue
-    if (tools !== 'inherit' && !tools.includes(name)) continue
-    out[name] = tool
-  }
-  return out
+export function childTools(tools: SubagentRequest['tools'], mayNest: boolean): (name: string) => boolean {
+  return (name) => !SESSION_TOOLS.has(name) && (name !== TASK_TOOL || mayNest) && (tools === 'inherit' || tools.includes(name))
 }
 
 /** The report of a child's history: its last assistant text, its requests and its calls. */

@@ -15,6 +15,7 @@ import { dispatchToolCall, isAbortError, type DispatchResult } from './tool-disp
 import type { ImageRef } from '../../shared/images'
 import type { TurnDeps } from './turn-deps'
 import type { SubagentRequest } from '../tools/subagent-request'
+import { turnTools } from './turn-tools'
 
 /**
  * Run `call` and record its result.
@@ -41,7 +42,7 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
     return text === '' ? {} : { output: text }
   }
   // checked against the mode and lock in force now, not when the model asked, and again after every wait (mode-watch.ts)
-  const modeNow = () => ({ mode: deps.getMode(), lock: deps.getLock?.() ?? null, goalActive: deps.getGoalActive?.() ?? false })
+  const modeNow = () => ({ mode: deps.getMode(), lock: deps.getLock?.() ?? null, goalActive: deps.getGoalActive?.() ?? false, extras: turnTools(deps).extras })
   // a switch that withholds the tool withdraws its approval card at once
   const watch = deps.modeWatch?.watch(call.name, modeNow, (s) => deps.approvals?.withdraw(call.callId, switchedReason(s.mode)))
   try {
@@ -60,7 +61,7 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
       ...(watch ? { stillAllowed: (waited: string) => watch.refusal(waited) } : {}),
       ...(deps.runChild ? { runSubagent: (request: SubagentRequest) => deps.runChild!(deps, call.callId, request) } : {})
     }
-    ;({ output, isError, diff, image } = await dispatchToolCall(call, mode, deps.catalog, ctx, call.invalidReason))
+    ;({ output, isError, diff, image } = await dispatchToolCall(call, mode, turnTools(deps).catalog, ctx, call.invalidReason))
   } catch (err) {
     if (isAbortError(err, signal)) {
       deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: interruptedResult(partial), ...keptOutput() })
