@@ -52,7 +52,7 @@ export function parseAgentFile(text: string, source: string, fallbackName: strin
   try {
     front = parseYaml(m[1]!)
   } catch (err) {
-    throw new Error(`${source}: the frontmatter is not valid YAML (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`)
+    throw new Error(`${source}: the frontmatter is not valid YAML (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`, { cause: err })
   }
   const f = (front && typeof front === 'object' ? front : {}) as Record<string, unknown>
   const name = typeof f.name === 'string' && f.name.trim() !== '' ? f.name.trim() : fallbackName
