@@ -12,11 +12,12 @@ import { isNested, TASK_TOOL } from '../../shared/subagents'
 import type { SubagentReport, SubagentRequest } from '../tools/subagent-request'
 import type { ToolDefinition } from '../tools/tool'
 import { subagentSection } from './prompt/subagents'
-import type { TurnDeps } from './turn-deps'
+import type { SubagentEnd, TurnDeps } from './turn-deps'
 import { turnTools } from './turn-tools'
+import { DEFAULT_SUBAGENT_SETTINGS } from './subagent-settings'
 
 /** Default of how deep subagents nest: 1, a child cannot start children. */
-export const DEFAULT_SUBAGENT_DEPTH = 1
+export const DEFAULT_SUBAGENT_DEPTH = DEFAULT_SUBAGENT_SETTINGS.maxDepth
 
 /** Tools that act on the session's own state (its todos, plan, spec, goal): never a child's. */
 export const SESSION_TOOLS: ReadonlySet<string> = new Set(['todo_read', 'todo_write', 'plan', 'spec', 'goal_done'])
@@ -60,11 +61,17 @@ export async function runChildTurn(parent: TurnDeps, parentCallId: string, reque
   }
   parent.logger?.info('subagent started', { turnId: parent.turnId, parentCallId, kind: request.kind, depth })
   emit({ type: 'user_message', turnId: parent.turnId, text: request.prompt })
-  const outcome = await run(child)
-  const report = summarise(own)
-  parent.logger?.info('subagent ended', { turnId: parent.turnId, parentCallId, kind: request.kind, outcome, requests: report.requests, toolCalls: report.toolCalls })
+  let outcome: SubagentEnd['outcome'] = 'error'
+  try {
+    outcome = await run(child)
+  } finally {
+    const report = summarise(own)
+    parent.logger?.info('subagent ended', { turnId: parent.turnId, parentCallId, kind: request.kind, outcome, requests: report.requests, toolCalls: report.toolCalls })
+    // the SubagentStop hook point (ADR 0037): told however the child ended, Stop included
+    await Promise.resolve(parent.subagentEnded?.({ parentCallId, kind: request.kind, outcome, report: report.text, depth })).catch(() => undefined)
+  }
   if (outcome === 'stopped') throw new DOMException('the subagent was stopped', 'AbortError')
-  return report
+  return summarise(own)
 }
 
 /**

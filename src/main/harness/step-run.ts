@@ -6,13 +6,14 @@
  */
 import { TASK_TOOL } from '../../shared/subagents'
 import { closeUnstarted } from './interrupted'
+import { DEFAULT_SUBAGENT_SETTINGS } from './subagent-settings'
 import type { LoopGuard } from './loop-guard'
 import { runCall } from './run-call'
 import type { StepCall } from './step-calls'
 import type { TurnDeps } from './turn-deps'
 
 /** Default of how many `task` calls of one step run at the same time. */
-export const DEFAULT_MAX_PARALLEL_SUBAGENTS = 4
+export const DEFAULT_MAX_PARALLEL_SUBAGENTS = DEFAULT_SUBAGENT_SETTINGS.maxParallel
 
 /**
  * Run `calls` (one step's, in the model's order) and record each one's result.

@@ -18,6 +18,19 @@ import type { ImageRef } from '../../shared/images'
 import type { TurnImages } from './history-images'
 import type { SubagentReport, SubagentRequest } from '../tools/subagent-request'
 
+/** How a subagent (child turn) ended, for {@link TurnDeps.subagentEnded}. */
+export interface SubagentEnd {
+  /** The `task` call that started it. */
+  parentCallId: string
+  kind: string
+  /** `completed` (it answered), `stopped` (Stop) or `error` (its turn failed: provider, guest, loop guard). */
+  outcome: 'completed' | 'stopped' | 'error'
+  /** Its last assistant text ('' when none). */
+  report: string
+  /** 1 for a child of the session's own turn. */
+  depth: number
+}
+
 /** Everything a turn needs; supplied by the session. */
 export interface TurnDeps {
   turnId: string
@@ -91,6 +104,12 @@ export interface TurnDeps {
   subagents?: { depth?: number; maxDepth?: number; maxParallel?: number }
   /** A model on the session's provider by id, for a custom subagent's `model`; absent: children use {@link model}. */
   modelFor?(modelId: string): LanguageModel
+  /**
+   * Called when a child turn of this turn ends, however it ended (the SubagentStop hook's point;
+   * ADR 0037); awaited before the task call's result is recorded, so it should be quick. Never
+   * allowed to fail the call (a rejection is ignored). Absent: nothing is told.
+   */
+  subagentEnded?(end: SubagentEnd): Promise<void> | void
   /** Set by runTurn: runs a child turn of call `callId` under `deps` (child-turn.ts); a caller never sets it. */
   runChild?(deps: TurnDeps, callId: string, request: SubagentRequest): Promise<SubagentReport>
 }

@@ -13,6 +13,7 @@ import { offeredTools, type Mode, type ModeLock } from '../../shared/modes'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import { isNested } from '../../shared/subagents'
+import { subagentSettingsFromEnv } from '../harness/subagent-settings'
 import { raceAbort } from '../guest/abortable'
 import { BASELINE_FREE_TOOLS, type SessionCheckpoints } from '../checkpoints/session-checkpoints'
 import { visibleHistory } from '../checkpoints/rewind-history'
@@ -90,6 +91,13 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     const side = { turnId, model: p.model, signal, events, emit: p.emit, getGuest: () => raceAbort(p.guest.ensure(), signal), classifyError: p.classifyError }
     return runCompactionTurn(side, compaction, systemPrompt(p.mode(), lock), offered, compactFocus || undefined)
   }
+  // CORTEX_SUBAGENTS_PARALLEL / CORTEX_SUBAGENTS_DEPTH: a bad value ends the turn with invalid_input naming it
+  let subagents: TurnDeps['subagents']
+  try {
+    subagents = subagentSettingsFromEnv(process.env)
+  } catch (err) {
+    return Promise.reject(err)
+  }
   const deps: TurnDeps = {
     turnId,
     model: p.model,
@@ -117,6 +125,7 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     logger: p.logger,
     approvals: p.approvals.gate,
     modeWatch: p.modeWatch,
+    subagents,
     ...(p.images ? { images: p.images } : {}),
     ...(compaction ? { compaction } : {})
   }

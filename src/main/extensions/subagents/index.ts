@@ -8,7 +8,7 @@
 import type { TrustItem } from '../../../shared/extensions'
 import { errorFields } from '../../../shared/logger-types'
 import { EXPLORE_PROMPT, BUILT_IN_KIND_NOTES } from '../../harness/prompt/subagents'
-import { DEFAULT_MAX_PARALLEL_SUBAGENTS } from '../../harness/step-run'
+import { DEFAULT_SUBAGENT_SETTINGS, subagentSettingsFromEnv } from '../../harness/subagent-settings'
 import type { ToolDefinition } from '../../tools/tool'
 import type { ExtensionContext, ExtensionProvider } from '../types'
 import type { AgentDefinition } from './agent-file'
@@ -30,11 +30,18 @@ function kindOf(a: AgentDefinition): SubagentKind {
 }
 
 /**
- * The provider of `task` for one session.
+ * The provider of `task` for one session; none when CORTEX_SUBAGENTS_DEPTH is 0.
  * @param opts.maxParallel how many task calls of one step run at once (the tool's description says so; default 4)
  */
-export function createSubagentsProvider(ctx: ExtensionContext, opts: { maxParallel?: number } = {}): ExtensionProvider {
-  const maxParallel = opts.maxParallel ?? DEFAULT_MAX_PARALLEL_SUBAGENTS
+export function createSubagentsProvider(ctx: ExtensionContext, opts: { maxParallel?: number } = {}): ExtensionProvider | undefined {
+  let settings = DEFAULT_SUBAGENT_SETTINGS
+  try {
+    settings = subagentSettingsFromEnv(process.env)
+  } catch {
+    // the turn says what is wrong (compose-turn.ts reads the same variables)
+  }
+  if (settings.maxDepth === 0) return undefined // CORTEX_SUBAGENTS_DEPTH=0: no subagents
+  const maxParallel = opts.maxParallel ?? settings.maxParallel
   let repo: RepoAgents = { agents: [], hash: '', problems: [] }
   let tool: ToolDefinition | undefined
   const trusted = (): boolean => repo.hash !== '' && (ctx.trust?.isTrusted(ctx.repo, AGENTS_TRUST_KEY, repo.hash) ?? false)
