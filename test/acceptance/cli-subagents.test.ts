@@ -20,6 +20,7 @@ import {
 const PARENT = 'Look into the repository with two explorers'
 const TASK_A = 'SUBAGENT-A: what does alpha.txt say?'
 const TASK_B = 'SUBAGENT-B: what does beta.txt say?'
+const TASK_G = 'SUBAGENT-G: write the marker file'
 
 type Message = { role: string; content: unknown }
 const messages = (r: RecordedRequest): Message[] => (r.body as { messages: Message[] }).messages
@@ -124,6 +125,53 @@ describe.skipIf(skipWithoutDocker())('cortex run: subagents', () => {
     expect(ended.usage?.inputTokens).toBe(usage.reduce((n, u) => n + u.inputTokens, 0))
   }, 240_000)
 
+  it('cortex run prints each child call under its task row, not the child\'s text', async () => {
+    server = await startScriptedModelServer([], { route: route() })
+    const repo = await makeTestRepo({ 'alpha.txt': 'alpha\n', 'beta.txt': 'beta\n' })
+    const run = await runCli(['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'm', PARENT], {
+      env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0' }
+    })
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/⏺ task\(kind: "explore", description: "read alpha"/)
+    expect(run.stdout).toContain('  ↳ read alpha · write_file(path: "from-A.txt")')
+    expect(run.stdout).toContain('  ↳ read beta · write_file(path: "from-B.txt")')
+    expect(run.stdout).toMatch(/ {4}⎿ Error: tool "write_file"/)
+    expect(run.stdout).toContain('Both explorers reported.')
+  }, 240_000)
+
+  it('a general subagent in Ask mode gets only Ask\'s tools', async () => {
+    server = await startScriptedModelServer([], { route: generalRoute({ toolCalls: [{ name: 'bash', args: { command: 'touch marker' } }] }) })
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' })
+    const run = await runCli(['run', '--repo', repo, '--mode', 'ask', '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'm', '--json', 'go'], {
+      env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0' }
+    })
+    expect(run.code).toBe(0)
+    const child = server.requests.filter((r) => firstUser(r) === TASK_G)
+    expect(offeredToolNames(child[0]!).sort()).toEqual(['glob', 'grep', 'read_file'])
+    expect(sentToolResults(child[1]!)[0]!.output).toMatch(/^Error: tool "bash" is not available in ask mode/)
+    expect(existsSync(join(repo, 'marker'))).toBe(false)
+  }, 240_000)
+
+  it('a general subagent\'s command waits for the user\'s approval through the parent\'s gate', async () => {
+    server = await startScriptedModelServer([], { route: generalRoute({ toolCalls: [{ name: 'bash', args: { command: 'echo hi > marker' } }] }) })
+    const repo = await makeTestRepo({ 'a.txt': 'a\n' })
+    const cli = startStreamCli(['run', '--repo', repo, '--ask', 'commands', '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'm', '--json', '--input', 'stream-json'], {
+      env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0' }
+    })
+    cli.send({ type: 'user_message', text: 'go' })
+    const asked = await cli.waitFor('approval_requested', undefined, { timeoutMs: 120_000 })
+    expect(asked.tool).toBe('bash')
+    const childCall = ofType(cli.events, 'tool_call_started').find((e) => e.callId === asked.callId)!
+    expect(childCall.parentCallId).toBe(ofType(cli.events, 'tool_call_started').find((e) => e.name === 'task')!.callId)
+    cli.send({ type: 'approval_decision', requestId: asked.requestId, decision: 'allow_once' })
+    const ended = await cli.waitFor('turn_ended', undefined, { timeoutMs: 120_000 })
+    cli.end()
+    expect((await cli.exit()).code).toBe(0)
+    expect(ended.reason).toBe('completed')
+    expect(existsSync(join(repo, 'marker'))).toBe(true)
+    expect(sentToolResults(server.requests.filter((r) => firstUser(r) !== TASK_G).at(-1)!)[0]!.output).toBe('REPORT-G: done')
+  }, 240_000)
+
   it('Stop during two subagents ends both within 2 s with every call answered, and the session resumes', async () => {
     server = await startScriptedModelServer([], { route: route({ childFirst: { text: 'Looking', hangAfterText: true }, parentEnd: 'resumed fine' }) })
     const repo = await makeTestRepo({ 'alpha.txt': 'alpha\n', 'beta.txt': 'beta\n' })
@@ -161,6 +209,15 @@ describe.skipIf(skipWithoutDocker())('cortex run: subagents', () => {
     expect(parentShape(req)).toEqual({ users: [PARENT, 'go on'], calls: ['task', 'task'] })
   }, 240_000)
 })
+
+/** A parent that starts one `general` subagent whose first step is `childFirst`, then reports `REPORT-G`. */
+function generalRoute(childFirst: ScriptStep): (r: RecordedRequest) => ScriptStep {
+  return (r) => {
+    const answered = sentToolResults(r).length > 0
+    if (firstUser(r) === TASK_G) return answered ? { text: 'REPORT-G: done' } : childFirst
+    return answered ? { text: 'The general agent reported.' } : { toolCalls: [{ name: 'task', args: { kind: 'general', description: 'do it', prompt: TASK_G } }] }
+  }
+}
 
 /** Resolve once `cond()` holds (checked every 50 ms); reject after `timeoutMs` (a hang guard). */
 async function waitUntil(cond: () => boolean, timeoutMs: number): Promise<void> {
