@@ -177,7 +177,8 @@ describe.skipIf(skipWithoutDocker())('cortex run: subagents', () => {
     const repo = await makeTestRepo({ 'alpha.txt': 'alpha\n', 'beta.txt': 'beta\n' })
     const cli = start(repo, server.baseUrl)
     cli.send({ type: 'user_message', text: PARENT })
-    // both children's requests are streaming and hanging
+    // the guest is up (its start is not what this measures) and both children's requests hang mid-stream
+    await cli.waitFor('guest_status', (e) => e.state === 'ready', { timeoutMs: 120_000 })
     await waitUntil(() => server!.requests.filter((r) => r.hanging && (firstUser(r) === TASK_A || firstUser(r) === TASK_B)).length === 2, 120_000)
     const stoppedAt = Date.now()
     cli.send({ type: 'stop' })
