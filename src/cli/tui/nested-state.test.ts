@@ -23,7 +23,7 @@ describe('subagents in the interactive CLI', () => {
       { type: 'tool_call_started', turnId: 't', callId: 'c1', name: 'grep', args: { pattern: 'x' }, parentCallId: 'task1' },
       { type: 'tool_call_finished', turnId: 't', callId: 'c1', name: 'grep', isError: false, result: 'a.ts:1:x', parentCallId: 'task1' },
       { type: 'tool_call_started', turnId: 't', callId: 'c2', name: 'write_file', args: { path: 'y' }, parentCallId: 'task1' },
-      { type: 'tool_call_finished', turnId: 't', callId: 'c2', name: 'write_file', isError: true, result: 'Error: tool "write_file" does not exist.\nmore', parentCallId: 'task1' },
+      { type: 'tool_call_finished', turnId: 't', callId: 'c2', name: 'write_file', isError: true, result: 'Error: tool "write_file" is not available to this agent; it was not run.\nmore', parentCallId: 'task1' },
       usage(300, 'task1'),
       { type: 'tool_call_finished', turnId: 't', callId: 'task1', name: 'task', isError: false, result: 'x is in a.ts' }
     ])
@@ -32,7 +32,7 @@ describe('subagents in the interactive CLI', () => {
     expect(task.kind === 'tool' && task.status).toBe('ok')
     expect(task.kind === 'tool' && task.children).toEqual([
       { callId: 'c1', name: 'grep', args: { pattern: 'x' }, status: 'ok' },
-      { callId: 'c2', name: 'write_file', args: { path: 'y' }, status: 'error', error: 'Error: tool "write_file" does not exist.' }
+      { callId: 'c2', name: 'write_file', args: { path: 'y' }, status: 'error', error: 'Error: tool "write_file" is not available to this agent; it was not run.' }
     ])
     expect(s.usage.requests).toBe(2)
     expect(s.usage.inputTokens).toBe(1300)
