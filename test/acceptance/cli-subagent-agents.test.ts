@@ -1,7 +1,7 @@
 // Custom subagents (ADR 0037) through the built `cortex run --input stream-json`, a real guest and a
 // scripted model: a repository's `.claude/agents/reviewer.md` is off until the user enables it (the
 // `agents` trust item is announced; a task naming it is refused), and once enabled a task runs it
-// with its body as the system prompt and only its tools (Claude's names mapped to Cortex's).
+// with its body as the system prompt, only its tools (Claude's names mapped to Cortex's) and its model.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,11 +13,11 @@ import {
   offeredToolNames, sentToolResults, startScriptedModelServer, type RecordedRequest, type ScriptStep, type ScriptedModelServer
 } from '../support/scripted-model-server'
 
-const AGENT = ['---', 'name: reviewer', 'description: Reviews a change for bugs', 'tools: Read, Grep, Frobnicate', '---', 'You are REVIEWER-PROMPT: read the code and list its bugs.', ''].join('\n')
+const AGENT = ['---', 'name: reviewer', 'description: Reviews a change for bugs', 'tools: Read, Grep, Frobnicate', 'model: reviewer-model', '---', 'You are REVIEWER-PROMPT: read the code and list its bugs.', ''].join('\n')
 const TASK = 'REVIEW-TASK: review a.txt'
 
 type Message = { role: string; content: unknown }
-const messages = (r: RecordedRequest): Message[] => (r.body as { messages: Message[] }).messages
+const messages = (r: RecordedRequest): Message[] => (r.body as { messages?: Message[] } | undefined)?.messages ?? []
 const text = (m: Message | undefined): string => (m === undefined ? '' : typeof m.content === 'string' ? m.content : JSON.stringify(m.content))
 
 /** The parent asks for the reviewer whenever its last message is the user's; a child reports at once. */
@@ -47,7 +47,7 @@ describe.skipIf(skipWithoutDocker())('cortex run: custom subagents', () => {
     const item = card.items.find((i) => i.key === 'agents')!
     expect(item).toMatchObject({ kind: 'agents', state: 'new' })
     expect(item.detail).toContain('reviewer (.claude/agents/reviewer.md): Reviews a change for bugs')
-    expect(item.detail).toContain('tools: read_file, grep · unknown tools ignored: Frobnicate')
+    expect(item.detail).toContain('tools: read_file, grep · model: reviewer-model · unknown tools ignored: Frobnicate')
     await cli.waitFor('turn_ended', undefined, { timeoutMs: 120_000 })
     const refused = server.requests.at(-1)!
     expect(sentToolResults(refused)[0]!.output).toMatch(/^Error: there is no subagent kind "reviewer"; the kinds are: explore, general\./)
@@ -63,6 +63,9 @@ describe.skipIf(skipWithoutDocker())('cortex run: custom subagents', () => {
     const child = server.requests.find((r) => text(messages(r).find((m) => m.role === 'user')) === TASK)!
     expect(text(messages(child)[0])).toMatch(/^You are REVIEWER-PROMPT: read the code and list its bugs\.\n\n# Working as a subagent/)
     expect(offeredToolNames(child).sort()).toEqual(['grep', 'read_file'])
-    expect(sentToolResults(server.requests.at(-1)!).at(-1)!.output).toBe('REVIEW-REPORT: no bugs')
+    // its own model, on the session's provider; the parent keeps the session's
+    expect((child.body as { model: string }).model).toBe('reviewer-model')
+    expect((server.requests.filter((r) => r.method === 'POST').at(-1)!.body as { model: string }).model).toBe('m')
+    expect(sentToolResults(server.requests.filter((r) => r.method === 'POST').at(-1)!).at(-1)!.output).toBe('REVIEW-REPORT: no bugs')
   }, 240_000)
 })

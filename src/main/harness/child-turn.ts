@@ -10,7 +10,7 @@ import { EPHEMERAL_EVENTS } from '../../shared/events'
 import { offeredTools } from '../../shared/modes'
 import { isNested, TASK_TOOL } from '../../shared/subagents'
 import type { SubagentReport, SubagentRequest } from '../tools/subagent-request'
-import type { ToolDefinition } from '../tools/tool'
+import { ToolError, type ToolDefinition } from '../tools/tool'
 import { subagentSection } from './prompt/subagents'
 import type { SubagentEnd, TurnDeps } from './turn-deps'
 import { turnTools } from './turn-tools'
@@ -57,7 +57,7 @@ export async function runChildTurn(parent: TurnDeps, parentCallId: string, reque
     takeQueued: undefined, // messages typed during the turn are the parent's
     compaction: undefined,
     subagents: { ...parent.subagents, depth },
-    ...(request.model && request.model !== 'inherit' && parent.modelFor ? { model: parent.modelFor(request.model) } : {})
+    ...(request.model && parent.modelFor ? { model: await childModel(parent, request.model) } : {})
   }
   parent.logger?.info('subagent started', { turnId: parent.turnId, parentCallId, kind: request.kind, depth })
   emit({ type: 'user_message', turnId: parent.turnId, text: request.prompt })
@@ -81,6 +81,27 @@ export async function runChildTurn(parent: TurnDeps, parentCallId: string, reque
  */
 export function childTools(tools: SubagentRequest['tools'], mayNest: boolean): (name: string) => boolean {
   return (name) => !SESSION_TOOLS.has(name) && (name !== TASK_TOOL || mayNest) && (tools === 'inherit' || tools.includes(name))
+}
+
+/**
+ * The model a custom agent names, on the session's provider; Stop ends the wait.
+ * @throws ToolError (the parent model can pick another kind) when the provider cannot use it; AbortError on Stop
+ */
+async function childModel(parent: TurnDeps, id: string): Promise<TurnDeps['model']> {
+  let onAbort = (): void => undefined
+  const stopped = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new DOMException('the subagent was stopped', 'AbortError'))
+    if (parent.signal.aborted) onAbort()
+    else parent.signal.addEventListener('abort', onAbort, { once: true })
+  })
+  try {
+    return await Promise.race([parent.modelFor!(id), stopped])
+  } catch (err) {
+    if (parent.signal.aborted) throw err
+    throw new ToolError(`this agent's model "${id}" cannot be used (${err instanceof Error ? err.message : String(err)}); the subagent did not start`)
+  } finally {
+    parent.signal.removeEventListener('abort', onAbort)
+  }
 }
 
 /** The report of a child's history: its last assistant text, its requests and its calls. */

@@ -102,8 +102,12 @@ export interface TurnDeps {
    * consecutive `task` calls of one step run at once (default 4).
    */
   subagents?: { depth?: number; maxDepth?: number; maxParallel?: number }
-  /** A model on the session's provider by id, for a custom subagent's `model`; absent: children use {@link model}. */
-  modelFor?(modelId: string): LanguageModel
+  /**
+   * A model on the session's provider by id, for a custom subagent's `model` (checked against the
+   * provider's list when it has one); rejects with CortexError when it cannot be used. Absent:
+   * children use {@link model}.
+   */
+  modelFor?(modelId: string): Promise<LanguageModel>
   /**
    * Called when a child turn of this turn ends, however it ended (the SubagentStop hook's point;
    * ADR 0037); awaited before the task call's result is recorded, so it should be quick. Never

@@ -43,6 +43,8 @@ export interface TurnParts {
   repo: string
   model: LanguageModel
   catalog: Readonly<Record<string, ToolDefinition>>
+  /** A model on the session's provider by id (a custom subagent's `model`; model-requests.ts); absent: children use the session's. */
+  modelFor?(modelId: string): Promise<LanguageModel>
   /** The session's extensions (src/main/extensions): their tools, prompt sections and turn-start reload; absent: none. */
   extensions?: SessionExtensions
   classifyError(err: unknown): CortexError
@@ -126,6 +128,7 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     approvals: p.approvals.gate,
     modeWatch: p.modeWatch,
     subagents,
+    ...(p.modelFor ? { modelFor: p.modelFor } : {}),
     ...(p.images ? { images: p.images } : {}),
     ...(compaction ? { compaction } : {})
   }
