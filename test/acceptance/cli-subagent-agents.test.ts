@@ -1,8 +1,9 @@
 // Custom subagents (ADR 0037) through the built `cortex run --input stream-json`, a real guest and a
 // scripted model: a repository's `.claude/agents/reviewer.md` is off until the user enables it (the
-// `agents` trust item is announced; a task naming it is refused), and once enabled a task runs it
+// `agents` trust item is announced; a task naming it is refused; the user's own CORTEX_HOME/agents
+// are listed at once), and once enabled a task runs it
 // with its body as the system prompt, only its tools (Claude's names mapped to Cortex's) and its model.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
@@ -37,6 +38,9 @@ describe.skipIf(skipWithoutDocker())('cortex run: custom subagents', () => {
   afterAll(() => rmSync(home, { recursive: true, force: true }))
 
   it('a repository agent is refused until enabled, then runs with its own prompt and tools', async () => {
+    // the user's own agents (CORTEX_HOME/agents) are trusted: listed from the first request on
+    mkdirSync(join(home, 'agents'), { recursive: true })
+    writeFileSync(join(home, 'agents', 'helper.md'), '---\ndescription: HOME-HELPER does chores\n---\nHelp.\n')
     server = await startScriptedModelServer([], { route })
     const repo = await makeTestRepo({ 'a.txt': 'a\n', '.claude/agents/reviewer.md': AGENT })
     const cli = startStreamCli(['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'm', '--json', '--input', 'stream-json'], {
@@ -50,8 +54,10 @@ describe.skipIf(skipWithoutDocker())('cortex run: custom subagents', () => {
     expect(item.detail).toContain('tools: read_file, grep · model: reviewer-model · unknown tools ignored: Frobnicate')
     await cli.waitFor('turn_ended', undefined, { timeoutMs: 120_000 })
     const refused = server.requests.at(-1)!
-    expect(sentToolResults(refused)[0]!.output).toMatch(/^Error: there is no subagent kind "reviewer"; the kinds are: explore, general\./)
+    expect(sentToolResults(refused)[0]!.output).toMatch(/^Error: there is no subagent kind "reviewer"; the kinds are: explore, general, helper\./)
     expect(server.requests.some((r) => text(messages(r).find((m) => m.role === 'user')) === TASK)).toBe(false)
+    expect(JSON.stringify(server.requests[0]!.body)).toContain('- helper: HOME-HELPER does chores')
+    expect(JSON.stringify(server.requests[0]!.body)).not.toContain('- reviewer:')
 
     cli.send({ type: 'trust_extensions', items: [{ key: item.key, hash: item.hash }], enable: true })
     await cli.waitFor('extensions_untrusted', (e) => e.items.length === 0, { timeoutMs: 20_000 })
