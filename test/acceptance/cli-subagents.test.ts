@@ -152,7 +152,7 @@ describe.skipIf(skipWithoutDocker())('cortex run: subagents', () => {
     expect(existsSync(join(repo, 'marker'))).toBe(false)
   }, 240_000)
 
-  it('a general subagent\'s command waits for the user\'s approval through the parent\'s gate', async () => {
+  it('a general subagent\'s command waits for the user\'s approval through the parent\'s gate, and the turn\'s checkpoint has its write', async () => {
     server = await startScriptedModelServer([], { route: generalRoute({ toolCalls: [{ name: 'bash', args: { command: 'echo hi > marker' } }] }) })
     const repo = await makeTestRepo({ 'a.txt': 'a\n' })
     const cli = startStreamCli(['run', '--repo', repo, '--ask', 'commands', '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'm', '--json', '--input', 'stream-json'], {
@@ -169,6 +169,8 @@ describe.skipIf(skipWithoutDocker())('cortex run: subagents', () => {
     expect((await cli.exit()).code).toBe(0)
     expect(ended.reason).toBe('completed')
     expect(existsSync(join(repo, 'marker'))).toBe(true)
+    // the turn's checkpoint covers the child's write
+    expect(ofType(cli.events, 'turn_changes').flatMap((e) => e.files.map((f) => f.path))).toEqual(['marker'])
     expect(sentToolResults(server.requests.filter((r) => firstUser(r) !== TASK_G).at(-1)!)[0]!.output).toBe('REPORT-G: done')
   }, 240_000)
 
