@@ -147,6 +147,7 @@ describe.skipIf(skipWithoutDocker())('cortex run: subagents', () => {
     })
     expect(run.code).toBe(0)
     const child = server.requests.filter((r) => firstUser(r) === TASK_G)
+    // Ask's tools only; not even task (read-only, offered in Ask): a child starts no children at the default depth
     expect(offeredToolNames(child[0]!).sort()).toEqual(['glob', 'grep', 'read_file'])
     expect(sentToolResults(child[1]!)[0]!.output).toMatch(/^Error: tool "bash" is not available in ask mode/)
     expect(existsSync(join(repo, 'marker'))).toBe(false)
