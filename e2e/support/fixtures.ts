@@ -17,7 +17,7 @@ import type { SecretStore } from '../../src/main/session'
 import { ensureGuestImage } from '../../src/main/guest/image'
 import { CortexError } from '../../src/shared/errors'
 import { ensureAgentBundle, makeTestRepo } from '../../test/support/guest'
-import type { ScriptStep } from '../../test/support/scripted-model-server'
+import type { RecordedRequest, ScriptStep } from '../../test/support/scripted-model-server'
 import { ensureRendererBuild, launchChromium, type TestBrowser } from './browser'
 import { gotoApp, openRepo, startWebApp, type WebApp } from './web-app'
 
@@ -56,6 +56,8 @@ export interface AppOptions {
   models?: string[]
   /** Where Settings keeps keys, made for the stack's data folder (default the environment, read-only). */
   secrets?: (dataDir: string) => SecretStore
+  /** Answers a request by its content instead of the script (scripted-model-server.ts `route`). */
+  route?: (req: RecordedRequest) => ScriptStep | undefined
 }
 
 /** Chromium for a whole spec file, and app stacks that live for one test. */
@@ -90,7 +92,7 @@ export function useBrowser(opts: { guestImage?: boolean } = {}): BrowserFixture 
       return started(browser, 'browser')
     },
     async startApp(app) {
-      const stack = await startWebApp({ script: app.script, guests: app.guests ?? testGuests(), eagerGuest: app.eagerGuest, models: app.models, secrets: app.secrets })
+      const stack = await startWebApp({ script: app.script, guests: app.guests ?? testGuests(), eagerGuest: app.eagerGuest, models: app.models, secrets: app.secrets, ...(app.route ? { route: app.route } : {}) })
       apps.push(stack)
       return stack
     }

@@ -11,7 +11,7 @@ import { expect } from 'vitest'
 import type { GuestProvider } from '../../src/main/guest/guest'
 import { createSessionService, type SecretStore, type SessionService } from '../../src/main/session'
 import { startWebHost, type WebHost } from '../../src/web'
-import { startScriptedModelServer, type ScriptedModelServer, type ScriptStep } from '../../test/support/scripted-model-server'
+import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer, type ScriptStep } from '../../test/support/scripted-model-server'
 import { RENDERER_DIR } from './browser'
 
 /** One running stack; `close()` stops the host, the service (removing its guests) and the model, and removes the data folder. */
@@ -27,11 +27,11 @@ export interface WebApp {
  * Start a stack whose model answers `script` and whose sessions get guests from `guests`.
  * `eagerGuest: false` starts a guest only when a tool needs one; `models`: what the model server's
  * `GET /models` lists (none: 404); `secrets(dataDir)`: where Settings keeps keys (default the
- * environment, read-only). On a failure half-way, what
+ * environment, read-only); `route`: answers a request by its content (scripted-model-server.ts). On a failure half-way, what
  * already started is stopped before the error propagates.
  */
-export async function startWebApp(opts: { script: ScriptStep[]; guests: GuestProvider; eagerGuest?: boolean; models?: string[]; secrets?: (dataDir: string) => SecretStore }): Promise<WebApp> {
-  const model = await startScriptedModelServer(opts.script, { models: opts.models })
+export async function startWebApp(opts: { script: ScriptStep[]; guests: GuestProvider; eagerGuest?: boolean; models?: string[]; secrets?: (dataDir: string) => SecretStore; route?: (req: RecordedRequest) => ScriptStep | undefined }): Promise<WebApp> {
+  const model = await startScriptedModelServer(opts.script, { models: opts.models, ...(opts.route ? { route: opts.route } : {}) })
   const dataDir = mkdtempSync(join(tmpdir(), 'cortex-e2e-home-'))
   let service: SessionService | undefined
   try {

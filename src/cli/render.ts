@@ -12,6 +12,7 @@ import { ESCALATION_LABELS } from '../shared/approvals'
 import { formatUsage } from '../shared/usage'
 import { goalLabel } from '../shared/goal'
 import { createToolRows } from './render-tools'
+import { createNestedRows } from './render-nested'
 import { createMarkdownStream } from './render-markdown'
 import { createSpinner } from './render-spinner'
 import { compactionLabel, contextLabel } from '../shared/compaction'
@@ -84,6 +85,8 @@ export function createRenderer(target: RenderTarget): Renderer {
   }
   const safe = terminalSafe
   const tools = createToolRows({ out: target.out, paint: (style, s) => paint(style, s), safe, newline })
+  // a subagent's events: one indented line per child call under its task row (./render-nested.ts)
+  const nested = createNestedRows({ out: target.out, paint: (style, s) => paint(style, s), safe, newline })
   // spinner: what the turn waits for now; re-armed after each event, so its time counts from the last output
   const spinner = createSpinner(target.err, target.spinner ?? false)
   let inTurn = false
@@ -96,6 +99,11 @@ export function createRenderer(target: RenderTarget): Renderer {
   const renderer = ({ event, sessionId }: EventEnvelope): void => {
     if (event.type === 'model_waiting' && target.spinner) return // the spinner shows the wait
     spinner.hide()
+    if (nested(event)) {
+      // the spinner keeps naming the running task call
+      if (inTurn && !asking && !midLine && !tools.midLine()) spinner.wait(runningTool ? `running ${runningTool}` : 'waiting for the model')
+      return
+    }
     render(event, sessionId)
     if (event.type === 'turn_started') inTurn = true
     if (event.type === 'turn_ended') inTurn = false

@@ -21,6 +21,7 @@ import { MODEL_EVENTS, MODEL_OPERATIONS } from './model-choice'
 import { TurnUsageSchema, USAGE_EVENTS } from './usage'
 import { REASONING_EPHEMERAL_TYPES, ReasoningBlockSchema, THINKING_EVENTS, THINKING_OPERATIONS } from './thinking'
 import { CommandUseSchema, EXTENSION_NOTICE_EVENTS } from './custom-commands'
+import { NESTED_SHAPE } from './subagents'
 
 /** A todo item kept by the session (todo_read / todo_write). */
 export const TodoSchema = z.object({
@@ -112,7 +113,11 @@ export type ToolCall = z.infer<typeof ToolCallSchema>
 /** Why a turn ended. `completed`: the model stopped calling tools; `stopped`: the user pressed Stop. */
 export const TurnEndReasonSchema = z.enum(['completed', 'stopped', 'error'])
 
-/** Events a session emits, in order. Events marked ephemeral in {@link EPHEMERAL_EVENTS} are not persisted. */
+/**
+ * Events a session emits, in order. Events marked ephemeral in {@link EPHEMERAL_EVENTS} are not persisted.
+ * The events a turn emits may carry `parentCallId` (./subagents): they belong to the child turn the
+ * `task` call of that id started, not to the parent's history.
+ */
 export const SessionEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('session_opened'), repo: z.string(), mode: ModeSchema, sandbox: SandboxPolicySchema.optional(),
@@ -137,7 +142,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
    * `command` when it was a custom command the session expanded (./custom-commands): `text` is then
    * the expansion, and the user typed `/name args`.
    */
-  z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string(), queueId: z.string().optional(), images: z.array(ImageRefSchema).optional(), command: CommandUseSchema.optional() }),
+  z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string(), queueId: z.string().optional(), images: z.array(ImageRefSchema).optional(), command: CommandUseSchema.optional(), ...NESTED_SHAPE }),
   /** A message sent during a turn, held until the next step boundary (src/main/session/message-queue.ts); `command` as in user_message. */
   z.object({ type: z.literal('message_queued'), queueId: z.string(), text: z.string(), images: z.array(ImageRefSchema).optional(), command: CommandUseSchema.optional() }),
   /** extension_notice: collisions and problems of custom commands and skills (./custom-commands). */
@@ -151,28 +156,30 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
    * Ephemeral: no part of the model's answer has arrived for `waitedMs` (ms); repeated about every
    * second while the wait lasts, and once with `waitedMs: 0` when the stream moves again.
    */
-  z.object({ type: z.literal('model_waiting'), turnId: z.string(), waitedMs: z.number().nonnegative() }),
+  z.object({ type: z.literal('model_waiting'), turnId: z.string(), waitedMs: z.number().nonnegative(), ...NESTED_SHAPE }),
   /**
    * Ephemeral: the model request failed with `reason` and is sent again after `delayMs` (ms) as
    * attempt `attempt` (2 = first retry); text streamed by the failed attempt is discarded.
    */
-  z.object({ type: z.literal('model_retrying'), turnId: z.string(), attempt: z.number().int(), delayMs: z.number().nonnegative(), reason: z.string() }),
+  z.object({ type: z.literal('model_retrying'), turnId: z.string(), attempt: z.number().int(), delayMs: z.number().nonnegative(), reason: z.string(), ...NESTED_SHAPE }),
   z.object({ type: z.literal('turn_started'), turnId: z.string(), mode: ModeSchema }),
-  z.object({ type: z.literal('text_delta'), turnId: z.string(), text: z.string() }),
+  z.object({ type: z.literal('text_delta'), turnId: z.string(), text: z.string(), ...NESTED_SHAPE }),
   z.object({
     type: z.literal('assistant_message'),
     turnId: z.string(),
     text: z.string(),
     toolCalls: z.array(ToolCallSchema),
     /** The step's reasoning blocks with their provider metadata (signatures, encrypted items), sent back before the text and calls (./thinking). */
-    reasoning: z.array(ReasoningBlockSchema).optional()
+    reasoning: z.array(ReasoningBlockSchema).optional(),
+    ...NESTED_SHAPE
   }),
   z.object({
     type: z.literal('tool_call_started'),
     turnId: z.string(),
     callId: z.string(),
     name: z.string(),
-    args: z.unknown()
+    args: z.unknown(),
+    ...NESTED_SHAPE
   }),
   z.object({
     type: z.literal('tool_output'),
@@ -180,7 +187,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
     turnId: z.string(),
     callId: z.string(),
     stream: z.enum(['stdout', 'stderr']),
-    chunk: z.string()
+    chunk: z.string(),
+    ...NESTED_SHAPE
   }),
   z.object({
     type: z.literal('tool_call_finished'),
@@ -200,7 +208,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
     /** The real change of a file tool (edit_file, write_file): the file's diff before → after, with its line numbers (./file-diff). */
     diff: FileDiffSchema.optional(),
     /** An image the tool returned (read_file of a PNG, JPEG, GIF or WebP), sent to a vision-capable model with the result. */
-    image: ImageRefSchema.optional()
+    image: ImageRefSchema.optional(),
+    ...NESTED_SHAPE
   }),
   z.object({ type: z.literal('plan_updated'), plan: PlanSchema }),
   z.object({ type: z.literal('todos_updated'), todos: z.array(TodoSchema) }),

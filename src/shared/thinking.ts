@@ -5,6 +5,7 @@
  * signed or encrypted blocks a provider needs back ride on `assistant_message.reasoning`.
  */
 import { z } from 'zod'
+import { NESTED_SHAPE } from './subagents'
 import { THINKING_LEVELS } from './enum-values'
 
 /** How much the model thinks before answering: `off` asks for none; `low`/`medium`/`high` map to a budget or an effort per provider. */
@@ -45,13 +46,14 @@ export const REASONING_EPHEMERAL_TYPES = ['reasoning_delta'] as const
  */
 export const THINKING_EVENTS = [
   z.object({ type: z.literal('thinking_changed'), level: ThinkingLevelSchema }),
-  z.object({ type: z.literal('reasoning_delta'), turnId: z.string(), text: z.string() }),
+  z.object({ type: z.literal('reasoning_delta'), turnId: z.string(), text: z.string(), ...NESTED_SHAPE }),
   z.object({
     type: z.literal('reasoning_done'),
     turnId: z.string(),
     text: z.string(),
     durationMs: z.number().nonnegative(),
-    redacted: z.boolean().optional()
+    redacted: z.boolean().optional(),
+    ...NESTED_SHAPE
   })
 ] as const
 

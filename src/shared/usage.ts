@@ -4,6 +4,7 @@
  * (src/main/providers/prices.ts); a model not in it has no cost (`costUsd` absent), never a guess.
  */
 import { z } from 'zod'
+import { NESTED_SHAPE } from './subagents'
 
 /**
  * Tokens of one request or a sum of them. `inputTokens` counts every prompt token, cached ones
@@ -36,7 +37,7 @@ export type TurnUsage = z.infer<typeof TurnUsageSchema>
  * context, so the context accounting skips it; the turn's totals and budgets count it).
  */
 export const USAGE_EVENTS = [
-  TokenUsageSchema.extend({ type: z.literal('usage'), turnId: z.string(), model: z.string(), purpose: z.enum(['summary']).optional() })
+  TokenUsageSchema.extend({ type: z.literal('usage'), turnId: z.string(), model: z.string(), purpose: z.enum(['summary']).optional(), ...NESTED_SHAPE })
 ] as const
 
 /** Add `b` to `a` (cost stays absent once any part has no price; estimated once any part is). */

@@ -186,9 +186,11 @@ async function writeFrames(res: ServerResponse, frames: FrameList, step: ScriptS
  *
  * @param script steps consumed in order, one per POST to a known route.
  * @param opts.models ids `GET …/models` lists (without it that request gets a 404, like a server with no list)
+ * @param opts.route answers a request by its content (e.g. which conversation it continues) when it
+ *   returns a step; that step consumes nothing of `script` (undefined: the next script step answers)
  * @returns the running server; call `close()` in `afterEach`/`afterAll`.
  */
-export async function startScriptedModelServer(script: ScriptStep[], opts: { models?: string[] } = {}): Promise<ScriptedModelServer> {
+export async function startScriptedModelServer(script: ScriptStep[], opts: { models?: string[]; route?: (req: RecordedRequest) => ScriptStep | undefined } = {}): Promise<ScriptedModelServer> {
   const requests: RecordedRequest[] = []
   const sockets = new Set<Socket>()
   let next = 0
@@ -223,7 +225,8 @@ export async function startScriptedModelServer(script: ScriptStep[], opts: { mod
         res.end(JSON.stringify(errorBody(`scripted model server: no route for ${req.method} ${path}`, 'not_found_error')))
         return
       }
-      const step = script[next]
+      const routed = opts.route?.(rec)
+      const step = routed ?? script[next]
       if (!step) {
         res.writeHead(500, { 'content-type': 'application/json' })
         res.end(JSON.stringify(errorBody(
@@ -232,7 +235,7 @@ export async function startScriptedModelServer(script: ScriptStep[], opts: { mod
         )))
         return
       }
-      rec.stepIndex = next++
+      if (!routed) rec.stepIndex = next++
       if (step.httpError) {
         res.writeHead(step.httpError.status, { 'content-type': 'application/json', ...step.httpError.headers })
         res.end(JSON.stringify(step.httpError.body))

@@ -40,7 +40,7 @@ const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object'
 
 /**
  * The argument a person identifies a call by: the command of bash (whitespace kept, first line), the
- * path of file tools, the pattern of glob/grep; else a compact JSON of the arguments. Terminal-safe, at most `max` characters.
+ * path of file tools, the pattern of glob/grep, a task's kind and description; else a compact JSON of the arguments. Terminal-safe, at most `max` characters.
  */
 export function keyArgument(name: string, args: unknown, max = 200): string {
   const a = obj(args)
@@ -49,6 +49,7 @@ export function keyArgument(name: string, args: unknown, max = 200): string {
   else if (str(a.path) && !str(a.pattern)) text = str(a.path) ?? ''
   else if (str(a.pattern)) text = `${str(a.pattern)}${str(a.path) ? ` in ${str(a.path)}` : ''}`
   else if (name === 'plan') text = str(a.title) ?? ''
+  else if (name === 'task') text = `${str(a.kind) ?? 'general'}: ${str(a.description) ?? str(a.prompt) ?? ''}`
   else if (name === 'todo_write') text = `${Array.isArray(a.todos) ? a.todos.length : 0} todos`
   else if (name === 'skill' && str(a.name)) text = `${str(a.name)}${str(a.file) ? ` ${str(a.file)}` : ''}`
   else text = JSON.stringify(args) ?? ''

@@ -2,11 +2,13 @@
  * The transcript of the interactive CLI (Ink): user messages, the model's Markdown, one row per tool
  * call (spinner → ✓/✗, key argument, duration; expandable), edit_file/write_file as coloured
  * unified diffs, bash output streamed as a bounded tail, todos as a checklist, plans with their
- * steps (the mermaid source folded unless expanded), and notices.
+ * steps (the mermaid source folded unless expanded), a task call's subagent calls nested under
+ * its row (the latest few unless expanded), and notices.
  */
 import { memo } from 'react'
 import { Box, Text } from 'ink'
 import type { Item, ToolItem } from './tui-state'
+import type { ChildCall } from './nested-state'
 import { renderMarkdown } from './markdown'
 import { callDiff, formatDuration, gutterWidth, keyArgument, nonZeroExit, tailLines, type DiffLine } from './tool-format'
 import { terminalSafe } from '../terminal-safe'
@@ -22,6 +24,8 @@ const USER_LINES = 3
 /** Diff lines shown collapsed / expanded. */
 const DIFF_COLLAPSED = 12
 const DIFF_EXPANDED = 400
+/** A subagent's calls shown under its task row until expanded (the latest). */
+const CHILDREN_COLLAPSED = 3
 
 /** Props of {@link Transcript}. `now` (ms) drives spinners and live durations. */
 export interface TranscriptProps {
@@ -136,6 +140,7 @@ function ToolRow({ item, width, expanded, now }: { item: ToolItem; width: number
         <Text color="gray"> · {formatDuration(ms)}</Text>
         {exit ? <Text color="yellow"> · exit {exit}</Text> : null}
       </Text>
+      {item.children?.length ? <ChildRows calls={item.children} expanded={expanded} width={width} /> : null}
       {diff.length > 0 && (item.status !== 'error' || expanded) ? <DiffView lines={diff} max={expanded ? DIFF_EXPANDED : DIFF_COLLAPSED} /> : null}
       {diff.length === 0 || item.status === 'error'
         ? (item.name === 'bash' || running || item.status === 'error' || expanded) && tail.lines.length > 0
@@ -151,6 +156,26 @@ function ToolRow({ item, width, expanded, now }: { item: ToolItem; width: number
           )
           : null
         : null}
+    </Box>
+  )
+}
+
+/** A subagent's calls under its task row: the latest few, all once expanded (Ctrl-O). */
+function ChildRows({ calls, expanded, width }: { calls: readonly ChildCall[]; expanded: boolean; width: number }) {
+  const shown = expanded ? calls : calls.slice(-CHILDREN_COLLAPSED)
+  const hidden = calls.length - shown.length
+  return (
+    <Box flexDirection="column" paddingLeft={2}>
+      {hidden > 0 ? <Text color="gray">↳ … {hidden} earlier call{hidden === 1 ? '' : 's'} (Ctrl-O)</Text> : null}
+      {shown.map((c) => (
+        <Text key={c.callId} wrap="truncate-end">
+          <Text color="gray">↳ </Text>
+          <Text color={c.status === 'running' ? 'cyan' : c.status === 'ok' ? 'green' : 'red'}>{c.status === 'running' ? '…' : c.status === 'ok' ? '✓' : '✗'} </Text>
+          <Text>{terminalSafe(c.name)}</Text>
+          <Text color="gray"> {keyArgument(c.name, c.args, Math.max(10, width * 2))}</Text>
+          {c.error ? <Text color="red"> · {terminalSafe(c.error)}</Text> : null}
+        </Text>
+      ))}
     </Box>
   )
 }

@@ -17,6 +17,8 @@ import { imageLine } from '../../shared/images'
 import { hookFinishedLine } from '../../shared/hooks'
 import type { TrustItem } from '../../shared/extensions'
 import { commandLine } from '../../shared/custom-commands'
+import { parentCallIdOf } from '../../shared/subagents'
+import { reduceNested, type ChildCall } from './nested-state'
 
 /** Most characters of a command's live output kept per tool row (the tail). */
 export const OUTPUT_TAIL_CHARS = 16_000
@@ -39,6 +41,8 @@ export interface ToolItem {
   result?: string
   /** A file tool's real change, once finished (shared/file-diff.ts). */
   diff?: FileDiff
+  /** A `task` call's subagent calls, in order (nested-state.ts). */
+  children?: ChildCall[]
 }
 
 /** An approval request shown inline until it is resolved. */
@@ -128,6 +132,9 @@ function closeAssistant(s: TuiState): TuiState {
 export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiState {
   if (s.sessionId && env.sessionId !== s.sessionId) return s
   const e = env.event
+  // a subagent's events fold into its task row (nested-state.ts)
+  const parent = parentCallIdOf(e)
+  if (parent !== undefined) return reduceNested(s, e, parent)
   switch (e.type) {
     case 'session_opened': {
       const opened = { ...s, repo: e.repo, mode: e.mode, sandbox: e.sandbox ?? s.sandbox, approvalPolicy: e.approvalPolicy ?? s.approvalPolicy, model: e.model ?? s.model }

@@ -10,6 +10,7 @@ import type { ToolDefinition } from '../tools/tool'
 import type { ExtensionContext, ExtensionProvider, SessionExtensions } from './types'
 import { SkillsProvider } from './skills/skills-provider'
 import { createMcpProvider } from './mcp/provider'
+import { createSubagentsProvider } from './subagents'
 
 export type { ExtensionContext, ExtensionProvider, SessionExtensions } from './types'
 export { TrustStore, trustHash } from './trust-store'
@@ -18,7 +19,8 @@ export { readRepoFile, listRepoDir } from './repo-file'
 /** Each capability's provider factory, in prompt and tool order; a factory returns undefined when it has nothing for this session. */
 export const EXTENSION_FACTORIES: ReadonlyArray<(ctx: ExtensionContext) => ExtensionProvider | undefined> = [
   (ctx) => new SkillsProvider(ctx),
-  (ctx) => createMcpProvider(ctx)
+  (ctx) => createMcpProvider(ctx),
+  (ctx) => createSubagentsProvider(ctx)
 ]
 
 /** Longest wait (ms) for one provider's close. */

@@ -5,6 +5,7 @@
  * request agree that nothing is still running.
  */
 import type { SessionEvent } from '../../shared/events'
+import { isNested } from '../../shared/subagents'
 
 /** Result text of a tool call whose process died while it ran (kill -9, power loss, crash). */
 export const CRASH_INTERRUPTED_RESULT = 'Error: interrupted — the app stopped (crashed or was killed) while this tool call ran; its outcome is unknown. Check the state before repeating it.'
@@ -25,6 +26,8 @@ export function findOpenTurn(events: readonly SessionEvent[]): OpenTurn | null {
   let open: OpenTurn | null = null
   let answered = new Set<string>()
   for (const e of events) {
+    // a subagent's calls are answered in its own history, which is never replayed (ADR 0037)
+    if (isNested(e)) continue
     if (e.type === 'turn_started') {
       open = { turnId: e.turnId, calls: [] }
       answered = new Set()

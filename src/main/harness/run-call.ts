@@ -14,6 +14,7 @@ import type { StepCall } from './step-calls'
 import { dispatchToolCall, isAbortError, type DispatchResult } from './tool-dispatch'
 import type { ImageRef } from '../../shared/images'
 import type { TurnDeps } from './turn-deps'
+import type { SubagentRequest } from '../tools/subagent-request'
 import { turnTools } from './turn-tools'
 
 /**
@@ -58,7 +59,8 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
       },
       ...(deps.approvals ? { approve: (c: ToolCall, hook?: 'allow' | 'ask') => deps.approvals!.check(c, turnId, signal, hook) } : {}),
       ...(deps.hooks ? { preToolUse: (c: ToolCall) => deps.hooks!.preToolUse(c) } : {}),
-      ...(watch ? { stillAllowed: (waited: string) => watch.refusal(waited) } : {})
+      ...(watch ? { stillAllowed: (waited: string) => watch.refusal(waited) } : {}),
+      ...(deps.runChild ? { runSubagent: (request: SubagentRequest) => deps.runChild!(deps, call.callId, request) } : {})
     }
     ;({ output, isError, diff, image } = await dispatchToolCall(call, mode, turnTools(deps).catalog, ctx, call.invalidReason))
     // PostToolUse hooks after a call that ran and succeeded (a blocked or refused call is an error)

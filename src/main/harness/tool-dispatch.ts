@@ -73,7 +73,11 @@ export async function dispatchToolCall(
   }
   if (invalidReason) return { isError: true, output: `Error: ${invalidReason}; the call was not run.` }
   const tool = Object.hasOwn(catalog, call.name) ? catalog[call.name] : undefined
-  if (!tool) return { isError: true, output: `Error: tool "${call.name}" does not exist.` }
+  // allowed by the mode but not in this turn's catalog: a tool a subagent's kind withholds (harness/child-turn.ts)
+  if (!tool) {
+    const offered = offeredTools(state.mode, state.lock, state.goalActive, state.extras).filter((t) => Object.hasOwn(catalog, t)).join(', ')
+    return { isError: true, output: `Error: tool "${call.name}" is not available to this agent; it was not run. Tools available now: ${offered}.` }
+  }
   const parsed = tool.inputSchema.safeParse(call.args)
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')
@@ -117,11 +121,12 @@ export async function dispatchToolCall(
 
 /** The context of a tool that declared `needsGuest: false`: touching `guest` is a programming error. */
 function withoutGuest(ctx: ToolRunContext, name: string): ToolContext {
-  const { signal, session, emitOutput } = ctx
+  const { signal, session, emitOutput, runSubagent } = ctx
   return {
     signal,
     session,
     emitOutput,
+    ...(runSubagent ? { runSubagent } : {}),
     get guest(): never {
       throw new CortexError('internal', `tool ${name} declares needsGuest: false but used the guest`)
     }

@@ -17,6 +17,20 @@ import type { TurnCompaction } from './compaction/trigger'
 import type { ImageRef } from '../../shared/images'
 import type { CommandUse } from '../../shared/custom-commands'
 import type { TurnImages } from './history-images'
+import type { SubagentReport, SubagentRequest } from '../tools/subagent-request'
+
+/** How a subagent (child turn) ended, for {@link TurnDeps.subagentEnded}. */
+export interface SubagentEnd {
+  /** The `task` call that started it. */
+  parentCallId: string
+  kind: string
+  /** `completed` (it answered), `stopped` (Stop) or `error` (its turn failed: provider, guest, loop guard). */
+  outcome: 'completed' | 'stopped' | 'error'
+  /** Its last assistant text ('' when none). */
+  report: string
+  /** 1 for a child of the session's own turn. */
+  depth: number
+}
 
 /** Everything a turn needs; supplied by the session. */
 export interface TurnDeps {
@@ -85,6 +99,26 @@ export interface TurnDeps {
   compaction?: TurnCompaction
   /** The session's hooks for this turn (src/main/extensions/hooks); absent: none run. */
   hooks?: HookRunner
+  /**
+   * Subagents (child-turn.ts, ADR 0037): `depth` of this turn (0 or absent: the session's own turn),
+   * `maxDepth` how deep children may nest (default 1: a child starts none), `maxParallel` how many
+   * consecutive `task` calls of one step run at once (default 4).
+   */
+  subagents?: { depth?: number; maxDepth?: number; maxParallel?: number }
+  /**
+   * A model on the session's provider by id, for a custom subagent's `model` (checked against the
+   * provider's list when it has one); rejects with CortexError when it cannot be used. Absent:
+   * children use {@link model}.
+   */
+  modelFor?(modelId: string): Promise<LanguageModel>
+  /**
+   * Called when a child turn of this turn ends, however it ended (the SubagentStop hook's point;
+   * ADR 0037); awaited before the task call's result is recorded, so it should be quick. Never
+   * allowed to fail the call (a rejection is ignored). Absent: nothing is told.
+   */
+  subagentEnded?(end: SubagentEnd): Promise<void> | void
+  /** Set by runTurn: runs a child turn of call `callId` under `deps` (child-turn.ts); a caller never sets it. */
+  runChild?(deps: TurnDeps, callId: string, request: SubagentRequest): Promise<SubagentReport>
 }
 
 /** What a PreToolUse hook decided: `block` is the call's result for the model (it is not run); `permission` overrides the approval policy's ask. */

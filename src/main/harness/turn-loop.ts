@@ -7,7 +7,8 @@ import { offeredTools } from '../../shared/modes'
 import type { ToolDefinition } from '../tools/tool'
 import { closeUnstarted } from './interrupted'
 import { LoopGuard } from './loop-guard'
-import { runCall } from './run-call'
+import { runChildTurn } from './child-turn'
+import { runStepCalls } from './step-run'
 import { streamStep } from './step-stream'
 import { turnTools } from './turn-tools'
 import type { TurnDeps } from './turn-deps'
@@ -27,7 +28,9 @@ export const MAX_MALFORMED_STEPS = 3
  * @returns `completed` when the model answered without tool calls, `stopped` after Stop
  * @throws CortexError for provider or guest failures (the session emits it and ends the turn)
  */
-export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
+export async function runTurn(parentDeps: TurnDeps): Promise<TurnOutcome> {
+  // a `task` call runs a child turn through this same loop (child-turn.ts)
+  const deps: TurnDeps = { ...parentDeps, runChild: (d, callId, request) => runChildTurn(d, callId, request, runTurn) }
   const { signal, turnId } = deps
   let malformed = 0
   const guard = new LoopGuard()
@@ -68,22 +71,9 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
     }
     // Stop hooks may send the turn on with a reason the model reads
     if (step.calls.length === 0 && !(await deps.hooks?.stop(step.text))) return signal.aborted ? 'stopped' : 'completed'
-    for (const [i, call] of step.calls.entries()) {
-      if (signal.aborted) {
-        closeUnstarted(turnId, deps.emit, step.calls.slice(i), 'stopped')
-        return 'stopped'
-      }
-      try {
-        await runCall(deps, call, guard)
-      } catch (err) {
-        closeUnstarted(turnId, deps.emit, step.calls.slice(i + 1), 'error')
-        throw err
-      }
-      // a hook's `continue: false` ends the turn after this call
-      if (deps.hooks?.halted()) {
-        closeUnstarted(turnId, deps.emit, step.calls.slice(i + 1), 'stopped')
-        return 'completed'
-      }
-    }
+    // in order; consecutive task calls run together (step-run.ts); a hook's `continue: false` ends the turn after a call
+    const ran = await runStepCalls(deps, step.calls, guard)
+    if (ran === 'stopped') return 'stopped'
+    if (ran === 'halted') return 'completed'
   }
 }

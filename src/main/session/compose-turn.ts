@@ -12,6 +12,8 @@ import type { Logger } from '../../shared/logger-types'
 import { offeredTools, type Mode, type ModeLock } from '../../shared/modes'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import type { ApprovalPolicy } from '../../shared/approvals'
+import { isNested } from '../../shared/subagents'
+import { subagentSettingsFromEnv } from '../harness/subagent-settings'
 import { raceAbort } from '../guest/abortable'
 import { BASELINE_FREE_TOOLS, type SessionCheckpoints } from '../checkpoints/session-checkpoints'
 import { visibleHistory } from '../checkpoints/rewind-history'
@@ -44,6 +46,8 @@ export interface TurnParts {
   repo: string
   model: LanguageModel
   catalog: Readonly<Record<string, ToolDefinition>>
+  /** A model on the session's provider by id (a custom subagent's `model`; model-requests.ts); absent: children use the session's. */
+  modelFor?(modelId: string): Promise<LanguageModel>
   /** The session's extensions (src/main/extensions): their tools, prompt sections and turn-start reload; absent: none. */
   extensions?: SessionExtensions
   classifyError(err: unknown): CortexError
@@ -72,7 +76,7 @@ export interface TurnParts {
   /** Whether the session closed (a late warning is then dropped). */
   closed(): boolean
   /** A model of the session's provider by id (a custom command's `model`); absent: the session's model is used. */
-  modelFor?(modelId: string): LanguageModel
+  commandModel?(modelId: string): LanguageModel
   emit(event: SessionEvent): void
 }
 
@@ -83,7 +87,7 @@ export interface TurnParts {
  * @throws CortexError as runTurn and compaction do
  */
 export function composeTurn(parts: TurnParts, turnId: string, signal: AbortSignal, compactFocus?: string, command?: CommandUse): Promise<TurnOutcome> {
-  const model = command?.model && parts.modelFor ? parts.modelFor(command.model) : parts.model
+  const model = command?.model && parts.commandModel ? parts.commandModel(command.model) : parts.model
   const p: TurnParts = { ...parts, model, catalog: narrowCatalog(parts.catalog, command) }
   // Stop ends a wait for the guest at once (the start itself is cancelled by guest.stop)
   // read-only tools do not wait for the turn's `before` snapshot; every other tool does (ADR 0026)
@@ -97,12 +101,20 @@ export function composeTurn(parts: TurnParts, turnId: string, signal: AbortSigna
   const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(p.repo, mode, lock, family) + sections(), p.instructions.all())
   const environment = new TurnEnvironment({ repo: p.repo, modelId: modelIdOf(p.model), guest: p.guest, instructions: p.instructions })
   const thinking = p.record.thinking
-  const events = (): readonly SessionEvent[] => visibleHistory(p.record.history)
+  // the parent's history: a subagent's events (tagged `parentCallId`) are its own, never the parent's (ADR 0037)
+  const events = (): readonly SessionEvent[] => visibleHistory(p.record.history).filter((e) => !isNested(e))
   if (compactFocus !== undefined && compaction) {
     const lock = p.record.proposals.lock
     const offered = offeredTools(p.mode(), lock).map((n) => p.catalog[n]).filter((t): t is ToolDefinition => !!t)
     const side = { turnId, model: p.model, signal, events, emit: p.emit, getGuest: () => raceAbort(p.guest.ensure(), signal), classifyError: p.classifyError }
     return runCompactionTurn(side, compaction, systemPrompt(p.mode(), lock), offered, compactFocus || undefined)
+  }
+  // CORTEX_SUBAGENTS_PARALLEL / CORTEX_SUBAGENTS_DEPTH: a bad value ends the turn with invalid_input naming it
+  let subagents: TurnDeps['subagents']
+  try {
+    subagents = subagentSettingsFromEnv(process.env)
+  } catch (err) {
+    return Promise.reject(err)
   }
   const deps: TurnDeps = {
     turnId,
@@ -129,6 +141,8 @@ export function composeTurn(parts: TurnParts, turnId: string, signal: AbortSigna
     logger: p.logger,
     approvals: p.approvals.gate,
     modeWatch: p.modeWatch,
+    subagents,
+    ...(p.modelFor ? { modelFor: p.modelFor } : {}),
     ...(p.images ? { images: p.images } : {}),
     ...(compaction ? { compaction } : {}),
     ...(hooks ? { hooks } : {})

@@ -111,9 +111,10 @@ export class Session implements OperationTarget {
     const { model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction } = deps
     this.parts = {
       repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger, images: turnImages(deps),
+      ...(deps.switchModel ? { modelFor: async (id: string) => (await deps.switchModel!(id)).model } : {}),
       extensions: this.extensions, record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
       mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null }, hooks: this.hooks,
-      ...(deps.modelFor ? { modelFor: deps.modelFor } : {})
+      ...(deps.modelFor ? { commandModel: deps.modelFor } : {})
     }
     this.turns = new TurnScheduler({ parts: this.parts, turnStarting: () => guest.turnStarting(), flush: () => deps.log.flush() })
   }

@@ -9,6 +9,7 @@ import type { SpecStage } from '../../shared/modes'
 import type { SpecDocument } from '../../shared/proposals'
 import type { Goal } from '../../shared/goal'
 import type { Guest } from '../guest/guest'
+import type { SubagentRunner } from './subagent-request'
 
 /** Session state a tool may read or replace (todos and plan live in the session, not the transcript). */
 export interface ToolSessionState {
@@ -60,6 +61,8 @@ export interface ToolContext {
    * Absent: nothing to check.
    */
   beforeSideEffect?(): void
+  /** Run a child turn under this call (the `task` tool; harness/child-turn.ts); absent where subagents cannot start (at the depth limit, in tests). */
+  runSubagent?: SubagentRunner
 }
 
 /**

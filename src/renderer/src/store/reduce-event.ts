@@ -25,6 +25,8 @@ import { callFailed } from '../../../shared/tool-outcome'
 import { applyReasoningEvent, type ReasoningFields, type ReasoningRow } from './reasoning-events'
 import { applyHookEvent, type HookRow } from './hook-events'
 import type { TrustItem } from '../../../shared/extensions'
+import { applyNestedEvent } from './nested-events'
+import { parentCallIdOf } from '../../../shared/subagents'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
@@ -48,6 +50,8 @@ export type TimelineItem =
       diff?: FileDiff
       /** An image the tool returned (read_file of a PNG, JPEG, GIF or WebP). */
       image?: ImageRef
+      /** A `task` call's subagent calls, as rows of their own (./nested-events.ts). */
+      children?: Array<Extract<TimelineItem, { kind: 'tool' }>>
     }
   | { kind: 'guest'; id: string; state: string; detail?: string }
   | { kind: 'error'; id: string; code: string; message: string }
@@ -195,6 +199,9 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     view.items.splice(view.items.length - 1, 0, item)
     return { ...view }
   }
+  // a subagent's events fold into its task row (./nested-events.ts)
+  const parent = parentCallIdOf(event)
+  if (parent !== undefined) return applyNestedEvent(view, event, parent, id)
   switch (event.type) {
     case 'session_opened':
       return { ...view, repo: event.repo, mode: event.mode, sandbox: event.sandbox ?? view.sandbox, approvalPolicy: event.approvalPolicy ?? view.approvalPolicy, model: modelOf(event) ?? view.model }

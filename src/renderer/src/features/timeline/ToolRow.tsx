@@ -3,7 +3,7 @@
  * the full values in a tooltip) that folds the row's body; the body holds edit_file's diff and the
  * streamed output or final result (a finished bash call's as its exit code, time and streams:
  * ./bash-result.ts), clipped to a few lines with a "show more / show less" toggle
- * when it overflows.
+ * when it overflows. A `task` call's row holds its subagent's calls as nested rows, folded with it.
  */
 import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { TimelineItem } from '../../store/reduce-event'
@@ -90,7 +90,8 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
   // the real diff of the file when the core sent one (a write over an existing file too); else an edit's arguments
   const isEdit = item.name === 'edit_file' || item.diff !== undefined
   const isPlan = item.name === 'plan'
-  const hasBody = body.length > 0 || isEdit || isPlan
+  const children = item.children ?? []
+  const hasBody = body.length > 0 || isEdit || isPlan || children.length > 0
   // a finished bash call: its fields, not its raw labels; a non-zero exit is a failure (issue 23)
   const bash = useMemo(() => (item.name === 'bash' && item.status !== 'running' && item.result ? parseBashResult(body) : null), [item.name, item.status, item.result, body])
   const status = bash && bash.exitCode !== 0 && item.status === 'ok' ? 'error' : item.status
@@ -110,6 +111,11 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
         <span className="tool-name" data-testid="tool-name">
           {item.name}
         </span>
+        {item.name === 'task' && (
+          <span className="tool-subagent-count muted" data-testid="subagent-count">
+            {children.length} call{children.length === 1 ? '' : 's'}
+          </span>
+        )}
         <span className="tool-args" data-testid="tool-args" title={args.title}>
           {args.command !== undefined && <code className="tool-command">$ {args.command}</code>}
           {args.pairs.map((p) => (
@@ -127,6 +133,13 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
         <div className="tool-body">
           {isEdit && <DiffView args={item.args} result={item.status === 'ok' ? item.result : undefined} diff={item.diff} />}
           {isPlan && <PlanArgs args={item.args} />}
+          {children.length > 0 && (
+            <div className="subagent-calls" data-testid="subagent-calls">
+              {children.map((c) => (
+                <ToolRow key={c.id} item={c} />
+              ))}
+            </div>
+          )}
           {bash ? <BashBody result={bash} /> : body.length > 0 && <ToolResult body={body} />}
           {item.image && <ImageThumbs sessionId={sessionId} images={[item.image]} />}
         </div>
