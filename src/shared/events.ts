@@ -9,6 +9,7 @@ import { COMPACTION_EVENTS, COMPACTION_OPERATIONS } from './compaction'
 import { ErrorCodeSchema } from './errors'
 import { ImageInputsSchema, ImageRefSchema } from './images'
 import { GOAL_EVENTS, GOAL_OPERATIONS } from './goal'
+import { MCP_EVENTS } from './mcp'
 import { ModeSchema } from './modes'
 import { PROPOSAL_EVENTS, PROPOSAL_OPERATIONS } from './proposals'
 import { SandboxPolicySchema } from './sandbox'
@@ -125,6 +126,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   ...THINKING_EVENTS,
   /** compaction_started, compaction_finished, compaction_failed, context_usage (./compaction). */
   ...COMPACTION_EVENTS,
+  /** mcp_schemas: what the MCP tools' schemas cost and what deferral saved (./mcp). */
+  ...MCP_EVENTS,
   /** A user message as the model gets it; `queueId` when it was typed during a turn and queued first. */
   z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string(), queueId: z.string().optional(), images: z.array(ImageRefSchema).optional() }),
   /** A message sent during a turn, held until the next step boundary (src/main/session/message-queue.ts). */

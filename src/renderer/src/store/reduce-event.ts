@@ -328,6 +328,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'compaction_finished':
     case 'compaction_failed':
     case 'context_usage':
+    case 'mcp_schemas':
       return applyCompactionEvent(view, event, id, (n) => push(n)) // ./compaction-events.ts
     case 'shell_output':
     case 'shell_exited':
