@@ -6,6 +6,7 @@
 import type { SessionEvent } from '../../shared/events'
 import type { TrustItem } from '../../shared/extensions'
 import type { Logger } from '../../shared/logger-types'
+import type { Mode, ModeLock } from '../../shared/modes'
 import type { Guest } from '../guest/guest'
 import type { ToolDefinition } from '../tools/tool'
 import type { TrustStore } from './trust-store'
@@ -24,6 +25,10 @@ export interface ExtensionContext {
   logger: Logger
   /** The user's decisions about repository extensions; absent without a home (nothing from the repository is trusted then). */
   trust?: TrustStore
+  /** The model's context window in tokens (compaction's settings); absent: unknown (MCP schema deferral assumes 128k). */
+  contextWindow?: number
+  /** The mode and lock in force now (MCP schema deferral costs only what the mode offers); absent: not known. */
+  modeNow?(): { mode: Mode; lock: ModeLock | null }
 }
 
 /** One capability's contribution to a session. Every method is optional; none may throw (log and degrade instead). */

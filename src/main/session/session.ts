@@ -94,7 +94,8 @@ export class Session implements OperationTarget {
       rules: deps.rules, guests: deps.guests, getSandbox: () => this.sandboxPolicy, emit, logger: this.logger
     })
     const trust = deps.home ? new TrustStore(deps.home) : undefined
-    this.extensions = createSessionExtensions({ sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust })
+    const modeNow = () => ({ mode: this.mode, lock: this.record.proposals.lock }) // MCP schema deferral costs what the mode offers
+    this.extensions = createSessionExtensions({ sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust, contextWindow: deps.compaction?.window, modeNow })
     const { model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction } = deps
     this.parts = {
       repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger, images: turnImages(deps),

@@ -72,19 +72,18 @@ export interface DeferralPlan {
  * Decide which offered MCP tools are deferred for one request. When their declarations together fit
  * `budget`, none is; otherwise every one the model has not loaded is (loaded ones are sent even when
  * they exceed the budget: the model asked for them).
- * @param tools the MCP tools the mode in force offers (built-in tools never count)
+ * @param tools the MCP tools the mode in force offers, each with its {@link schemaTokens} (built-in tools never count)
  * @param budget tokens
  * @param loaded names the model loaded with tool_search
  */
-export function planDeferral(tools: readonly CostedTool[], budget: number, loaded: ReadonlySet<string>): DeferralPlan {
-  const costs = tools.map((t) => [t.name, schemaTokens(t)] as const)
-  const totalTokens = costs.reduce((n, [, c]) => n + c, 0)
+export function planDeferral(tools: ReadonlyArray<{ name: string; tokens: number }>, budget: number, loaded: ReadonlySet<string>): DeferralPlan {
+  const totalTokens = tools.reduce((n, t) => n + t.tokens, 0)
   if (totalTokens <= budget) return { deferred: new Set(), totalTokens, sentTokens: totalTokens }
   const deferred = new Set<string>()
   let sentTokens = 0
-  for (const [name, cost] of costs) {
-    if (loaded.has(name)) sentTokens += cost
-    else deferred.add(name)
+  for (const t of tools) {
+    if (loaded.has(t.name)) sentTokens += t.tokens
+    else deferred.add(t.name)
   }
   return { deferred, totalTokens, sentTokens }
 }
