@@ -226,6 +226,14 @@ export function createRenderer(target: RenderTarget): Renderer {
       case 'context_usage':
         context = contextLabel(event)
         break
+      case 'mcp_elicitation_requested':
+        newline()
+        target.err.write(`${paint('yellow', `${safe(event.server)} asks:`)} ${safe(event.message)}\n` +
+          paint('dim', `  fields: ${Object.entries(event.fields).map(([k, f]) => `${k}${event.required.includes(k) ? '*' : ''} (${f.type})`).join(', ') || 'none'}; answer with the op mcp_elicitation_answer, requestId ${event.requestId}\n`))
+        break
+      case 'mcp_elicitation_resolved':
+        target.err.write(paint('dim', `MCP question ${event.action === 'accept' ? 'answered' : event.action === 'decline' ? 'declined' : 'cancelled'}${event.reason ? ` (${safe(event.reason)})` : ''}\n`))
+        break
       case 'mcp_schemas': {
         const label = mcpSchemasLabel(event)
         if (label && label !== mcpSchemas) {

@@ -231,6 +231,11 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
       return { ...s, contextText: contextLabel(e) }
     case 'mcp_schemas':
       return { ...s, mcpText: mcpSchemasShort(e) }
+    case 'mcp_elicitation_requested':
+      // the TUI has no form: the app or stream-json input answers; the question is shown so nobody waits unknowingly
+      return withNotice(s, `${e.server} asks: ${e.message} (answer in the app; it is cancelled at its deadline or on Esc)`, 'warn')
+    case 'mcp_elicitation_resolved':
+      return withNotice(s, `MCP question ${e.action === 'accept' ? 'answered' : e.action === 'decline' ? 'declined' : 'cancelled'}${e.reason ? ` (${e.reason})` : ''}`)
     case 'compaction_started':
       return withNotice(s, `compacting the conversation (${e.trigger})…`)
     case 'compaction_finished':

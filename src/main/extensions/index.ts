@@ -12,6 +12,7 @@ import type { ExtensionContext, ExtensionProvider, SessionExtensions } from './t
 export type { ExtensionContext, ExtensionProvider, SessionExtensions } from './types'
 export { TrustStore, trustHash } from './trust-store'
 export { readRepoFile, listRepoDir } from './repo-file'
+export { ElicitationDesk } from './mcp/elicitation-desk'
 
 /** Each capability's provider factory, in prompt and tool order; a factory returns undefined when it has nothing for this session. */
 export const EXTENSION_FACTORIES: ReadonlyArray<(ctx: ExtensionContext) => ExtensionProvider | undefined> = []

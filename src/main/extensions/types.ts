@@ -10,6 +10,7 @@ import type { Mode, ModeLock } from '../../shared/modes'
 import type { Guest } from '../guest/guest'
 import type { ToolDefinition } from '../tools/tool'
 import type { TrustStore } from './trust-store'
+import type { Elicit } from './mcp/elicitation-desk'
 
 /** What a provider is made with, per session. */
 export interface ExtensionContext {
@@ -29,6 +30,8 @@ export interface ExtensionContext {
   contextWindow?: number
   /** The mode and lock in force now (MCP schema deferral costs only what the mode offers); absent: not known. */
   modeNow?(): { mode: Mode; lock: ModeLock | null }
+  /** Ask the user an MCP server's question (elicitation, mcp/elicitation-desk.ts); resolves with the answer, never rejects. Absent: decline. */
+  elicit?: Elicit
 }
 
 /** One capability's contribution to a session. Every method is optional; none may throw (log and degrade instead). */

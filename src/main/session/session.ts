@@ -26,7 +26,7 @@ import { applyOperation, type OperationTarget } from './session-operations'
 import type { TurnParts } from './compose-turn'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import { storeImages, turnImages, type SessionDeps } from './session-deps'
-import { createSessionExtensions, TrustStore, type SessionExtensions } from '../extensions'
+import { createSessionExtensions, ElicitationDesk, TrustStore, type SessionExtensions } from '../extensions'
 import type { ImageInput } from '../../shared/images'
 
 export type { SessionDeps } from './session-deps'
@@ -63,6 +63,8 @@ export class Session implements OperationTarget {
   private readonly parts: TurnParts
   /** MCP servers, hooks, skills, commands, subagents (src/main/extensions) and the repository's trust card. */
   private readonly extensions: SessionExtensions
+  /** MCP servers' questions to the user (question cards). */
+  private readonly elicitation: ElicitationDesk
 
   /** @param deps see {@link SessionDeps} */
   constructor(private readonly deps: SessionDeps) {
@@ -95,7 +97,8 @@ export class Session implements OperationTarget {
     })
     const trust = deps.home ? new TrustStore(deps.home) : undefined
     const modeNow = () => ({ mode: this.mode, lock: this.record.proposals.lock }) // MCP schema deferral costs what the mode offers
-    this.extensions = createSessionExtensions({ sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust, contextWindow: deps.compaction?.window, modeNow })
+    this.elicitation = new ElicitationDesk(emit, () => this.approvals.getPolicy() !== 'never') // nobody is asked anything under `never`
+    this.extensions = createSessionExtensions({ sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust, contextWindow: deps.compaction?.window, modeNow, elicit: this.elicitation.ask })
     const { model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction } = deps
     this.parts = {
       repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger, images: turnImages(deps),
@@ -197,6 +200,9 @@ export class Session implements OperationTarget {
   /** {@link OperationTarget.trustExtensions}. */
   trustExtensions(items: ReadonlyArray<{ key: string; hash: string }>, enable: boolean): Promise<void> { return this.extensions.decide(items, enable) }
 
+  /** {@link OperationTarget.answerElicitation}. */
+  answerElicitation(op: Extract<Operation, { type: 'mcp_elicitation_answer' }>): void { this.elicitation.answer(op.requestId, op.action, op.content) }
+
   /** {@link OperationTarget.goalOperation}. */
   goalOperation(op: Operation): void { this.goal.submit(op) }
 
@@ -262,6 +268,7 @@ export class Session implements OperationTarget {
     // every guest and model wait honours Stop; the bound only guards against a bug there
     await settleWithin(this.idle(), CLOSE_TURN_WAIT_MS)
     try {
+      this.elicitation.close()
       await this.extensions.close() // MCP servers and hooks run in the guest: ended before it goes
       await this.guest.remove(CLOSE_TURN_WAIT_MS)
       await this.checkpoints.close() // the repository's last session removes its checkpoint guest

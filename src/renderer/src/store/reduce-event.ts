@@ -22,6 +22,7 @@ import { EMPTY_QUEUE_FIELDS, applyQueueEvent, dropQueued, type QueueFields } fro
 import { appendsInPlace } from './in-place'
 import { callFailed } from '../../../shared/tool-outcome'
 import { applyReasoningEvent, type ReasoningFields, type ReasoningRow } from './reasoning-events'
+import { applyElicitationEvent, type ElicitationRow } from './elicitation-events'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
@@ -59,6 +60,8 @@ export type TimelineItem =
   | ApprovalRow
   /** The model's reasoning, collapsed with its duration (./reasoning-events.ts). */
   | ReasoningRow
+  /** An MCP server's question (./elicitation-events.ts). */
+  | ElicitationRow
 
 /** Everything the UI shows about one session, derived from its events (queued messages and model waits: ./queue-events). */
 export interface SessionView extends QueueFields, CompactionFields, ReasoningFields {
@@ -326,6 +329,13 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'reasoning_done':
     case 'thinking_changed':
       return applyReasoningEvent(view, event, id, (row) => push(row)) // ./reasoning-events.ts
+    case 'mcp_elicitation_requested':
+    case 'mcp_elicitation_resolved':
+      return applyElicitationEvent(view, event, id, (row) => push(row), (at, row) => {
+        const items = appendsInPlace() ? view.items : view.items.slice()
+        items[at] = row
+        return { ...view, items }
+      })
     case 'compaction_started':
     case 'compaction_finished':
     case 'compaction_failed':
