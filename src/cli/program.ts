@@ -7,6 +7,8 @@
  * `cortex --version` and `--help` never load the session service, the AI SDK, dockerode or zod
  * (test/cli/startup-imports.test.ts fails if they do). Keep new commands (the TUI) lazy the same way.
  */
+import { readFileSync } from 'node:fs'
+import { delimiter as pathDelimiter, resolve as resolvePath } from 'node:path'
 import { Command, InvalidArgumentError, Option } from 'commander'
 import type { Mode } from '../shared/modes'
 import type { ProviderName } from '../shared/contract'
@@ -15,6 +17,7 @@ import type { ApprovalPolicy } from '../shared/approvals'
 import { APPROVAL_POLICIES, MODES, PROVIDER_NAMES, SANDBOX_POLICIES, THINKING_LEVELS } from '../shared/enum-values'
 import { CORTEX_VERSION } from '../shared/version'
 import { addChangesCommands } from './changes-program'
+import { addMcpCommands } from './mcp-program'
 import { exitOnClosedOutput } from './closed-output'
 
 /** A commander argument parser accepting exactly one of `values`. */
@@ -78,6 +81,26 @@ function applyIdleTimeoutFlag(opts: { streamIdleTimeout?: string; contextWindow?
   if (opts.contextWindow !== undefined) process.env.CORTEX_CONTEXT_WINDOW = opts.contextWindow
 }
 
+/**
+ * `--mcp-config FILE…` → CORTEX_MCP_CONFIG (absolute paths, `path.delimiter`-separated), which the
+ * MCP config loader reads (src/main/extensions/mcp/config-load.ts). A file that is missing or not a
+ * JSON object is refused here, before any session or guest exists; its entries are checked at load.
+ */
+function applyMcpConfigFlag(files: string[], cmd: Command): void {
+  if (files.length === 0) return
+  const paths = files.map((f) => resolvePath(f))
+  for (const p of paths) {
+    let doc: unknown
+    try {
+      doc = JSON.parse(readFileSync(p, 'utf8'))
+    } catch (err) {
+      cmd.error(`error: --mcp-config ${p}: ${(err as Error).message}`)
+    }
+    if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) cmd.error(`error: --mcp-config ${p}: expected a JSON object like {"mcpServers": {"name": {"command": "…"}}}`)
+  }
+  process.env.CORTEX_MCP_CONFIG = paths.join(pathDelimiter)
+}
+
 /** `--allow-root-repo` → CORTEX_ALLOW_ROOT_REPO=1, which the session service reads (src/main/session/repo-policy.ts). */
 function applyRootRepoFlag(opts: { allowRootRepo?: boolean }): void {
   if (opts.allowRootRepo) process.env.CORTEX_ALLOW_ROOT_REPO = '1'
@@ -112,6 +135,7 @@ export function buildProgram(): Command {
       .addOption(new Option('--goal-tokens <n>', 'token budget of --goal (input + output tokens of its turns)').argParser(parseCount))
       .option('--goal-check <cmd>', 'with --goal: a shell command that must exit 0 in the guest for the goal to be met')
       .option('--image <file>', 'attach an image (PNG, JPEG, GIF or WebP, at most 5 MB and 8000 px a side) to PROMPT; repeat for more', (file: string, all: string[]) => [...all, file], [])
+      .option('--mcp-config <file>', 'MCP servers for this run from FILE ({"mcpServers": {…}}, the .mcp.json shape), trusted like your own config; repeat for more', (file: string, all: string[]) => [...all, file], [])
       .argument('[prompt...]', 'what to do (optional with --input stream-json: the first user_message on stdin starts the turn)')
   ).action(async (prompt: string[], opts, cmd: Command) => {
     if (!opts.repo && !opts.resume) cmd.error('error: --repo <dir> is required (or --resume <id>)')
@@ -121,6 +145,7 @@ export function buildProgram(): Command {
     // refused before any side effect (no session stored, no guest started): `cortex run ""`
     if (prompt.length > 0 && prompt.join(' ').trim() === '' && opts.input !== 'stream-json') cmd.error('error: PROMPT is empty: say what to do')
     if (opts.image.length > 0 && prompt.length === 0) cmd.error('error: --image attaches to PROMPT: give one (with --input stream-json, send images in a user_message on stdin)')
+    applyMcpConfigFlag(opts.mcpConfig, cmd)
     applyRootRepoFlag(opts)
     applyIdleTimeoutFlag(opts)
     const { runCommand } = await import('./run-command')
@@ -168,6 +193,7 @@ export function buildProgram(): Command {
       process.exitCode = sessionsCommand(opts)
     })
   addChangesCommands(program)
+  addMcpCommands(program)
   // cortex accept|reject --resume ID: answer a stored session's plan or spec lock (issue 23 item 9)
   for (const kind of ['accept', 'reject'] as const) {
     const cmd = withModelFlags(

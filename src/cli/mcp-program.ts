@@ -1,0 +1,109 @@
+/**
+ * The `cortex mcp …` subcommands' arguments (commander); the commands are in mcp-command.ts, loaded
+ * only when one runs (ADR 0015, 0027: `cortex --version` and `run` never load them).
+ */
+import { InvalidArgumentError, Option, type Command } from 'commander'
+import { exitOnClosedOutput } from './closed-output'
+
+const collect = (v: string, all: string[]): string[] => [...all, v]
+const parseMs = (v: string): number => {
+  const n = Number(v)
+  if (!/^\d+$/.test(v.trim()) || n < 1 || n > 3_600_000) throw new InvalidArgumentError('expected milliseconds from 1 to 3600000')
+  return n
+}
+const FORMATS = ['claude', 'codex', 'gemini'] as const
+const repoOption = (): Option => new Option('--repo <dir>', 'repository folder (default: the current folder)')
+
+/** Options of `cortex mcp add`. */
+export interface McpAddOptions {
+  url?: string
+  type?: 'http' | 'sse'
+  header: string[]
+  env: string[]
+  cwd?: string
+  readOnly?: boolean
+  readOnlyTool: string[]
+  network?: boolean
+  timeout?: number
+  bearerTokenKey?: string
+}
+
+/** Add `cortex mcp list|add|remove|enable|disable|import|test` to `program`. */
+export function addMcpCommands(program: Command): void {
+  const mcp = program.command('mcp').description("MCP servers: yours (CORTEX_HOME/mcp.json) and a repository's (.mcp.json, .cortex/mcp.json: off until you enable them)")
+  mcp
+    .command('list')
+    .description('list every MCP server this repository sees: where it comes from, what it runs, and whether it is on (trusted) or off')
+    .addOption(repoOption())
+    .option('--json', 'print the servers as one line of JSON', false)
+    .action(async (opts: { repo?: string; json: boolean }) => {
+      exitOnClosedOutput()
+      const { mcpListCommand } = await import('./mcp-command')
+      process.exitCode = mcpListCommand(opts)
+    })
+  mcp
+    .command('add')
+    .description('add a server to your config: `add NAME -- CMD ARGS…` (runs in the guest) or `add NAME --url URL [--header "K: V"]` (reached from this computer)')
+    .argument('<name>', 'server name (letters, digits, _ . -)')
+    .argument('[command...]', 'after --: the command and its arguments')
+    .option('--url <url>', 'a remote server (Streamable HTTP) instead of a command')
+    .addOption(new Option('--type <type>', 'with --url: http (Streamable HTTP, default) or sse (the older HTTP+SSE)').choices(['http', 'sse']))
+    .option('--header <header>', 'with --url: a request header "Name: value" (repeat; ${VAR} expands from your environment)', collect, [])
+    .option('--env <pair>', 'an environment variable KEY=VALUE for the command (repeat; ${VAR} expands from your environment)', collect, [])
+    .option('--cwd <dir>', "the command's working folder in the guest (default: the repository)")
+    .option('--read-only', 'mark every tool of the server read-only: offered in every mode, never asked for as a change', false)
+    .option('--read-only-tool <tool>', 'mark one tool read-only (repeat)', collect, [])
+    .option('--network', 'let the command use the network (it then runs in a separate guest with network)', false)
+    .addOption(new Option('--timeout <ms>', 'per-call deadline in milliseconds (default 60000)').argParser(parseMs))
+    .option('--bearer-token-key <key>', 'with --url: send the keys store\'s value of KEY as a bearer token')
+    .action(async (name: string, command: string[], opts: McpAddOptions) => {
+      exitOnClosedOutput()
+      const { mcpAddCommand } = await import('./mcp-command')
+      process.exitCode = mcpAddCommand(name, command, opts)
+    })
+  mcp
+    .command('remove')
+    .description('remove a server from your config')
+    .argument('<name>', 'server name')
+    .action(async (name: string) => {
+      exitOnClosedOutput()
+      const { mcpRemoveCommand } = await import('./mcp-command')
+      process.exitCode = mcpRemoveCommand(name)
+    })
+  for (const on of [true, false]) {
+    mcp
+      .command(on ? 'enable' : 'disable')
+      .description(on
+        ? "enable a repository's server for that repository (prints exactly what it will run; a later change to its entry disables it again), or switch one of yours back on"
+        : "disable a repository's server for that repository, or switch one of yours off (\"enabled\": false)")
+      .argument('<name>', 'server name')
+      .addOption(repoOption())
+      .action(async (name: string, opts: { repo?: string }) => {
+        exitOnClosedOutput()
+        const { mcpSwitchCommand } = await import('./mcp-command')
+        process.exitCode = mcpSwitchCommand(on, name, opts)
+      })
+  }
+  mcp
+    .command('import')
+    .description("add the MCP servers of Claude Code (~/.claude.json), Codex (~/.codex/config.toml) and Gemini CLI (~/.gemini/settings.json) to your config; never replaces one you have")
+    .addOption(new Option('--from <agent>', 'only this agent\'s config').choices(FORMATS))
+    .option('--file <path>', 'with --from: read this file instead (e.g. a .mcp.json)')
+    .option('--dry-run', 'print what would be imported; change nothing', false)
+    .addOption(repoOption().default(undefined, 'the current folder: Claude Code\'s servers for this project are imported too'))
+    .action(async (opts: { from?: (typeof FORMATS)[number]; file?: string; dryRun: boolean; repo?: string }, cmd: Command) => {
+      if (opts.file !== undefined && opts.from === undefined) cmd.error('error: --file needs --from claude|codex|gemini (the file\'s format)')
+      exitOnClosedOutput()
+      const { mcpImportCommand } = await import('./mcp-command')
+      process.exitCode = await mcpImportCommand(opts)
+    })
+  mcp
+    .command('test')
+    .description('connect to a server (a local one in a guest) and print its tools and the tokens their schemas cost')
+    .argument('<name>', 'server name')
+    .addOption(repoOption())
+    .action(async (name: string, opts: { repo?: string }) => {
+      const { mcpTestCommand } = await import('./mcp-command')
+      process.exitCode = await mcpTestCommand(name, opts)
+    })
+}
