@@ -9,7 +9,7 @@ import { errorFields } from '../../shared/logger-types'
 import type { ToolDefinition } from '../tools/tool'
 import type { ExtensionContext, ExtensionProvider, SessionExtensions } from './types'
 
-export type { ExtensionContext, ExtensionProvider, SessionExtensions } from './types'
+export type { ExtensionContext, ExtensionProvider, McpLiveServer, SessionExtensions } from './types'
 export { TrustStore, trustHash } from './trust-store'
 export { readRepoFile, listRepoDir } from './repo-file'
 export { ElicitationDesk } from './mcp/elicitation-desk'
@@ -63,6 +63,7 @@ export function createSessionExtensions(ctx: ExtensionContext, factories = EXTEN
   }
   return {
     tools: (): readonly ToolDefinition[] => each(ctx, providers, 'tools', (p) => p.tools?.()).flat(),
+    mcpServers: () => each(ctx, providers, 'MCP servers', (p) => p.mcpServers?.()).flat(),
     promptSections: (): readonly string[] => each(ctx, providers, 'prompt', (p) => p.promptSections?.()).flat(),
     turnStarting: async (signal) => {
       await settled('turn start', (p) => p.turnStarting?.(signal))

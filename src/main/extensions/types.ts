@@ -34,6 +34,15 @@ export interface ExtensionContext {
   elicit?: Elicit
 }
 
+/** One MCP server as a session sees it now (the app's MCP panel): its connection state and its tools with their schemas' estimated tokens. */
+export interface McpLiveServer {
+  name: string
+  state: 'connecting' | 'ready' | 'failed' | 'closed'
+  /** Why it failed. */
+  error?: string
+  tools: Array<{ name: string; description: string; tokens: number; readOnly: boolean }>
+}
+
 /** One capability's contribution to a session. Every method is optional; none may throw (log and degrade instead). */
 export interface ExtensionProvider {
   /** A short name for logs ("mcp", "hooks"). */
@@ -50,6 +59,8 @@ export interface ExtensionProvider {
   onTrustChanged?(): Promise<void>
   /** Release what the provider holds (server processes, guests); bounded, never rejects. */
   close?(): Promise<void>
+  /** The MCP servers it runs and their state (the MCP provider only). */
+  mcpServers?(): readonly McpLiveServer[]
 }
 
 /** Everything the session asks of its extensions, merged over the providers. */
@@ -67,4 +78,6 @@ export interface SessionExtensions {
   decide(items: ReadonlyArray<{ key: string; hash: string }>, enable: boolean): Promise<void>
   /** Close every provider (each bounded). */
   close(): Promise<void>
+  /** Every MCP server the session runs, with its state and tools (the MCP panel). */
+  mcpServers(): readonly McpLiveServer[]
 }

@@ -23,6 +23,7 @@ import { Session, type SessionDeps } from './session'
 import { checkpointRequests } from './checkpoint-requests'
 import { deskRequests } from './desk-requests'
 import { settingsRequests } from './settings-requests'
+import { mcpRequests } from './mcp-requests'
 import type { SecretStore } from '../store/settings-store'
 import { shellRequests } from './shell-requests'
 import { STREAM_IDLE_TIMEOUT_ENV, streamIdleTimeoutMs } from '../harness/model-request'
@@ -228,6 +229,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     ...checkpointRequests(get),
     ...shellApi,
     ...deskRequests({ store, open: (id) => sessions.get(id), get }),
+    ...mcpRequests({ home: options.dataDir, live: (id) => sessions.get(id)?.mcpServers() }),
     listModels: models.listModels,
     ...settingsRequests({
       dataDir: options.dataDir,

@@ -26,7 +26,7 @@ import { applyOperation, type OperationTarget } from './session-operations'
 import type { TurnParts } from './compose-turn'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import { storeImages, turnImages, type SessionDeps } from './session-deps'
-import { createSessionExtensions, ElicitationDesk, TrustStore, type SessionExtensions } from '../extensions'
+import { createSessionExtensions, ElicitationDesk, TrustStore, type McpLiveServer, type SessionExtensions } from '../extensions'
 import type { ImageInput } from '../../shared/images'
 
 export type { SessionDeps } from './session-deps'
@@ -199,6 +199,9 @@ export class Session implements OperationTarget {
 
   /** {@link OperationTarget.trustExtensions}. */
   trustExtensions(items: ReadonlyArray<{ key: string; hash: string }>, enable: boolean): Promise<void> { return this.extensions.decide(items, enable) }
+
+  /** The MCP servers this session runs, live (the app's MCP panel). */
+  mcpServers(): readonly McpLiveServer[] { return this.extensions.mcpServers() }
 
   /** {@link OperationTarget.answerElicitation}. */
   answerElicitation(op: Extract<Operation, { type: 'mcp_elicitation_answer' }>): void { this.elicitation.answer(op.requestId, op.action, op.content) }

@@ -12,7 +12,7 @@
 import type { SessionEvent } from '../../../shared/events'
 import { offeredTools, type Mode, type ModeLock } from '../../../shared/modes'
 import { defineTool, type ToolDefinition } from '../../tools/tool'
-import type { ExtensionProvider } from '../types'
+import type { ExtensionProvider, McpLiveServer } from '../types'
 import { budgetTokens, planDeferral, schemaTokens, type DeferralPlan, type SchemaBudget } from './deferral'
 import { runToolSearch, searchable, toolSearchDescription, ToolSearchInput, TOOL_SEARCH_NAME, type ToolSearchSource } from './tool-search'
 
@@ -100,6 +100,32 @@ export function withSchemaDeferral(inner: ExtensionProvider, opts: DeferralOptio
     ...(inner.trustItems ? { trustItems: () => inner.trustItems!() } : {}),
     ...(inner.turnStarting ? { turnStarting: (signal: AbortSignal) => inner.turnStarting!(signal) } : {}),
     ...(inner.onTrustChanged ? { onTrustChanged: () => inner.onTrustChanged!() } : {}),
-    ...(inner.close ? { close: () => inner.close!() } : {})
+    ...(inner.close ? { close: () => inner.close!() } : {}),
+    mcpServers: () => liveServers(inner)
   }
+}
+
+/** What the MCP provider's connections look like from here (mcp/provider.ts `connections`; mcp/connection.ts). */
+interface ConnectionLike {
+  config: { name: string; readOnly?: boolean; readOnlyTools?: string[] }
+  state: McpLiveServer['state']
+  error?: string
+  tools: Array<{ name: string; description?: string; inputSchema?: unknown }>
+}
+
+/** The inner provider's servers: its own `mcpServers()` when it has one, else read from its `connections`. */
+function liveServers(inner: ExtensionProvider): readonly McpLiveServer[] {
+  if (inner.mcpServers) return inner.mcpServers()
+  const conns = (inner as { connections?: readonly ConnectionLike[] }).connections ?? []
+  return conns.map((c) => ({
+    name: c.config.name,
+    state: c.state,
+    ...(c.error ? { error: c.error } : {}),
+    tools: c.tools.map((t) => ({
+      name: t.name,
+      description: t.description ?? '',
+      tokens: schemaTokens({ name: t.name, description: t.description ?? '', jsonSchema: t.inputSchema }),
+      readOnly: c.config.readOnly === true || (c.config.readOnlyTools ?? []).includes(t.name)
+    }))
+  }))
 }
