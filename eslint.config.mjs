@@ -25,7 +25,7 @@ const rendererPackages = [
  * an imported binding would hand adapters the core's internals past the layer rules.
  */
 const sessionIndexReExports = [
-  './service', './resume', './bounded-shutdown', '../store/settings-store', '../providers', '../guest/image',
+  './service', './resume', './bounded-shutdown', '../store/settings-store', '../providers', '../guest/image', '../extensions/mcp/package-cache',
   '../guest/docker-guest', '../harness/approvals/rules-store', '../harness/approvals/add-bash-rule', '../log/file-logger',
   '../tools/image-check', '../extensions/mcp/config'
 ]
@@ -153,13 +153,13 @@ export const zones = [
       .map((l) => l.layer)
       .filter((layer) => !owners.some((owner) => under(layer, owner)))
       .flatMap((layer) => {
-        // A layer that holds an owner file is a target except for that file.
-        // (Owner files sit directly in their layer's folder; anything in a subfolder is a target.)
+        // A layer that holds an owner file or folder is a target except for it.
+        // (Owners sit directly in their layer's folder; any other file or subfolder is a target.)
         const inside = owners.filter((owner) => under(owner, layer) && owner !== layer)
         if (inside.length === 0) return [layer]
         const names = inside.map((o) => o.slice(layer.length + 1).replace(/\.[cm]?[jt]sx?$/, ''))
         if (names.some((n) => n.includes('/'))) throw new Error(`owner files must sit directly in ${layer}`)
-        return [`${layer}/!(${names.join('|')}).{${codeExts}}`, `${layer}/*/**/*`]
+        return [`${layer}/!(${names.join('|')}).{${codeExts}}`, `${layer}/!(${names.join('|')})/**/*`]
       }),
     from,
     message: why

@@ -122,7 +122,7 @@ export function buildProgram(): Command {
       .option('--json', 'print every session event as one JSON object per line', false)
       .addOption(thinkingOption())
       .addOption(
-        new Option('--ask <policy>', 'when to ask before a tool call: never | commands (bash) | changes (bash, write_file, edit_file); default never. Without --input stream-json and without a terminal, a request is denied')
+        new Option('--ask <policy>', 'when to ask before a tool call: never | commands (bash, MCP tools) | changes (bash, MCP tools, write_file, edit_file); default never. Without --input stream-json and without a terminal, a request is denied')
           .argParser(parseAsk)
       )
       .addOption(
@@ -151,6 +151,18 @@ export function buildProgram(): Command {
     const { runCommand } = await import('./run-command')
     process.exitCode = await runCommand(prompt.join(' '), opts)
   })
+  program
+    .command('mcp-cache')
+    .description("add npm packages to Cortex's MCP package cache (CORTEX_HOME/mcp/packages, mounted read-only in every guest) so `npx -y PKG` servers start offline")
+    .command('add')
+    .description('add packages: with the host npm (--ignore-scripts), or offline by copying them and their dependencies out of a node_modules folder (--from)')
+    .argument('<packages...>', 'npm package names (e.g. @modelcontextprotocol/server-filesystem)')
+    .option('--from <node_modules>', 'copy from this node_modules folder instead of running npm (offline)')
+    .option('--offline', 'npm only: use the host npm cache, never the network', false)
+    .action(async (packages: string[], opts: { from?: string; offline: boolean }) => {
+      const { mcpCacheAdd } = await import('./mcp-cache-command')
+      process.exitCode = await mcpCacheAdd(packages, opts)
+    })
   const rules = program.command('rules').description("a repository's Always and deny rules for approvals (stored in CORTEX_HOME, never in the repository)")
   rules
     .command('list')

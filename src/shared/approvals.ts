@@ -6,8 +6,8 @@ import { z } from 'zod'
 import { APPROVAL_POLICIES } from './enum-values'
 
 /**
- * `never`: no prompts, the guest is the boundary. `commands`: ask before each bash call.
- * `changes`: ask before each bash, write_file and edit_file call.
+ * `never`: no prompts, the guest is the boundary. `commands`: ask before each bash and MCP tool call.
+ * `changes`: ask before each bash, write_file, edit_file and MCP tool call.
  */
 export const ApprovalPolicySchema = z.enum(APPROVAL_POLICIES)
 /** See {@link ApprovalPolicySchema}. */
@@ -16,8 +16,8 @@ export type ApprovalPolicy = z.infer<typeof ApprovalPolicySchema>
 /** One-line description of each approval policy for the UI and the CLI. */
 export const APPROVAL_POLICY_DESCRIPTIONS: Readonly<Record<ApprovalPolicy, string>> = {
   never: 'never ask: the guest is the boundary',
-  commands: 'ask before each command (bash)',
-  changes: 'ask before each command and each file change'
+  commands: 'ask before each command (bash) and MCP tool call',
+  changes: 'ask before each command, MCP tool call and file change'
 }
 
 /** The user's answer to one approval request. */

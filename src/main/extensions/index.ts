@@ -8,6 +8,8 @@ import type { TrustItem } from '../../shared/extensions'
 import { errorFields } from '../../shared/logger-types'
 import type { ToolDefinition } from '../tools/tool'
 import type { ExtensionContext, ExtensionProvider, SessionExtensions } from './types'
+import { createMcpProvider } from './mcp/provider'
+import { withDeferral } from './mcp/deferral-factory'
 
 export type { ExtensionContext, ExtensionProvider, McpLiveServer, SessionExtensions } from './types'
 export { TrustStore, trustHash } from './trust-store'
@@ -15,7 +17,9 @@ export { readRepoFile, listRepoDir } from './repo-file'
 export { ElicitationDesk } from './mcp/elicitation-desk'
 
 /** Each capability's provider factory, in prompt and tool order; a factory returns undefined when it has nothing for this session. */
-export const EXTENSION_FACTORIES: ReadonlyArray<(ctx: ExtensionContext) => ExtensionProvider | undefined> = []
+export const EXTENSION_FACTORIES: ReadonlyArray<(ctx: ExtensionContext) => ExtensionProvider | undefined> = [
+  withDeferral((ctx) => createMcpProvider(ctx)) // MCP servers, their schemas deferred past the budget (ADR 0034)
+]
 
 /** Longest wait (ms) for one provider's close. */
 const CLOSE_MS = 3000

@@ -7,6 +7,7 @@ import type { SessionEvent } from '../../shared/events'
 import type { TrustItem } from '../../shared/extensions'
 import type { Logger } from '../../shared/logger-types'
 import type { Mode, ModeLock } from '../../shared/modes'
+import type { SandboxPolicy } from '../../shared/sandbox'
 import type { Guest } from '../guest/guest'
 import type { ToolDefinition } from '../tools/tool'
 import type { TrustStore } from './trust-store'
@@ -26,6 +27,11 @@ export interface ExtensionContext {
   logger: Logger
   /** The user's decisions about repository extensions; absent without a home (nothing from the repository is trusted then). */
   trust?: TrustStore
+  /**
+   * Start another guest of this session's repository under `sandbox` (an MCP server the user allowed
+   * network runs in one of its own); the caller closes it. Aborting cancels the start. Absent: none.
+   */
+  startGuest?(sandbox: SandboxPolicy, signal: AbortSignal): Promise<Guest>
   /** The model's context window in tokens (compaction's settings); absent: unknown (MCP schema deferral assumes 128k). */
   contextWindow?: number
   /** The mode and lock in force now (MCP schema deferral costs only what the mode offers); absent: not known. */

@@ -12,6 +12,7 @@ import { cpus } from 'node:os'
 import { join } from 'node:path'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import { CHECKPOINT_STORE_IN_GUEST } from './checkpoint-mount'
+import { MCP_PACKAGES_IN_GUEST } from './guest'
 import type { GitGuardMount } from './git-protect'
 import { LABEL_OWNER, ownerTag } from './owner'
 import { guestEtcDirPrefix, guestRecipeDir } from './paths'
@@ -113,6 +114,8 @@ export interface GuestSpecInput {
   seccompProfile?: string
   /** Host folder of the repository's checkpoint store, bound read-write at CHECKPOINT_STORE_IN_GUEST: only for a checkpoint guest (checkpoint-guests.ts). */
   checkpointStore?: string
+  /** Host folder of the user's MCP package cache, bound read-only at MCP_PACKAGES_IN_GUEST (guest.ts); unset: not mounted. */
+  mcpPackages?: string
 }
 
 let seccompCache: string | undefined
@@ -194,7 +197,9 @@ export function guestContainerSpec(i: GuestSpecInput): GuestContainerSpec {
         { Type: 'bind', Source: i.etc.group, Target: '/etc/group', ReadOnly: true },
         ...(i.guardMounts ?? []).map((m) => ({ Type: 'bind' as const, Source: m.path, Target: m.path, ReadOnly: m.readOnly })),
         // only in a checkpoint guest, where no model command runs (ADR 0010): session guests never see the store
-        ...(i.checkpointStore ? [{ Type: 'bind' as const, Source: i.checkpointStore, Target: CHECKPOINT_STORE_IN_GUEST, ReadOnly: false }] : [])
+        ...(i.checkpointStore ? [{ Type: 'bind' as const, Source: i.checkpointStore, Target: CHECKPOINT_STORE_IN_GUEST, ReadOnly: false }] : []),
+        // the user's MCP packages (filled on the host by `cortex mcp cache add`), never writable from a guest
+        ...(i.mcpPackages ? [{ Type: 'bind' as const, Source: i.mcpPackages, Target: MCP_PACKAGES_IN_GUEST, ReadOnly: true }] : [])
       ]
     }
   }

@@ -11,10 +11,11 @@ import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types
 import { AGENT_PROTOCOL_VERSION } from '../../shared/guest-protocol'
 import { AgentClient, abortError } from './agent-client'
 import { AGENT_EXIT_MARKER, AGENT_IN_GUEST, LABEL_REPO } from './container-spec'
-import type { GuestShell, ShellOpenOptions } from './guest'
+import type { GuestProcess, GuestShell, ProcessOpenOptions, ShellOpenOptions } from './guest'
 import { guardGeneration, guardHeld, removeGuardPlaceholders } from './git-protect'
 import type { GuestBackend } from './managed-guest'
 import { openDockerShell, type ShellContainer } from './docker-shell'
+import { openDockerProcess } from './docker-process'
 import { demuxLogs, statusOf, withTimeout } from './docker-util'
 
 /** Longest wait for Docker to force-remove a guest container (ms); keeps close and quit within 5 s. */
@@ -89,6 +90,10 @@ export class DockerBackend implements GuestBackend {
 
   /** An interactive shell in the container (docker-shell.ts). */
   openShell = (workspace: string, opts: ShellOpenOptions): Promise<GuestShell> => openDockerShell(this.container, workspace, opts)
+
+  /** A long-lived piped process in the container (docker-process.ts). */
+  openProcess = (workspace: string, opts: ProcessOpenOptions): Promise<GuestProcess> =>
+    openDockerProcess(this.container, workspace, (s, out, err) => this.docker.modem.demuxStream(s, out, err), opts)
 
   /**
    * Attach to the container's main process, which runs the first agent. Call BEFORE start so no

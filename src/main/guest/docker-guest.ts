@@ -5,7 +5,7 @@
  * protocol, restarted by {@link ManagedGuest} when it dies. Honours DOCKER_HOST (unix:// or
  * tcp://) through dockerode; never names a socket itself. Also reaps orphan containers by label.
  */
-import { rmSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import { promises as fsp } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import Dockerode from 'dockerode'
@@ -68,6 +68,8 @@ export interface DockerGuestProviderOptions {
   checkpointsDir?: string
   /** A checkpoint guest without a store operation this long (ms) is removed; default CHECKPOINT_GUEST_IDLE_MS (checkpoint-guests.ts). */
   checkpointIdleMs?: number
+  /** `<CORTEX_HOME>/mcp/packages`: the user's MCP package cache, created when missing and bound read-only into every guest (unset: not mounted). */
+  mcpPackagesDir?: string
 }
 
 /** Starts one hardened Docker guest per session, and one checkpoint guest per repository ({@link DockerGuestProvider.checkpointLease}). */
@@ -179,10 +181,12 @@ export class DockerGuestProvider implements GuestProvider {
     for (const n of guard.notes) log.info(`git guard: ${n}`, { sessionId })
     // only a checkpoint guest mounts the store: no model command runs where it is reachable (ADR 0010)
     const checkpointStore = storeRoot ? ensureCheckpointStore(storeRoot, repo, st) : undefined
+    // session guests only: no MCP server runs in a checkpoint guest
+    const mcpPackages = this.opts.mcpPackagesDir && !storeRoot ? ensureFolder(this.opts.mcpPackagesDir) : undefined
     const etc = passwdFiles(st.uid, st.gid)
     log.debug('creating guest container', { sessionId, image, sandbox: policy, network: network ?? 'none' })
     const spec = guestContainerSpec({
-      sessionId, repo, image: runImage, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: checkpointStore ? { ...this.opts.labels, [LABEL_ROLE]: 'checkpoints' } : this.opts.labels, guardMounts: guard.mounts, checkpointStore
+      sessionId, repo, image: runImage, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: checkpointStore ? { ...this.opts.labels, [LABEL_ROLE]: 'checkpoints' } : this.opts.labels, guardMounts: guard.mounts, checkpointStore, mcpPackages
     })
     let backend: DockerBackend | undefined
     try {
@@ -239,6 +243,19 @@ export class DockerGuestProvider implements GuestProvider {
     return GUEST_NETWORK
   }
 
+}
+
+/**
+ * `dir`, created when missing (0755: the guest's user, the repository's owner, reads it through the
+ * bind); undefined when it cannot be (the guest then starts without it).
+ */
+function ensureFolder(dir: string): string | undefined {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o755 })
+    return dir
+  } catch {
+    return undefined
+  }
 }
 
 /**

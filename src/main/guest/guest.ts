@@ -14,6 +14,12 @@ import type {
 import type { CortexError } from '../../shared/errors'
 import type { SandboxPolicy } from '../../shared/sandbox'
 
+/**
+ * Where every guest mounts the user's MCP package cache (`<CORTEX_HOME>/mcp/packages`, a Node
+ * prefix with node_modules/) read-only, so an `npx -y PKG` server starts offline (extensions/mcp/package-cache.ts).
+ */
+export const MCP_PACKAGES_IN_GUEST = '/opt/cortex/mcp-packages'
+
 /** Streamed output of a spawned process: `data` is UTF-8 text as it arrives. */
 export type OutputListener = (stream: 'stdout' | 'stderr', data: string) => void
 
@@ -87,6 +93,44 @@ export interface Guest {
    * @throws CortexError `guest_failed` when the guest is dead; Error when the backend cannot start one
    */
   openShell?(opts: ShellOpenOptions): Promise<GuestShell>
+  /**
+   * Start a long-lived program with piped stdin/stdout in this guest (same container, so the same
+   * sandbox), as the repository's owner: an MCP stdio server. Backends without it leave it unset.
+   * Processes end when the guest closes.
+   * @throws CortexError `guest_failed` when the guest is dead or closed; Error when the backend cannot start it
+   */
+  openProcess?(opts: ProcessOpenOptions): Promise<GuestProcess>
+}
+
+/** Arguments of {@link Guest.openProcess}. */
+export interface ProcessOpenOptions {
+  /** Program and arguments (the program is looked up on the guest's PATH). */
+  argv: string[]
+  /** Environment added to the guest's defaults (HOME, PATH, LANG…); nothing else is passed. */
+  env?: Record<string, string>
+  /** Working folder in the guest (default the repository). */
+  cwd?: string
+}
+
+/**
+ * A program started by {@link Guest.openProcess}. Stdout is raw bytes (a protocol stream); stderr is
+ * UTF-8 text. Output that arrives before the first listener of a stream is kept (bounded) for it.
+ */
+export interface GuestProcess {
+  /** Unique id of this process. */
+  readonly id: string
+  /** True once the program has exited (or its exec ended: closed, guest gone). */
+  readonly exited: boolean
+  /** Write to the program's stdin. Ignored once it has exited. */
+  write(data: string | Uint8Array): void
+  /** Register a stdout listener; returns the unsubscribe. */
+  onStdout(listener: (chunk: Buffer) => void): () => void
+  /** Register a stderr listener; returns the unsubscribe. */
+  onStderr(listener: (text: string) => void): () => void
+  /** Register a listener for the end (exit code; null when unknown: killed with the guest). */
+  onExit(listener: (exitCode: number | null) => void): () => void
+  /** Close stdin, wait a short grace, then kill the program's process group. Idempotent; never rejects. */
+  close(): Promise<void>
 }
 
 /** Arguments of {@link Guest.openShell}: the terminal size in character cells. */

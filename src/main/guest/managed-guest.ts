@@ -11,7 +11,7 @@ import type { AgentRequestBody, ReadResult, RealpathResult, SpawnRequest, SpawnR
 import type { SandboxPolicy } from '../../shared/sandbox'
 import { abortError } from './agent-client'
 import type { AgentClient } from './agent-client'
-import type { CallOptions, Guest, GuestShell, ShellOpenOptions } from './guest'
+import type { CallOptions, Guest, GuestProcess, GuestShell, ProcessOpenOptions, ShellOpenOptions } from './guest'
 
 /** What {@link ManagedGuest} needs from the container backend. */
 export interface GuestBackend {
@@ -32,6 +32,8 @@ export interface GuestBackend {
   remove(): Promise<void>
   /** Open an interactive shell in the container (see {@link Guest.openShell}); absent: no shells. */
   openShell?(workspace: string, opts: ShellOpenOptions): Promise<GuestShell>
+  /** Start a long-lived piped process in the container (see {@link Guest.openProcess}); absent: none. */
+  openProcess?(workspace: string, opts: ProcessOpenOptions): Promise<GuestProcess>
 }
 
 /** A guest whose agent is restarted after it dies; see the module comment. */
@@ -42,6 +44,7 @@ export class ManagedGuest implements Guest {
   private closing: Promise<void> | undefined
   private readonly deadListeners = new Set<(err: CortexError) => void>()
   private readonly shells = new Set<GuestShell>()
+  private readonly processes = new Set<GuestProcess>()
   /** How many times the agent exec was restarted. */
   agentRestarts = 0
   /** See {@link Guest.checkpointStore}; set by the provider that mounted one. */
@@ -140,10 +143,22 @@ export class ManagedGuest implements Guest {
     return shell
   }
 
+  /** See {@link Guest.openProcess}: processes end when the guest closes (their execs end with the container). */
+  async openProcess(opts: ProcessOpenOptions): Promise<GuestProcess> {
+    if (this.closing) throw new CortexError('guest_failed', 'guest closed')
+    if (this.deadError) throw this.deadError
+    if (!this.backend.openProcess) throw new CortexError('guest_failed', 'this guest cannot run a long-lived process')
+    const proc = await this.backend.openProcess(this.workspace, opts)
+    this.processes.add(proc)
+    proc.onExit(() => this.processes.delete(proc))
+    return proc
+  }
+
   /** Close the agent connection and force-remove the container. Idempotent; never rejects for a gone container. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       for (const shell of this.shells) void shell.close()
+      for (const proc of this.processes) void proc.close()
       // not waiting for a restart in progress: it sees `closing` and closes what it attached
       this.client.close('guest closed')
       await this.backend.remove()

@@ -23,6 +23,7 @@ export { SettingsStore, fileSecrets, HOST_KEYS_FILE, type SecretStore } from '..
 export { resolveModelSettings, type ModelFlags, type ModelSettings } from '../providers'
 export { guestBuildMain } from '../guest/image'
 export { removeOwnGuests } from '../guest/docker-guest'
+export { addToPackageCache, mcpPackagesDir } from '../extensions/mcp/package-cache'
 export { boundedShutdown, SHUTDOWN_CLOSE_MS, SHUTDOWN_REMOVE_MS } from './bounded-shutdown'
 export { ApprovalRulesStore } from '../harness/approvals/rules-store'
 export { addBashRule } from '../harness/approvals/add-bash-rule'
@@ -47,7 +48,7 @@ export const GUEST_IMAGE_ENV = 'CORTEX_GUEST_IMAGE'
  * connections log to `logger`. Call `close()` at exit: it removes the pool's guests and the checkpoint guests.
  * @throws CortexError('invalid_input') when CORTEX_WARM_POOL is not a whole number from 0 to 8
  */
-export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: Logger; checkpointsDir?: string; image?: string } = {}): GuestProvider & { close(): Promise<void> } {
+export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: Logger; checkpointsDir?: string; image?: string; mcpPackagesDir?: string } = {}): GuestProvider & { close(): Promise<void> } {
   const raw = process.env[WARM_POOL_ENV]
   const size = opts.warmPool ?? (raw === undefined || raw === '' ? 1 : Number(raw))
   if (!Number.isInteger(size) || size < 0 || size > 8) {
@@ -55,7 +56,7 @@ export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: L
   }
   const image = opts.image?.trim() || process.env[GUEST_IMAGE_ENV]?.trim() || undefined
   const logger = opts.logger ?? NOOP_LOGGER
-  const docker = new DockerGuestProvider({ ...(image ? { image } : {}), checkpointsDir: opts.checkpointsDir, logger: childLogger(logger, { component: 'guest' }) })
+  const docker = new DockerGuestProvider({ ...(image ? { image } : {}), checkpointsDir: opts.checkpointsDir, mcpPackagesDir: opts.mcpPackagesDir, logger: childLogger(logger, { component: 'guest' }) })
   return new WarmGuestPool(docker, { size, logger: childLogger(logger, { component: 'warm-pool' }) })
 }
 
@@ -120,7 +121,8 @@ export async function createCortexService(opts: CortexServiceOptions): Promise<S
     warmPool: opts.warmPool ?? saved?.warmPool,
     image: saved?.guestImage,
     logger,
-    checkpointsDir: checkpointsDirOf(opts.dataDir)
+    checkpointsDir: checkpointsDirOf(opts.dataDir),
+    mcpPackagesDir: join(opts.dataDir, 'mcp', 'packages')
   })
   const reaperLog = childLogger(logger, { component: 'reaper' })
   reapOrphanGuests([], { othersOnly: true, logger: reaperLog }).then(

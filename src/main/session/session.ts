@@ -98,7 +98,9 @@ export class Session implements OperationTarget {
     const trust = deps.home ? new TrustStore(deps.home) : undefined
     const modeNow = () => ({ mode: this.mode, lock: this.record.proposals.lock }) // MCP schema deferral costs what the mode offers
     this.elicitation = new ElicitationDesk(emit, () => this.approvals.getPolicy() !== 'never') // nobody is asked anything under `never`
-    this.extensions = createSessionExtensions({ sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust, contextWindow: deps.compaction?.window, modeNow, elicit: this.elicitation.ask })
+    this.extensions = createSessionExtensions({ sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust,
+      contextWindow: deps.compaction?.window, modeNow, elicit: this.elicitation.ask,
+      startGuest: (sandbox, signal) => deps.guests.start({ sessionId: deps.id, repo: deps.repo, sandbox, signal, oneOff: true }) })
     const { model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction } = deps
     this.parts = {
       repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger, images: turnImages(deps),

@@ -19,11 +19,20 @@ import type { ApprovalRulesStore } from './rules-store'
 
 export { describeRule, findDeny }
 
-/** The tools each policy asks about. */
+/** The built-in tools each policy asks about (every MCP tool is asked about too, but under `never`: {@link policyAsks}). */
 export const POLICY_TOOLS: Readonly<Record<ApprovalPolicy, readonly string[]>> = {
   never: [],
   commands: ['bash'],
   changes: ['bash', 'write_file', 'edit_file']
+}
+
+/**
+ * Whether `policy` asks before a call of `tool`: its {@link POLICY_TOOLS}, and under `commands` and
+ * `changes` every MCP tool (`mcp__<server>__<tool>`): a server's tool can do anything the server
+ * can, so it is treated like a command. An Always answer stores a rule for that server and tool.
+ */
+export function policyAsks(policy: ApprovalPolicy, tool: string): boolean {
+  return POLICY_TOOLS[policy].includes(tool) || (policy !== 'never' && tool.startsWith('mcp__'))
 }
 
 /** The sandbox policy a one-off guest gets for an escalation. */
@@ -106,7 +115,7 @@ export class ApprovalGate {
       resolved({ outcome: 'denied', ruleId: deny.id, rule: deny })
       return { run: false, output: `Error: denied by the user's rule for this repository (${describeRule(deny)}); the call was not run. Do not retry it; choose another way or ask the user.` }
     }
-    const asks = POLICY_TOOLS[policy].includes(call.name)
+    const asks = policyAsks(policy, call.name)
     if (unsure && !asks) {
       resolved({ outcome: 'denied', reason: `cannot be checked against the deny rules (${unsure}), refused under --ask ${policy}` })
       return {

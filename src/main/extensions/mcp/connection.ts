@@ -1,0 +1,210 @@
+/**
+ * One MCP server's connection for a session: the SDK client over a transport the caller opens
+ * (a program in a guest, or Streamable HTTP from the host), the protocol negotiated by the SDK
+ * (`server/discover` for the 2026-07-28 stateless revision, falling back to the `initialize`
+ * handshake of earlier revisions), the server's tools, and calls with a deadline and Stop. A server
+ * whose connection ends by itself (it crashed, its guest died) is restarted once and reported; a
+ * second crash leaves it failed.
+ */
+import type { CallToolResult, Tool, Transport } from '@modelcontextprotocol/client'
+import { Client } from '@modelcontextprotocol/client'
+import { errorFields, type Logger } from '../../../shared/logger-types'
+import { DEFAULT_MCP_TIMEOUT_MS, type McpServerConfig } from './config-types'
+
+/** How long connecting (transport, negotiation, tool list) may take before the server is failed (ms). */
+export const MCP_CONNECT_DEADLINE_MS = 60_000
+/** How long the version probe waits for an answer before falling back to `initialize` (stdio only; ms). */
+export const MCP_PROBE_TIMEOUT_MS = 5_000
+/** Restarts after a crash, per session. */
+export const MCP_MAX_RESTARTS = 1
+
+/** Our name and version as the client tells servers. */
+const CLIENT_INFO = { name: 'cortex-code', version: '1' }
+
+/** An open transport and how to describe why it ended (exit code, stderr tail). */
+export interface OpenedTransport {
+  transport: Transport
+  /** Why the transport ended, in a few words (e.g. "exited with code 1: <stderr tail>"); '' when unknown. */
+  describeEnd(): string
+}
+
+/** Opens a fresh transport to the server (a new process for stdio). Aborting `signal` cancels. */
+export type TransportOpener = (signal: AbortSignal) => Promise<OpenedTransport>
+
+/** The state of a connection, as shown to the user. */
+export type McpConnectionState = 'connecting' | 'ready' | 'failed' | 'closed'
+
+/** Something the user should be told about a server (a crash and restart, a failure). */
+export type McpReport = (server: string, message: string) => void
+
+/** A tool call's failure that the model should see (not an infrastructure error of the turn). */
+export class McpCallError extends Error {
+  /** @param message the text the model reads */
+  constructor(message: string) {
+    super(message)
+    this.name = 'McpCallError'
+  }
+}
+
+/** One server's connection; see the module comment. */
+export class McpConnection {
+  state: McpConnectionState = 'connecting'
+  /** Why the server failed (state `failed`). */
+  error: string | undefined
+  /** The server's tools (as listed at connect), empty until ready. */
+  tools: Tool[] = []
+  /** The negotiated protocol revision (e.g. `2025-11-25` or `2026-07-28`). */
+  protocolVersion: string | undefined
+  /** How many times the server was restarted after a crash. */
+  restarts = 0
+  private client: Client | undefined
+  private opened: OpenedTransport | undefined
+  private starting: Promise<void> | undefined
+  private closing = false
+  private readonly lifetime = new AbortController()
+
+  /**
+   * @param config the server's config @param open opens a transport @param logger where the connection logs
+   * @param report tells the user about crashes, restarts and failures
+   */
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly open: TransportOpener,
+    private readonly logger: Logger,
+    private readonly report: McpReport = () => undefined
+  ) {}
+
+  /** Connect (once; later calls wait for the same attempt). Never rejects: a failure sets `failed` and `error`. */
+  start(): Promise<void> {
+    this.starting ??= this.connect().finally(() => {
+      this.starting = undefined
+    })
+    return this.starting
+  }
+
+  /**
+   * Call `tool` with `args`. Ends at the deadline (`timeoutMs`, default the server's or
+   * {@link DEFAULT_MCP_TIMEOUT_MS}) or when `signal` aborts (Stop): the server is sent a cancellation
+   * and the call rejects at once.
+   * @throws McpCallError for what the model should read (deadline, server gone or failed); an AbortError on Stop
+   */
+  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    if (this.starting) await raceSignal(this.starting, signal)
+    const client = this.client
+    if (this.state !== 'ready' || !client) throw new McpCallError(`the MCP server "${this.config.name}" is not available: ${this.error ?? this.state}`)
+    const timeoutMs = this.config.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS
+    const deadline = new AbortController()
+    const timer = setTimeout(() => deadline.abort(new McpCallError(`the MCP server "${this.config.name}" did not answer ${tool} within ${Math.round(timeoutMs / 1000)} s; the call was cancelled`)), timeoutMs)
+    const both = AbortSignal.any([signal, deadline.signal, this.lifetime.signal])
+    try {
+      const tools = this.tools
+      const def = tools.find((t) => t.name === tool)
+      return await raceSignal(client.callTool({ name: tool, arguments: args }, { signal: both, timeout: timeoutMs + 1000, ...(def ? { toolDefinition: def } : {}) }), both)
+    } catch (err) {
+      if (signal.aborted) throw signal.reason instanceof Error && signal.reason.name === 'AbortError' ? signal.reason : abortError()
+      if (deadline.signal.aborted) throw deadline.signal.reason as McpCallError
+      if (this.state !== 'ready' || client !== this.client) {
+        throw new McpCallError(`the MCP server "${this.config.name}" ended during the call (${this.error ?? 'connection closed'})${this.state === 'ready' ? '; it was restarted, so the call may be retried if it is safe to repeat' : ''}`)
+      }
+      throw new McpCallError(`the MCP server "${this.config.name}" answered ${tool} with an error: ${(err as Error).message}`)
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  /** End the connection and the server (its process, for stdio). Idempotent; never rejects. */
+  async close(): Promise<void> {
+    if (this.closing) return
+    this.closing = true
+    this.state = 'closed'
+    this.lifetime.abort(abortError())
+    const client = this.client
+    const opened = this.opened
+    this.client = undefined
+    await client?.close().catch(() => undefined)
+    await opened?.transport.close().catch(() => undefined)
+  }
+
+  private async connect(): Promise<void> {
+    this.state = 'connecting'
+    const started = Date.now()
+    const signal = AbortSignal.any([this.lifetime.signal, AbortSignal.timeout(MCP_CONNECT_DEADLINE_MS)])
+    let opened: OpenedTransport | undefined
+    try {
+      opened = await raceSignal(this.open(signal), signal)
+      this.opened = opened
+      const client = new Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: MCP_PROBE_TIMEOUT_MS } } })
+      client.onerror = (err) => this.logger.debug('MCP protocol note', { server: this.config.name, ...errorFields(err) })
+      await client.connect(opened.transport, { signal, timeout: MCP_CONNECT_DEADLINE_MS })
+      const listed = await client.listTools(undefined, { signal, timeout: MCP_CONNECT_DEADLINE_MS })
+      if (this.closing) {
+        await client.close().catch(() => undefined)
+        return
+      }
+      this.client = client
+      this.tools = listed.tools
+      this.protocolVersion = client.getNegotiatedProtocolVersion()
+      this.state = 'ready'
+      this.error = undefined
+      const ended = opened
+      client.onclose = () => this.onEnded(client, ended)
+      this.logger.info('MCP server ready', { server: this.config.name, transport: this.config.transport, protocol: this.protocolVersion, tools: listed.tools.length, ms: Date.now() - started })
+    } catch (err) {
+      const why = opened?.describeEnd()
+      await opened?.transport.close().catch(() => undefined)
+      if (this.closing) return
+      this.state = 'failed'
+      const base = signal.aborted && !this.lifetime.signal.aborted ? `did not connect within ${MCP_CONNECT_DEADLINE_MS / 1000} s` : (err as Error).message
+      this.error = why ? `${base} (${why})` : base
+      this.logger.warn('MCP server failed to start', { server: this.config.name, error: this.error })
+      this.report(this.config.name, `could not start: ${this.error}`)
+    }
+  }
+
+  /** The connection ended by itself: restart once, then leave it failed. */
+  private onEnded(client: Client, opened: OpenedTransport): void {
+    if (this.closing || client !== this.client) return
+    this.client = undefined
+    const why = opened.describeEnd() || 'its connection closed'
+    if (this.restarts >= MCP_MAX_RESTARTS) {
+      this.state = 'failed'
+      this.error = `it stopped again (${why}) and is not restarted a second time`
+      this.logger.warn('MCP server stopped again', { server: this.config.name, why })
+      this.report(this.config.name, this.error)
+      return
+    }
+    this.restarts += 1
+    this.state = 'failed'
+    this.error = `it stopped (${why}); restarting`
+    this.logger.warn('MCP server stopped; restarting it', { server: this.config.name, why })
+    this.report(this.config.name, `stopped (${why}); restarted once`)
+    void this.start()
+  }
+}
+
+/** `promise`, or an AbortError (the signal's reason when it is one) as soon as `signal` aborts. */
+function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(reasonOf(signal))
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(reasonOf(signal))
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(v)
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(e instanceof Error ? e : new Error(String(e)))
+      }
+    )
+  })
+}
+
+function reasonOf(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : abortError()
+}
+
+function abortError(): Error {
+  return new DOMException('stopped', 'AbortError')
+}

@@ -1,0 +1,107 @@
+// MCP over stdio through the built `cortex run` with the scripted model server and the REAL
+// server-everything from npm: its package comes from the user's MCP package cache (filled offline by
+// `cortex mcp-cache add --from node_modules`), it runs INSIDE the session's guest (docker top lists it;
+// every host-visible process of it lives in another pid namespace), its tools' results (text,
+// structuredContent, an image, resource links) reach the model, and nothing is left after the run;
+// server-filesystem, allowed the repository and /tmp, reads the repository but cannot see a host
+// file outside it (the guest's /tmp is its own).
+import { readlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../support/cli'
+import { startStreamCli } from '../support/cli-stream'
+import { makeTestRepo } from '../support/guest'
+import { containerProcesses, mcpConfigFile, mcpHome, processesMatching, SERVER_EVERYTHING, SERVER_FILESYSTEM, sessionContainers } from '../support/mcp'
+import { skipWithoutDocker } from '../support/requirements'
+import { sentToolResults, startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { tempDir } from '../support/temp-dir'
+
+describe.skipIf(skipWithoutDocker())('MCP stdio server in the guest', () => {
+  const servers: ScriptedModelServer[] = []
+  let home = ''
+  beforeAll(async () => {
+    home = await mcpHome([SERVER_EVERYTHING, SERVER_FILESYSTEM])
+  }, 120_000)
+  afterAll(async () => {
+    for (const s of servers) await s.close()
+  })
+
+  it('runs server-everything inside the session guest, its results reach the model, and nothing is left after', async () => {
+    const model = await startScriptedModelServer([
+      {
+        toolCalls: [
+          { name: 'mcp__everything__echo', args: { message: 'hello from the guest' } },
+          { name: 'mcp__everything__get-structured-content', args: { location: 'Chicago' } },
+          { name: 'mcp__everything__get-resource-links', args: { count: 2 } },
+          { name: 'mcp__everything__get-tiny-image', args: {} }
+        ]
+      },
+      { text: 'done' }
+    ])
+    servers.push(model)
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    // a marker argument (the server ignores it) tells this test's server process from any other's
+    const marker = `cortex-mcp-test-${Math.random().toString(36).slice(2, 10)}`
+    const config = mcpConfigFile(tempDir('cortex-mcp-cfg-'), { everything: { command: 'npx', args: ['-y', SERVER_EVERYTHING, 'stdio', marker] } })
+    const cli = startStreamCli(['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', model.baseUrl, '--model', 'scripted', '--json', '--input', 'stream-json'], {
+      env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0', CORTEX_MCP_CONFIG: config }
+    })
+    cli.send({ type: 'user_message', text: 'use the everything server' })
+    await cli.waitFor('turn_ended', undefined, { timeoutMs: 180_000 })
+    const sessionId = cli.events[0]!.sessionId
+
+    // the tools were offered, and their results reached the model
+    const results = sentToolResults(model.requests[1]!)
+    expect(results.map((r) => r.output.slice(0, 60))).toHaveLength(4)
+    expect(results[0]!.output).toContain('Echo: hello from the guest')
+    expect(results[1]!.output).toMatch(/temperature/)
+    expect(results[2]!.output).toMatch(/resource link: .*<[a-z]+:\/\//)
+    const finished = cli.events.map((e) => e.event).filter((e) => e.type === 'tool_call_finished')
+    expect(finished.map((e) => e.type === 'tool_call_finished' && e.isError)).toEqual([false, false, false, false])
+
+    // the server runs in the session's guest: docker top lists it, and no process of it shares our pid namespace
+    const [container] = sessionContainers(sessionId)
+    expect(container).toBeTruthy()
+    expect(containerProcesses(container!)).toMatch(new RegExp(`server-everything/dist/index\\.js stdio ${marker}`))
+    const seen = processesMatching(marker)
+    expect(seen.length).toBeGreaterThan(0)
+    const ours = readlinkSync('/proc/self/ns/pid')
+    expect(seen.filter((p) => p.pidNs === ours)).toEqual([])
+
+    cli.end()
+    const run = await cli.exit(60_000)
+    expect(run.code).toBe(0)
+    // nothing left: no server process anywhere, no container of the session
+    expect(processesMatching(marker)).toEqual([])
+    expect(sessionContainers(sessionId)).toEqual([])
+  }, 240_000)
+
+  it('server-filesystem in the guest reads the repository but cannot see host paths outside it', async () => {
+    const secretDir = tempDir('cortex-mcp-secret-')
+    const secret = join(secretDir, 'secret.txt')
+    writeFileSync(secret, 'host secret\n')
+    const repo = await makeTestRepo({ 'notes.txt': 'repository notes\n' })
+    const model = await startScriptedModelServer([
+      {
+        toolCalls: [
+          { name: 'mcp__files__read_text_file', args: { path: join(repo, 'notes.txt') } },
+          { name: 'mcp__files__read_text_file', args: { path: secret } },
+          { name: 'mcp__files__list_directory', args: { path: '/tmp' } }
+        ]
+      },
+      { text: 'done' }
+    ])
+    servers.push(model)
+    // the server itself would allow /tmp: only the guest keeps the host's /tmp out of its reach
+    const config = mcpConfigFile(tempDir('cortex-mcp-cfg-'), { files: { command: 'npx', args: ['-y', SERVER_FILESYSTEM, repo, '/tmp'] } })
+    const run = await runCli(['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', model.baseUrl, '--model', 'scripted', '--json', 'read files'], {
+      env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0', CORTEX_MCP_CONFIG: config }
+    })
+    expect(run.code, run.stderr).toBe(0)
+    const [inRepo, outside, listing] = sentToolResults(model.requests[1]!)
+    expect(inRepo!.output).toContain('repository notes')
+    expect(outside!.output).not.toContain('host secret')
+    expect(outside!.output).toMatch(/ENOENT|no such file|not found|does not exist/i)
+    expect(listing!.output).not.toContain(secretDir.split('/').pop()!)
+  }, 240_000)
+})
