@@ -88,7 +88,8 @@ export function withSchemaDeferral(inner: ExtensionProvider, opts: DeferralOptio
       const p = plan(offered)
       last = p
       const sig = `${offered.length}:${p.deferred.size}:${p.totalTokens}:${p.sentTokens}`
-      if (sig !== said) {
+      // nothing to say before the first MCP tool is offered (servers still connecting, or none in this mode)
+      if (sig !== said && (said !== '' || offered.length > 0)) {
         said = sig
         opts.emit({ type: 'mcp_schemas', tools: offered.length, deferred: p.deferred.size, tokens: p.totalTokens, sentTokens: p.sentTokens, budget })
       }
