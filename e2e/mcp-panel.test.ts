@@ -19,7 +19,7 @@ import { openPage, refusingGuests, useBrowser } from './support/fixtures'
 describe.skipIf(skipWithoutChromium())('MCP panel', () => {
   const chromium = useBrowser()
   let mcp: ManyToolsServer | undefined
-  const saved = { HOME: process.env.HOME, CODEX_HOME: process.env.CODEX_HOME }
+  const saved = { HOME: process.env.HOME, CODEX_HOME: process.env.CODEX_HOME, CORTEX_MCP_CONFIG: process.env.CORTEX_MCP_CONFIG }
   afterEach(async () => {
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k]
@@ -39,6 +39,9 @@ describe.skipIf(skipWithoutChromium())('MCP panel', () => {
     writeFileSync(join(fakeHome, 'codex', 'config.toml'), '[mcp_servers.docs]\ncommand = "npx"\nargs = ["-y", "docs-mcp-server"]\n')
     process.env.HOME = fakeHome
     process.env.CODEX_HOME = join(fakeHome, 'codex')
+    // a server given like `cortex run --mcp-config FILE`: the session connects to it, so the panel shows it live
+    writeFileSync(join(fakeHome, 'live.json'), JSON.stringify({ mcpServers: { live: { type: 'http', url: mcp.url } } }))
+    process.env.CORTEX_MCP_CONFIG = join(fakeHome, 'live.json')
 
     const { page, pageErrors } = await openPage(chromium.browser, app, repo)
     await page.getByTestId('open-settings').click()
@@ -47,7 +50,11 @@ describe.skipIf(skipWithoutChromium())('MCP panel', () => {
     expect(await server('repo-tools').getAttribute('data-state')).toBe('untrusted')
     expect(await server('repo-tools').getByTestId('mcp-detail').textContent()).toContain('node tools/server.js')
     expect(await server('repo-tools').getByTestId('mcp-toggle').textContent()).toBe('Enable')
-    expect(['configured', 'connecting', 'connected']).toContain(await server('many').getAttribute('data-state'))
+    expect(await server('many').getAttribute('data-state')).toBe('configured')
+    // the session's live connection: connected, its 200 tools and what their schemas cost (~46.7k tokens)
+    await expect.poll(async () => { await page.getByTestId('mcp-refresh').click(); return server('live').getAttribute('data-state') }, { timeout: 30_000 }).toBe('connected')
+    expect(await server('live').getByTestId('mcp-tokens').textContent()).toMatch(/^200 tools · 4\d\.\dk tokens$/)
+    expect(await server('live').getByTestId('mcp-toggle').count()).toBe(0) // --mcp-config: edit that file
 
     await server('repo-tools').getByTestId('mcp-toggle').click()
     await expect.poll(() => server('repo-tools').getAttribute('data-state'), { timeout: 10_000 }).not.toBe('untrusted')

@@ -4,7 +4,8 @@
  * runs, its tools and the tokens their schemas cost; Enable/Disable (a repository's server is
  * trusted in its exact current form; a user server's `"enabled"`), and Import, which adds Claude
  * Code's, Codex's and Gemini CLI's servers to the user's config and says what it took and skipped.
- * Everything goes through the session API (mcpServers, setMcpServerEnabled, importMcpServers).
+ * A server still connecting is asked about again each second; Refresh asks at once. Everything goes
+ * through the session API (mcpServers, setMcpServerEnabled, importMcpServers).
  */
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { formatTokens } from '../../../../shared/compaction'
@@ -105,6 +106,13 @@ export function McpPanel(): React.JSX.Element {
   }
   const load = useCallback(() => run(() => api.mcpServers(scope)), [api, scope])
   useEffect(() => void load(), [load])
+  // a server still connecting is asked about again until it is up or failed
+  const connecting = panel?.servers.some((s) => s.state === 'connecting') ?? false
+  useEffect(() => {
+    if (!connecting) return
+    const t = setTimeout(() => void load(), 1000)
+    return () => clearTimeout(t)
+  }, [connecting, panel, load])
   const importServers = async (): Promise<void> => {
     try {
       setImported(await api.importMcpServers({ ...(repo ? { repo } : {}) }))
@@ -119,6 +127,9 @@ export function McpPanel(): React.JSX.Element {
       <div className="mcp-panel-head">
         <h3>MCP servers{repo ? <span className="muted"> · {repo}</span> : null}</h3>
         <span style={{ flex: 1 }} />
+        <button data-testid="mcp-refresh" title="Ask the session again for each server's state" onClick={() => void load()}>
+          Refresh
+        </button>
         <button data-testid="mcp-import" title="Add the servers Claude Code, Codex and Gemini CLI use to your Cortex config (existing entries are never replaced)" onClick={() => void importServers()}>
           Import
         </button>
