@@ -62,7 +62,8 @@ export class McpProvider implements ExtensionProvider {
         if (this.closed) return
         this.runtime = rt
         this.connections = configs.map(
-          (config) => new rt.McpConnection(config, rt.transportOpener(config, { home: ctx.home ?? '', guestFor: (c, signal) => this.guestFor(c, signal) }), ctx.logger, report)
+          (config) => new rt.McpConnection(config, rt.transportOpener(config, { home: ctx.home ?? '', guestFor: (c, signal) => this.guestFor(c, signal) }), ctx.logger, report,
+            ctx.elicit ? (request, signal) => ctx.elicit!(config.name, request, signal) : undefined)
         )
         this.starts = this.connections.map((c) => c.start())
       },
