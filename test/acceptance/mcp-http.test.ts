@@ -33,7 +33,7 @@ async function startHttpServer(port: number): Promise<ChildProcess> {
   await new Promise<void>((done, fail) => {
     let err = ''
     const guard = setTimeout(() => fail(new Error(`server-everything did not listen within 30 s: ${err}`)), 30_000)
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
       err += d
       if (err.includes('listening on port')) {
         clearTimeout(guard)

@@ -4,7 +4,10 @@
 // every host-visible process of it lives in another pid namespace), its tools' results (text,
 // structuredContent, an image, resource links) reach the model, and nothing is left after the run;
 // server-filesystem, allowed the repository and /tmp, reads the repository but cannot see a host
-// file outside it (the guest's /tmp is its own).
+// file outside it (the guest's /tmp is its own); a server that dies is restarted once and reported;
+// a server the user allowed network runs in a separate hardened guest with network (checked by
+// inspecting the containers, never by connecting).
+import { execFileSync } from 'node:child_process'
 import { readlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -67,6 +70,9 @@ describe.skipIf(skipWithoutDocker())('MCP stdio server in the guest', () => {
     expect(seen.length).toBeGreaterThan(0)
     const ours = readlinkSync('/proc/self/ns/pid')
     expect(seen.filter((p) => p.pidNs === ours)).toEqual([])
+    // the package cache is bound read-only: nothing in the guest can change what later runs
+    const [info] = JSON.parse(execFileSync('docker', ['inspect', container!], { encoding: 'utf8' })) as Array<{ Mounts: Array<{ Destination: string; RW: boolean }> }>
+    expect(info!.Mounts.find((m) => m.Destination === '/opt/cortex/mcp-packages')).toMatchObject({ RW: false })
 
     cli.end()
     const run = await cli.exit(60_000)
@@ -104,4 +110,64 @@ describe.skipIf(skipWithoutDocker())('MCP stdio server in the guest', () => {
     expect(outside!.output).toMatch(/ENOENT|no such file|not found|does not exist/i)
     expect(listing!.output).not.toContain(secretDir.split('/').pop()!)
   }, 240_000)
+
+  const runFlags = (repo: string, model: ScriptedModelServer): string[] => ['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', model.baseUrl, '--model', 'scripted', '--json', '--input', 'stream-json']
+
+  it('a server that dies is restarted once and reported; its tools work again', async () => {
+    const marker = `cortex-mcp-test-${Math.random().toString(36).slice(2, 10)}`
+    const model = await startScriptedModelServer([
+      { toolCalls: [{ name: 'mcp__everything__echo', args: { message: 'first' } }] },
+      { text: 'ok' },
+      { toolCalls: [{ name: 'mcp__everything__echo', args: { message: 'after the restart' } }] },
+      { text: 'ok' }
+    ])
+    servers.push(model)
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const config = mcpConfigFile(tempDir('cortex-mcp-cfg-'), { everything: { command: 'npx', args: ['-y', SERVER_EVERYTHING, 'stdio', marker] } })
+    const cli = startStreamCli(runFlags(repo, model), { env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0', CORTEX_MCP_CONFIG: config } })
+    cli.send({ type: 'user_message', text: 'echo' })
+    await cli.waitFor('turn_ended', undefined, { timeoutMs: 180_000 })
+    const [container] = sessionContainers(cli.events[0]!.sessionId)
+    // the server dies (killed inside the guest)
+    execFileSync('docker', ['exec', container!, 'pkill', '-KILL', '-f', marker])
+    const report = await cli.waitFor('error', (e) => e.message.includes('MCP server "everything"'), { timeoutMs: 60_000 })
+    expect(report.message).toMatch(/stopped \(exited with code \d+.*\); restarted once/)
+    const from = cli.events.length
+    cli.send({ type: 'user_message', text: 'echo again' })
+    await cli.waitFor('turn_ended', undefined, { from, timeoutMs: 120_000 })
+    expect(sentToolResults(model.requests[3]!).at(-1)!.output).toContain('Echo: after the restart')
+    cli.end()
+    expect((await cli.exit()).code).toBe(0)
+  }, 300_000)
+
+  it('a server allowed network runs in a separate hardened guest with network; the session guest stays without', async () => {
+    const marker = `cortex-mcp-test-${Math.random().toString(36).slice(2, 10)}`
+    const model = await startScriptedModelServer([{ toolCalls: [{ name: 'mcp__net__echo', args: { message: 'networked' } }] }, { text: 'ok' }])
+    servers.push(model)
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const config = mcpConfigFile(tempDir('cortex-mcp-cfg-'), { net: { command: 'npx', args: ['-y', SERVER_EVERYTHING, 'stdio', marker], network: true } })
+    const cli = startStreamCli(runFlags(repo, model), { env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0', CORTEX_MCP_CONFIG: config } })
+    cli.send({ type: 'user_message', text: 'echo' })
+    await cli.waitFor('turn_ended', undefined, { timeoutMs: 180_000 })
+    expect(sentToolResults(model.requests[1]!)[0]!.output).toContain('Echo: networked')
+    const sessionId = cli.events[0]!.sessionId
+    const inspected = sessionContainers(sessionId).map((id) => {
+      const [info] = JSON.parse(execFileSync('docker', ['inspect', id], { encoding: 'utf8' })) as Array<{ Id: string; HostConfig: { NetworkMode: string; CapDrop: string[]; SecurityOpt: string[]; ReadonlyRootfs: boolean; Privileged: boolean } }>
+      return { id, host: info!.HostConfig, top: containerProcesses(id) }
+    })
+    const withServer = inspected.filter((c) => c.top.includes(marker))
+    expect(withServer).toHaveLength(1)
+    const net = withServer[0]!
+    expect(net.host.NetworkMode).not.toBe('none')
+    expect(net.host).toMatchObject({ CapDrop: ['ALL'], ReadonlyRootfs: true, Privileged: false })
+    expect(net.host.SecurityOpt).toContain('no-new-privileges')
+    // the session's own guest has no network and no server
+    const others = inspected.filter((c) => c.id !== net.id)
+    expect(others.length).toBeGreaterThan(0)
+    for (const c of others) expect(c.host.NetworkMode).toBe('none')
+    cli.end()
+    expect((await cli.exit()).code).toBe(0)
+    expect(sessionContainers(sessionId)).toEqual([])
+    expect(processesMatching(marker)).toEqual([])
+  }, 300_000)
 })
