@@ -1,18 +1,20 @@
 /**
  * `cortex mcp list|add|remove|enable|disable|import|test`: the user's MCP servers (CORTEX_HOME/mcp.json)
  * and a repository's (off until enabled for that repository; ADR 0033). Needs no model settings;
- * only `test` starts a guest. Every string that came from a file is printed terminal-safe.
+ * only `test` starts a guest (for a local server). Every string that came from a file is printed terminal-safe.
  */
 import { realpathSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { toCortexError } from '../shared/errors'
 import {
   addUserServer,
+  createDefaultGuestProvider,
   describeServer,
   disableMcpServer,
   enableMcpServer,
   importMcpServers,
   mcpServersFor,
+  probeMcpServer,
   removeUserServer,
   type McpServerEntry,
   type RawMcpEntry
@@ -195,13 +197,26 @@ export async function mcpImportCommand(opts: { from?: 'claude' | 'codex' | 'gemi
   }
 }
 
-/** `cortex mcp test NAME`: needs the MCP client (ADR 0032), not in this build yet: prints what would run and 1. */
+/**
+ * `cortex mcp test NAME [--repo DIR]`: connect to the server as a session would (a local one in a
+ * fresh guest for the repository), print its tools and the tokens their schemas cost; 0, or 1 with why.
+ */
 export async function mcpTestCommand(name: string, opts: { repo?: string }, io: McpIo = stdio()): Promise<number> {
-  await Promise.resolve()
-  return guarded(io, () => {
-    const set = mcpServersFor(dataDir(), repoPath(opts.repo))
-    const e = set.entries.find((x) => x.name === name)
-    if (!e) throw new Error(`no MCP server named "${name}" (see cortex mcp list)`)
-    throw new Error(`connecting to "${name}" needs the MCP client, which this build does not have yet`)
-  })
+  const home = dataDir()
+  const guests = createDefaultGuestProvider({ warmPool: 0, mcpPackagesDir: join(home, 'mcp', 'packages') })
+  try {
+    const r = await probeMcpServer({ home, repo: repoPath(opts.repo), name, guests })
+    const w = (s: string): boolean => io.out.write(terminalSafe(s) + '\n')
+    w(`${name}: connected${r.protocolVersion ? ` (protocol ${r.protocolVersion})` : ''} · ${sourceLabel(r.entry)}`)
+    w(`  ${describeServer(r.entry.server.config).split('\n')[0]}`)
+    for (const t of r.tools) w(`  ${t.name}  ~${t.tokens} tokens${t.exposed ? '' : '  (hidden by your enabledTools/disabledTools)'}${t.description ? `  ${t.description.split('\n')[0]!.slice(0, 100)}` : ''}`)
+    const shown = r.tools.filter((t) => t.exposed).length
+    w(`${r.tools.length} tool${r.tools.length === 1 ? '' : 's'}, ${shown} offered to the model: their schemas cost ~${r.exposedTokens} tokens per request`)
+    return 0
+  } catch (err) {
+    io.err.write(`error: ${terminalSafe(toCortexError(err).message)}\n`)
+    return 1
+  } finally {
+    await guests.close()
+  }
 }

@@ -33,6 +33,7 @@ export {
   addUserServer, removeUserServer, enableMcpServer, disableMcpServer, mcpServersFor, importMcpServers, describeServer, MCP_CONFIG_ENV,
   type McpServerEntry, type RawMcpEntry
 } from '../extensions/mcp/config'
+export { probeMcpServer, type ProbeResult } from '../extensions/mcp/config-probe'
 
 /** Env var: guests kept warm for the repository opened last (0 disables the pool). */
 export const WARM_POOL_ENV = 'CORTEX_WARM_POOL'

@@ -120,7 +120,8 @@ describe('import from Codex', () => {
       timeoutMs: 90_000,
       enabledTools: ['resolve-library-id', 'get-library-docs']
     })
-    expect(r.added[0]!.notes).toEqual(['startup_timeout_sec: not imported (Cortex has no separate start-up deadline)'])
+    expect(r.added[0]!.notes).toEqual(['startup_timeout_sec: not imported (Cortex has no separate start-up deadline)', 'reads from your environment at start: HTTPS_PROXY'])
+    expect(r.added[1]!.notes).toEqual(['reads from your environment at start: FIGMA_TEAM, FIGMA_TOKEN'])
     expect(doc.figma).toMatchObject({
       type: 'http',
       url: 'https://mcp.figma.com/mcp',
@@ -182,7 +183,10 @@ describe('import from Gemini CLI', () => {
       disabledTools: ['dangerous_tool']
     })
     expect(doc.pythonTools).not.toHaveProperty('readOnly')
-    expect(r.added[0]!.notes).toEqual([expect.stringMatching(/^trust: not imported \(it skips every confirmation in Gemini/)])
+    expect(r.added[0]!.notes).toEqual([
+      expect.stringMatching(/^trust: not imported \(it skips every confirmation in Gemini/),
+      'reads from your environment at start: DB_CONNECTION_STRING, EXTERNAL_API_KEY'
+    ])
     expect(doc.github).toMatchObject({ type: 'http', url: 'https://api.githubcopilot.com/mcp/', headers: { Authorization: 'Bearer ${GH_TOKEN}' }, timeoutMs: 5000 })
     expect(doc.events).toMatchObject({ type: 'sse', url: 'http://127.0.0.1:8080/sse' })
     expect(r.added[2]!.notes).toEqual(['description: not imported (not needed)'])

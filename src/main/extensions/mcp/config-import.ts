@@ -143,7 +143,9 @@ function take(report: ImportReport, servers: Record<string, unknown>, c: ImportC
     return
   }
   servers[c.name] = c.entry
-  report.added.push(c)
+  // the user should see which of their environment variables the server will be given
+  const vars = [...new Set([...JSON.stringify(c.entry).matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!))]
+  report.added.push(vars.length > 0 ? { ...c, notes: [...c.notes, `reads from your environment at start: ${vars.join(', ')}`] } : c)
 }
 
 /** The same server, whatever file it was imported from. */

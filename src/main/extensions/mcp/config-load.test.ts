@@ -77,14 +77,19 @@ describe('the user config (CORTEX_HOME/mcp.json)', () => {
     expect(set.entries.map((e) => e.name)).toEqual(['r'])
   })
 
-  it('`--mcp-config` files (CORTEX_MCP_CONFIG) are user-level and win over CORTEX_HOME/mcp.json; a missing one is a problem', () => {
+  it('`--mcp-config` files (CORTEX_MCP_CONFIG) are user-level and win over CORTEX_HOME/mcp.json, the last given first; a missing one is a problem', () => {
     const { home, repo } = setup()
     const flag = join(repo, '..', 'flag.json')
-    write(flag, { mcpServers: { same: { command: 'from-flag', args: ['${HOME_VAR}'] } } })
+    const later = join(repo, '..', 'later.json')
+    write(flag, { mcpServers: { same: { command: 'from-flag', args: ['${HOME_VAR}'] }, both: { command: 'first-flag' } } })
+    write(later, { mcpServers: { both: { command: 'last-flag' } } })
     write(join(home, 'mcp.json'), { mcpServers: { same: { command: 'from-home' } } })
-    const set = loadMcpConfig({ home, env: { [MCP_CONFIG_ENV]: `${flag}:${join(repo, 'nope.json')}`, HOME_VAR: 'h' } })
-    expect(set.servers).toEqual([{ name: 'same', transport: 'stdio', command: 'from-flag', args: ['h'], env: {} }])
-    expect(set.entries.map((e) => [e.source, e.state])).toEqual([['flag', 'active'], ['user', 'shadowed']])
+    const set = loadMcpConfig({ home, env: { [MCP_CONFIG_ENV]: `${flag}:${join(repo, 'nope.json')}:${later}`, HOME_VAR: 'h' } })
+    expect(set.servers).toEqual([
+      { name: 'both', transport: 'stdio', command: 'last-flag', args: [], env: {} },
+      { name: 'same', transport: 'stdio', command: 'from-flag', args: ['h'], env: {} }
+    ])
+    expect(set.entries.map((e) => [e.name, e.source, e.state])).toEqual([['both', 'flag', 'active'], ['same', 'flag', 'active'], ['both', 'flag', 'shadowed'], ['same', 'user', 'shadowed']])
     expect(set.problems).toEqual([{ file: join(repo, 'nope.json'), message: 'no such file' }])
   })
 

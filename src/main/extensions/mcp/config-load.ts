@@ -1,6 +1,6 @@
 /**
  * Loads every MCP config a session sees and decides which servers may start (ADR 0033):
- * `--mcp-config` files (CORTEX_MCP_CONFIG), the user's CORTEX_HOME/mcp.json, then the repository's
+ * `--mcp-config` files (CORTEX_MCP_CONFIG; the last given first), the user's CORTEX_HOME/mcp.json, then the repository's
  * `.cortex/mcp.json` and `.mcp.json`. On a name collision the first of that order wins (so the
  * user's config always beats a repository's) and the others are listed as shadowed. A repository's
  * server starts only once the user trusted its exact entry for that repository (trust key
@@ -77,8 +77,8 @@ export interface McpConfigSet {
 
 /** What {@link loadMcpConfig} reads from. */
 export interface McpConfigInputs {
-  /** CORTEX_HOME. */
-  home: string
+  /** CORTEX_HOME; absent: no user config (some tests). */
+  home?: string
   /** The repository's real host path; absent: user-level servers only. */
   repo?: string
   trust?: McpTrustLookup
@@ -102,12 +102,15 @@ export function loadMcpConfig(inputs: McpConfigInputs): McpConfigSet {
     if (scope === 'user') for (const p of parsed.problems) if (p.name !== undefined && !reserved.has(p.name)) reserved.set(p.name, file)
     for (const server of parsed.servers) found.push({ source, file, server })
   }
-  for (const file of flagFiles(env)) {
+  // the last --mcp-config given wins a name among them, as a later flag overrides an earlier one
+  for (const file of flagFiles(env).reverse()) {
     const text = readHostFile(file, problems, true)
     take('flag', file, text, 'user')
   }
-  const userFile = join(inputs.home, USER_MCP_FILE)
-  take('user', userFile, readHostFile(userFile, problems, false), 'user')
+  if (inputs.home !== undefined) {
+    const userFile = join(inputs.home, USER_MCP_FILE)
+    take('user', userFile, readHostFile(userFile, problems, false), 'user')
+  }
   if (inputs.repo && inputs.readRepoFile) {
     for (const rel of REPO_MCP_FILES) {
       let text: string | null = null

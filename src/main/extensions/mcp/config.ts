@@ -7,6 +7,7 @@
 import { CortexError } from '../../../shared/errors'
 import { readRepoFile } from '../repo-file'
 import { TrustStore } from '../trust-store'
+import type { ExtensionContext } from '../types'
 import { setUserServerEnabled } from './config-file'
 import { describeServer, loadMcpConfig, type McpConfigSet, type McpServerEntry } from './config-load'
 
@@ -26,6 +27,15 @@ export function mcpServersFor(home: string, repo?: string, env: NodeJS.ProcessEn
 /** A repository file's text, read without following links (see repo-file.ts); null when absent. */
 export function readRepoText(repo: string, rel: string): string | null {
   return readRepoFile(repo, rel)?.toString('utf8') ?? null
+}
+
+/**
+ * The MCP servers of a session (for the MCP provider): `servers` may start now, `untrusted` are
+ * its `trustItems()`, `problems` are worth a log line or a notice. Call again at each turn's start
+ * and after a trust decision: an edited file or a new decision changes the answer.
+ */
+export function sessionMcpConfig(ctx: Pick<ExtensionContext, 'home' | 'repo' | 'trust'>, env: NodeJS.ProcessEnv = process.env): McpConfigSet {
+  return loadMcpConfig({ ...(ctx.home !== undefined && { home: ctx.home }), repo: ctx.repo, ...(ctx.trust && { trust: ctx.trust }), readRepoFile: readRepoText, env })
 }
 
 /** The entry of `name` that counts (the winner of its name), or a clear error naming where to look. */

@@ -1,10 +1,10 @@
-// The MCP client's pure parts: tool names, result mapping, the --mcp-config reader and the npx
-// rewrite to the package cache.
+// The MCP client's pure parts: tool names, result mapping, the config reader (config-parse.ts, which
+// replaced the first --mcp-config reader; ADR 0033) and the npx rewrite to the package cache.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../../../test/support/temp-dir'
-import { parseMcpConfig } from './mcp-json'
+import { parseMcpConfigDoc } from './config-parse'
 import { mcpToolName } from './names'
 import { guestArgv, packageName } from './package-cache'
 import { mapCallResult } from './result-map'
@@ -48,28 +48,30 @@ describe('mapCallResult', () => {
   })
 })
 
-describe('parseMcpConfig', () => {
+describe('parseMcpConfigDoc (the user\'s config)', () => {
   it('reads Claude Code\'s .mcp.json shape and Cortex\'s keys', () => {
-    const servers = parseMcpConfig(
+    const parsed = parseMcpConfigDoc(
       {
         mcpServers: {
           fs: { command: 'npx', args: ['-y', 'pkg'], env: { K: 'v' }, readOnlyTools: ['read'], network: true, timeoutMs: 5000 },
           web: { type: 'http', url: 'http://127.0.0.1:1/mcp', headers: { A: 'b' }, bearerTokenKey: 'WEB_TOKEN' }
         }
       },
-      'f.json'
+      { file: 'f.json', scope: 'user', env: {} }
     )
-    expect(servers).toEqual([
+    expect(parsed.problems).toEqual([])
+    expect(parsed.servers.map((s) => s.config)).toEqual([
       { name: 'fs', transport: 'stdio', command: 'npx', args: ['-y', 'pkg'], env: { K: 'v' }, readOnlyTools: ['read'], network: true, timeoutMs: 5000 },
       { name: 'web', transport: 'http', url: 'http://127.0.0.1:1/mcp', headers: { A: 'b' }, bearerTokenKey: 'WEB_TOKEN' }
     ])
   })
 
-  it('names the file and the server in a clear error', () => {
-    expect(() => parseMcpConfig({ servers: {} }, 'f.json')).toThrow('f.json: expected {"mcpServers": {name: {...}}}')
-    expect(() => parseMcpConfig({ mcpServers: { x: { args: [] } } }, 'f.json')).toThrow('f.json: MCP server "x": "command" must be a program name')
-    expect(() => parseMcpConfig({ mcpServers: { x: { command: 'a', env: { K: 1 } } } }, 'f.json')).toThrow('"env" must be an object of strings')
-    expect(() => parseMcpConfig({ mcpServers: { x: { type: 'sse', url: 'http://a' } } }, 'f.json')).toThrow('transport "sse" is not supported')
+  it('names the file and the server in a clear problem', () => {
+    const problems = (doc: unknown): unknown => parseMcpConfigDoc(doc, { file: 'f.json', scope: 'user', env: {} }).problems
+    expect(problems({ mcpServers: [] })).toEqual([{ file: 'f.json', message: '"mcpServers" must be an object of servers by name' }])
+    expect(problems({ mcpServers: { x: { args: [] } } })).toEqual([{ file: 'f.json', name: 'x', message: '"command" (a local server) or "url" (a remote one) is required' }])
+    expect(problems({ mcpServers: { x: { command: 'a', env: { K: 1 } } } })).toEqual([{ file: 'f.json', name: 'x', message: expect.stringMatching(/^env\.K: /) }])
+    expect(problems({ mcpServers: { x: { type: 'http', url: 'file:///etc/passwd' } } })).toEqual([{ file: 'f.json', name: 'x', message: 'url: only http: and https: are supported, not file:' }])
   })
 })
 

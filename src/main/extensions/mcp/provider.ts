@@ -3,39 +3,43 @@
  * session opens (a stdio server inside the session's guest, or in a guest of its own with network
  * when the user allowed it; an HTTP server from the host), awaited at each turn's start (bounded,
  * Stop ends the wait), its enabled tools exposed as tool definitions, everything ended at close.
- * Configs come from the user's own files named by CORTEX_MCP_CONFIG (`--mcp-config FILE`) — never from the repository.
+ * Configs come from config-load.ts (ADR 0033): a repository's server starts only once the user
+ * enabled its exact entry, and stops at the next turn's start (or trust decision) once it changed.
  */
-import { delimiter } from 'node:path'
+import { isAbsolute } from 'node:path'
 import { errorFields } from '../../../shared/logger-types'
 import type { Guest } from '../../guest/guest'
 import type { ToolDefinition } from '../../tools/tool'
+import type { TrustItem } from '../../../shared/extensions'
 import type { ExtensionContext, ExtensionProvider } from '../types'
 import type { McpServerConfig, McpStdioServerConfig } from './config-types'
 import type { McpConnection } from './connection'
-import { readMcpConfigFile } from './mcp-json'
+import { sessionMcpConfig } from './config'
+import { canonicalJson } from './config-expand'
+import type { McpConfigSet } from './config-load'
 import { mcpToolName } from './names'
 import { toolEnabled } from './tool-adapter-rules'
 
-/** Env var: the user's MCP config files in `.mcp.json` shape, `path.delimiter`-separated (set by `cortex run --mcp-config FILE`). */
-export const MCP_CONFIG_ENV = 'CORTEX_MCP_CONFIG'
+export { MCP_CONFIG_ENV } from './config-load'
 /** Longest wait at a turn's start for servers still connecting (ms); they keep connecting for later turns. */
 export const MCP_TURN_WAIT_MS = 60_000
 
-/** The provider for `ctx`, or undefined when the user configured no MCP server. */
+/**
+ * The provider for `ctx`, or undefined when no config names a server (ADR 0033: `--mcp-config`
+ * files, CORTEX_HOME/mcp.json, the repository's `.cortex/mcp.json` and `.mcp.json`). Only servers the
+ * user configured or enabled for this repository start; the repository's others are trust items.
+ * A problem in the user's own files is reported as an error event (the rest still load); the
+ * repository's problems are logged (`cortex mcp list` shows them).
+ */
 export function createMcpProvider(ctx: ExtensionContext, env: NodeJS.ProcessEnv = process.env): ExtensionProvider | undefined {
-  const files = (env[MCP_CONFIG_ENV] ?? '').split(delimiter).filter(Boolean)
-  if (files.length === 0) return undefined
-  let configs: McpServerConfig[]
-  try {
-    // a later file's server replaces an earlier one of the same name
-    const byName = new Map(files.flatMap((f) => readMcpConfigFile(f)).map((c) => [c.name, c]))
-    configs = [...byName.values()]
-  } catch (err) {
-    ctx.logger.warn('MCP config not loaded', errorFields(err))
-    ctx.emit({ type: 'error', code: 'invalid_input', message: (err as Error).message })
-    return undefined
+  const load = (): McpConfigSet => sessionMcpConfig(ctx, env)
+  const set = load()
+  for (const p of set.problems) {
+    const message = `MCP config ${p.file}: ${p.name ? `server "${p.name}": ` : ''}${p.message}`
+    ctx.logger.warn(message)
+    if (isAbsolute(p.file)) ctx.emit({ type: 'error', code: 'invalid_input', message })
   }
-  return configs.length ? new McpProvider(ctx, configs) : undefined
+  return set.servers.length > 0 || set.untrusted.length > 0 ? new McpProvider(ctx, set, load) : undefined
 }
 
 /** See the module comment. */
@@ -51,24 +55,74 @@ export class McpProvider implements ExtensionProvider {
   private readonly taken = new Set<string>()
   private starts: Promise<void>[] = []
 
-  /** @param ctx the session's extension context @param configs the servers (user config only) */
+  /** The repository's servers waiting for the user (the latest load). */
+  private untrusted: readonly TrustItem[]
+
+  /**
+   * @param ctx the session's extension context
+   * @param set the servers that may start and the untrusted ones (config-load.ts)
+   * @param reload reads the configs again (turn start, trust decision)
+   */
   constructor(
     private readonly ctx: ExtensionContext,
-    configs: readonly McpServerConfig[]
+    set: McpConfigSet,
+    private readonly reload: () => McpConfigSet = () => set
   ) {
-    const report = (server: string, message: string): void => ctx.emit({ type: 'error', code: 'guest_failed', message: `MCP server "${server}": ${message}` })
+    this.untrusted = set.untrusted
     this.loading = import('./runtime').then(
       (rt) => {
         if (this.closed) return
         this.runtime = rt
-        this.connections = configs.map(
-          (config) => new rt.McpConnection(config, rt.transportOpener(config, { home: ctx.home ?? '', guestFor: (c, signal) => this.guestFor(c, signal) }), ctx.logger, report,
-            ctx.elicit ? (request, signal) => ctx.elicit!(config.name, request, signal) : undefined)
-        )
-        this.starts = this.connections.map((c) => c.start())
+        return this.sync(set.servers)
       },
       (err: unknown) => ctx.logger.error('the MCP client could not be loaded', errorFields(err))
     )
+  }
+
+  /** The repository's servers not enabled in their current form. */
+  trustItems(): readonly TrustItem[] {
+    return this.untrusted
+  }
+
+  /** A trust decision: start what is now enabled. */
+  async onTrustChanged(): Promise<void> {
+    await this.refresh()
+  }
+
+  /**
+   * Read the configs again: start servers now allowed, end those no longer allowed or whose config
+   * changed (a changed one starts again in its new form when allowed).
+   */
+  private async refresh(): Promise<void> {
+    let set: McpConfigSet
+    try {
+      set = this.reload()
+    } catch (err) {
+      this.ctx.logger.warn('MCP config not reloaded', errorFields(err))
+      return
+    }
+    this.untrusted = set.untrusted
+    await this.loading
+    if (!this.closed && this.runtime) await this.sync(set.servers)
+  }
+
+  /** Make the connections match `configs` (by name and canonical config). */
+  private async sync(configs: readonly McpServerConfig[]): Promise<void> {
+    const rt = this.runtime!
+    const wanted = new Map(configs.map((c) => [c.name, canonicalJson(c)]))
+    const gone = this.connections.filter((c) => wanted.get(c.config.name) !== canonicalJson(c.config))
+    this.connections = this.connections.filter((c) => !gone.includes(c))
+    const have = new Set(this.connections.map((c) => c.config.name))
+    const report = (server: string, message: string): void => this.ctx.emit({ type: 'error', code: 'guest_failed', message: `MCP server "${server}": ${message}` })
+    for (const config of configs) {
+      if (have.has(config.name)) continue
+      const elicit = this.ctx.elicit
+      const conn = new rt.McpConnection(config, rt.transportOpener(config, { home: this.ctx.home ?? '', guestFor: (c, signal) => this.guestFor(c, signal) }), this.ctx.logger, report,
+        elicit ? (request, signal) => elicit(config.name, request, signal) : undefined)
+      this.connections.push(conn)
+      this.starts.push(conn.start())
+    }
+    await Promise.all(gone.map((c) => c.close()))
   }
 
   /** Every ready server's enabled tools. */
@@ -103,7 +157,7 @@ export class McpProvider implements ExtensionProvider {
         resolve()
       }
       signal.addEventListener('abort', done, { once: true })
-      void this.loading.then(() => Promise.all(this.connections.map((c) => (c.state === 'connecting' ? c.start() : undefined)))).then(done)
+      void this.refresh().then(() => Promise.all(this.connections.map((c) => (c.state === 'connecting' ? c.start() : undefined)))).then(done)
     })
   }
 
