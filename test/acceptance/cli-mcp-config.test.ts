@@ -77,6 +77,14 @@ describe('cortex mcp (built CLI)', () => {
     expect(list.stdout).toContain(`mem  on  · your config ${file}`)
     expect(list.stdout).toContain(`mem  not used: ${file} has a server of this name, which wins  · repository .mcp.json`)
 
+    const off = await runCli(['mcp', 'disable', 'mem', '--repo', repo], { env })
+    expect(off.stdout).toBe(`switched "mem" off in ${file}\n`)
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: { mem: { enabled?: boolean } } }).mcpServers.mem.enabled).toBe(false)
+    // off in the user's config, the name is still the user's: the repository's "mem" does not take over
+    expect((await runCli(['mcp', 'list', '--repo', repo], { env })).stdout).toContain(`mem  off ("enabled": false)  · your config ${file}`)
+    expect((await runCli(['mcp', 'enable', 'mem', '--repo', repo], { env })).stdout).toBe(`switched "mem" on in ${file}\n`)
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(JSON.parse(written))
+
     const rm = await runCli(['mcp', 'remove', 'mem'], { env })
     expect(rm.stdout).toBe(`removed "mem" from ${file}\n`)
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ mcpServers: {} })
