@@ -16,7 +16,7 @@ import { startStreamCli } from '../support/cli-stream'
 import { makeTestRepo } from '../support/guest'
 import { containerProcesses, mcpConfigFile, mcpHome, processesMatching, SERVER_EVERYTHING, SERVER_FILESYSTEM, sessionContainers } from '../support/mcp'
 import { skipWithoutDocker } from '../support/requirements'
-import { sentToolResults, startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { sentToolResults, startScriptedModelServer, type ScriptedModelServer, type ScriptStep } from '../support/scripted-model-server'
 import { tempDir } from '../support/temp-dir'
 
 describe.skipIf(skipWithoutDocker())('MCP stdio server in the guest', () => {
@@ -169,5 +169,40 @@ describe.skipIf(skipWithoutDocker())('MCP stdio server in the guest', () => {
     expect((await cli.exit()).code).toBe(0)
     expect(sessionContainers(sessionId)).toEqual([])
     expect(processesMatching(marker)).toEqual([])
+  }, 300_000)
+
+  it('a sandbox switch (a new guest) starts the server again without spending its one crash restart', async () => {
+    const marker = `cortex-mcp-test-${Math.random().toString(36).slice(2, 10)}`
+    const echo = (message: string): ScriptStep => ({ toolCalls: [{ name: 'mcp__everything__echo', args: { message } }] })
+    const model = await startScriptedModelServer([echo('before'), { text: 'ok' }, echo('after the switch'), { text: 'ok' }, echo('after a crash'), { text: 'ok' }])
+    servers.push(model)
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const config = mcpConfigFile(tempDir('cortex-mcp-cfg-'), { everything: { command: 'npx', args: ['-y', SERVER_EVERYTHING, 'stdio', marker] } })
+    const cli = startStreamCli(runFlags(repo, model), { env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0', CORTEX_MCP_CONFIG: config } })
+    const turn = async (text: string): Promise<void> => {
+      const from = cli.events.length
+      cli.send({ type: 'user_message', text })
+      await cli.waitFor('turn_ended', undefined, { from, timeoutMs: 180_000 })
+    }
+    const errors = (): string => JSON.stringify(cli.events.map((e) => e.event).filter((e) => e.type === 'error'))
+    await turn('echo')
+    const sessionId = cli.events[0]!.sessionId
+    const [first] = sessionContainers(sessionId)
+    cli.send({ type: 'set_sandbox', policy: 'read-only' })
+    await cli.waitFor('sandbox_changed', undefined, { timeoutMs: 60_000 })
+    // the server starts again in the new guest (the turn's start waits for it), and no crash is reported
+    await turn('echo after the switch')
+    expect(sentToolResults(model.requests[3]!).at(-1)!.output, errors()).toContain('Echo: after the switch')
+    expect(errors()).toBe('[]')
+    const second = sessionContainers(sessionId).find((id) => id !== first && containerProcesses(id).includes(marker))
+    expect(second).toBeTruthy()
+    // now it crashes: the one crash restart is still there
+    execFileSync('docker', ['exec', second!, 'pkill', '-KILL', '-f', marker])
+    const report = await cli.waitFor('error', (e) => e.message.includes('MCP server "everything"'), { timeoutMs: 60_000 })
+    expect(report.message).toMatch(/restarted once/)
+    await turn('echo after a crash')
+    expect(sentToolResults(model.requests[5]!).at(-1)!.output, errors()).toContain('Echo: after a crash')
+    cli.end()
+    expect((await cli.exit()).code).toBe(0)
   }, 300_000)
 })

@@ -82,6 +82,8 @@ export interface Guest {
    * agent alone does NOT make the guest dead: the next call restarts the agent.
    */
   readonly dead?: boolean
+  /** True once {@link Guest.close} was called (a sandbox switch, the session's end); backends without it leave it unset. */
+  readonly closed?: boolean
   /**
    * Register `listener` to run once when the guest becomes {@link Guest.dead} (with the error later
    * calls get); runs soon after registering when it is dead already. Returns an unsubscribe function.

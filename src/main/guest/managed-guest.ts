@@ -70,6 +70,11 @@ export class ManagedGuest implements Guest {
     return this.deadError !== undefined
   }
 
+  /** See {@link Guest.closed}. */
+  get closed(): boolean {
+    return this.closing !== undefined
+  }
+
   /** See {@link Guest.onDead}. */
   onDead(listener: (err: CortexError) => void): () => void {
     if (this.deadError) {

@@ -17,6 +17,8 @@ export const MCP_CONNECT_DEADLINE_MS = 60_000
 export const MCP_PROBE_TIMEOUT_MS = 5_000
 /** Restarts after a crash, per session. */
 export const MCP_MAX_RESTARTS = 1
+/** Starts again after the server's guest was replaced (these do not count as crashes), per session. */
+export const MCP_MAX_GUEST_RESTARTS = 5
 
 /** Our name and version as the client tells servers. */
 const CLIENT_INFO = { name: 'cortex-code', version: '1' }
@@ -26,6 +28,11 @@ export interface OpenedTransport {
   transport: Transport
   /** Why the transport ended, in a few words (e.g. "exited with code 1: <stderr tail>"); '' when unknown. */
   describeEnd(): string
+  /**
+   * True when the transport ended because the server's guest went away (a sandbox switch or a
+   * replaced guest removed the container), not because the server stopped; absent: never.
+   */
+  guestReplaced?(): boolean
 }
 
 /** Opens a fresh transport to the server (a new process for stdio). Aborting `signal` cancels. */
@@ -57,6 +64,8 @@ export class McpConnection {
   protocolVersion: string | undefined
   /** How many times the server was restarted after a crash. */
   restarts = 0
+  /** How many times the server was started again because its guest was replaced. */
+  guestRestarts = 0
   private client: Client | undefined
   private opened: OpenedTransport | undefined
   private starting: Promise<void> | undefined
@@ -75,6 +84,14 @@ export class McpConnection {
     /** Asks the user a server's question (elicitation, form mode; elicitation-desk.ts); absent: the capability is not declared. */
     private readonly elicit?: (request: { message: string; requestedSchema: { properties?: Record<string, unknown>; required?: unknown } }, signal: AbortSignal) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean> }>
   ) {}
+
+  /**
+   * Whether the server's tools are offered now: ready, or starting again after it was ready (a crash
+   * restart, a replaced guest), when a call waits for the restart instead of the tool vanishing mid-turn.
+   */
+  get offersTools(): boolean {
+    return this.state === 'ready' || (this.state === 'connecting' && this.tools.length > 0)
+  }
 
   /** Connect (once; later calls wait for the same attempt). Never rejects: a failure sets `failed` and `error`. */
   start(): Promise<void> {
@@ -177,6 +194,15 @@ export class McpConnection {
     if (this.closing || client !== this.client) return
     this.client = undefined
     const why = opened.describeEnd() || 'its connection closed'
+    if (opened.guestReplaced?.() && this.guestRestarts < MCP_MAX_GUEST_RESTARTS) {
+      // the guest went away under the server (a sandbox switch): not the server's fault, no crash counted
+      this.guestRestarts += 1
+      this.state = 'failed'
+      this.error = 'its guest was replaced; starting it again'
+      this.logger.info('MCP server\'s guest was replaced; starting it again', { server: this.config.name })
+      void this.start()
+      return
+    }
     if (this.restarts >= MCP_MAX_RESTARTS) {
       this.state = 'failed'
       this.error = `it stopped again (${why}) and is not restarted a second time`

@@ -131,7 +131,7 @@ export class McpProvider implements ExtensionProvider {
     const rt = this.runtime
     if (!rt) return out
     for (const conn of this.connections) {
-      if (conn.state !== 'ready') continue
+      if (!conn.offersTools) continue
       const inGuest = conn.config.transport === 'stdio' && !conn.config.network
       for (const tool of conn.tools) {
         if (!toolEnabled(conn.config, tool.name)) continue

@@ -50,7 +50,10 @@ async function openStdio(config: McpStdioServerConfig, deps: TransportDeps, sign
       const tail = transport.stderrTail().split('\n').slice(-4).join(' | ').slice(-600)
       const parts = [code === undefined ? '' : `exited with code ${code ?? 'unknown'}`, tail ? `stderr: ${tail}` : '']
       return parts.filter(Boolean).join('; ')
-    }
+    },
+    // the guest was closed or died under the server (a sandbox switch, a replaced guest), or the exec
+    // ended without an exit code (its container is gone): the server did not stop by itself
+    guestReplaced: () => guest.closed === true || guest.dead === true || transport.exitCode === null
   }
 }
 
