@@ -19,6 +19,11 @@ function initial(fields: Record<string, ElicitationField>): Record<string, strin
 export function ElicitationCard({ item }: { item: ElicitationRow }): React.JSX.Element {
   const [values, setValues] = useState(() => initial(item.fields))
   const [error, setError] = useState<string | null>(null)
+  // an edit makes the last refusal stale
+  const set = (k: string, v: string | boolean): void => {
+    setValues((vs) => ({ ...vs, [k]: v }))
+    setError(null)
+  }
   const send = async (action: 'accept' | 'decline' | 'cancel'): Promise<void> => {
     const { currentId, handle } = useAppStore.getState()
     if (!currentId) return
@@ -48,14 +53,14 @@ export function ElicitationCard({ item }: { item: ElicitationRow }): React.JSX.E
             <label key={k} className="elicitation-field">
               <span>{f.title ?? k}{item.required.includes(k) ? ' *' : ''}</span>
               {f.type === 'boolean' ? (
-                <input type="checkbox" data-testid={`elicitation-${k}`} checked={values[k] === true} onChange={(e) => setValues({ ...values, [k]: e.target.checked })} />
+                <input type="checkbox" data-testid={`elicitation-${k}`} checked={values[k] === true} onChange={(e) => set(k, e.target.checked)} />
               ) : f.enum ? (
-                <select data-testid={`elicitation-${k}`} value={String(values[k] ?? '')} onChange={(e) => setValues({ ...values, [k]: e.target.value })}>
+                <select data-testid={`elicitation-${k}`} value={String(values[k] ?? '')} onChange={(e) => set(k, e.target.value)}>
                   <option value="">—</option>
                   {f.enum.map((o) => <option key={o} value={o}>{o}</option>)}
                 </select>
               ) : (
-                <input data-testid={`elicitation-${k}`} inputMode={f.type === 'string' ? undefined : 'decimal'} value={String(values[k] ?? '')} onChange={(e) => setValues({ ...values, [k]: e.target.value })} />
+                <input data-testid={`elicitation-${k}`} inputMode={f.type === 'string' ? undefined : 'decimal'} value={String(values[k] ?? '')} onChange={(e) => set(k, e.target.value)} />
               )}
               {f.description && <span className="muted">{f.description}</span>}
             </label>
