@@ -18,6 +18,7 @@ import { compactionLabel, contextLabel } from '../shared/compaction'
 import { mcpSchemasLabel, toolLabel } from '../shared/mcp'
 import { thoughtLabel } from '../shared/thinking'
 import { summarizeArgs, terminalSafe } from './terminal-safe'
+import { hookFinishedLine } from '../shared/hooks'
 
 /** Where rendered output goes; `color` enables ANSI styling (TTY only). */
 export interface RenderTarget {
@@ -212,6 +213,19 @@ export function createRenderer(target: RenderTarget): Renderer {
       case 'error':
         newline()
         target.err.write(`${paint('red', 'error:')} ${safe(event.message)}\n`)
+        break
+      case 'hook_finished':
+        newline()
+        target.err.write(`${paint(event.outcome === 'ok' ? 'dim' : 'yellow', 'hook:')} ${safe(hookFinishedLine(event))}\n`)
+        break
+      case 'extensions_untrusted':
+        if (event.items.length === 0) break
+        newline()
+        target.err.write(`${paint('yellow', 'off:')} ${safe(event.items.map((i) => `${i.key} (${i.title})`).join('; '))} — from the repository, off until you enable them: review with \`cortex trust list\`, enable with \`cortex trust enable\`\n`)
+        break
+      case 'hooks_notice':
+        newline()
+        target.err.write(`${paint('yellow', 'hooks:')} ${safe(event.message)}\n`)
         break
       case 'host_exec_warning':
         newline()

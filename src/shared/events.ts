@@ -16,6 +16,7 @@ import { ModeSchema } from './modes'
 import { PROPOSAL_EVENTS, PROPOSAL_OPERATIONS } from './proposals'
 import { SandboxPolicySchema } from './sandbox'
 import { FileDiffSchema } from './file-diff'
+import { HOOK_EVENTS } from './hooks'
 import { SHELL_EVENTS, SHELL_EVENT_TYPES } from './shell'
 import { ModelRecordShape, SESSION_NOTICE_EVENTS } from './session-notices'
 import { MODEL_EVENTS, MODEL_OPERATIONS } from './model-choice'
@@ -261,6 +262,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   ...CHECKPOINT_EVENTS,
   /** shell_output, shell_exited (./shell; ephemeral). */
   ...SHELL_EVENTS,
+  /** hook_started, hook_finished, hooks_notice (./hooks). */
+  ...HOOK_EVENTS,
   /**
    * Something the host may run without asking changed, or the repository itself is risky: `paths`
    * (repository-relative, or absolute for the repository) and a message for the user. Emitted at a

@@ -11,7 +11,7 @@ import { goalLabel } from '../../shared/goal'
 import { toCortexError } from '../../shared/errors'
 import { imageLine, type ImageInput } from '../../shared/images'
 import { loadImageFile } from '../image-files'
-import { initialState, reduce, withNotice, type TuiState } from './tui-state'
+import { initialState, reduce, trustCardText, withNotice, type TuiState } from './tui-state'
 import { Transcript } from './transcript'
 import { ApprovalPrompt, borderTitle, Completions, Composer, StatusLine, type ApprovalStage } from './panels'
 import * as ed from './composer-edit'
@@ -204,6 +204,12 @@ export function App({ host }: { host: TuiHost }) {
         } catch (err) {
           return notice(toCortexError(err).message, 'error')
         }
+      case 'trust': {
+        const items = stateRef.current.untrusted ?? []
+        if (items.length === 0) return notice('nothing from this repository waits to be enabled')
+        if (a.enable === undefined) return notice(trustCardText(items))
+        return submit({ type: 'trust_extensions', items: items.map(({ key, hash }) => ({ key, hash })), enable: a.enable })
+      }
       case 'local':
         switch (a.name) {
           case 'quit':

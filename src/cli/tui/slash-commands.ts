@@ -35,6 +35,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: '/resume', args: 'ID', help: 'continue a stored session' },
   { name: '/new', args: '', help: 'a new session on this repository' },
   { name: '/rules', args: '', help: "this repository's stored Always/deny rules" },
+  { name: '/trust', args: '[enable|off]', help: "the repository's hooks, commands, skills, agents, MCP servers waiting to be enabled: list, enable or keep off" },
   { name: '/help', args: '', help: 'keys and commands' },
   { name: '/quit', args: '', help: 'quit (Ctrl-C twice)' }
 ]
@@ -45,6 +46,8 @@ export type SlashAction =
   | { kind: 'local'; name: 'sessions' | 'rules' | 'new' | 'help' | 'quit' | 'goal_status' | 'models' }
   | { kind: 'resume'; id: string }
   | { kind: 'image'; path: string }
+  /** `/trust`: list what waits (`enable` absent), or enable / keep off what the card lists now. */
+  | { kind: 'trust'; enable?: boolean }
   | { kind: 'error'; message: string }
 
 /** Commands whose name starts with `prefix` (e.g. `/re` → /reject, /resume). */
@@ -106,6 +109,10 @@ export function parseSlash(line: string, lock: ModeLock | null): SlashAction {
     case '/image':
       // the whole rest of the line: a path may hold spaces
       return rest ? { kind: 'image', path: rest } : { kind: 'error', message: 'usage: /image PATH (a PNG, JPEG, GIF or WebP file; it goes with your next message)' }
+    case '/trust':
+      if (!one) return { kind: 'trust' }
+      if (one === 'enable' || one === 'off') return { kind: 'trust', enable: one === 'enable' }
+      return { kind: 'error', message: 'usage: /trust [enable|off]' }
     case '/compact':
       return { kind: 'op', op: { type: 'compact', ...(rest ? { focus: rest } : {}) } }
     case '/sessions':

@@ -15,6 +15,8 @@ import { mcpSchemasShort } from '../../shared/mcp'
 import { callFailed } from '../../shared/tool-outcome'
 import { thoughtLabel } from '../../shared/thinking'
 import { imageLine } from '../../shared/images'
+import { hookFinishedLine } from '../../shared/hooks'
+import type { TrustItem } from '../../shared/extensions'
 
 /** Most characters of a command's live output kept per tool row (the tail). */
 export const OUTPUT_TAIL_CHARS = 16_000
@@ -80,6 +82,8 @@ export interface TuiState {
   items: Item[]
   /** Increments on each change of `items` (for memoised rendering). */
   version: number
+  /** The repository's items waiting for the user's decision (`extensions_untrusted`; /trust). */
+  untrusted?: TrustItem[]
 }
 
 /** A fresh state for a session on `repo`. */
@@ -220,6 +224,12 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
       return withNotice(s, `this turn's changes were not recorded${e.stage === 'after' ? ' at its end' : ''}: ${e.reason}`, 'warn')
     case 'host_exec_warning':
       return withNotice(s, `warning: ${e.message} ${e.paths.join(' ')}`, 'warn')
+    case 'hook_finished':
+      return withNotice(s, `hook: ${hookFinishedLine(e)}`, e.outcome === 'ok' ? 'dim' : 'warn')
+    case 'hooks_notice':
+      return withNotice(s, `hooks: ${e.message}`, 'warn')
+    case 'extensions_untrusted':
+      return e.items.length === 0 ? { ...s, untrusted: [] } : withNotice({ ...s, untrusted: e.items }, trustCardText(e.items), 'warn')
     case 'goal_updated':
       return withNotice({ ...s, goal: e }, `goal ${e.state.replace('_', ' ')} · ${e.turnsUsed}/${e.turnBudget}${e.reason ? ` · ${e.reason}` : ''}`, e.state === 'met' ? 'ok' : e.state === 'active' ? 'dim' : 'warn')
     case 'reasoning_done':
@@ -247,4 +257,10 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
     default:
       return s
   }
+}
+
+/** The TUI's trust card: each waiting item with exactly what will run, and how to decide. */
+export function trustCardText(items: readonly TrustItem[]): string {
+  const lines = items.flatMap((i) => [`${i.key}: ${i.title}${i.state === 'changed' ? ' (changed since you enabled it)' : ''}`, ...i.detail.split('\n').map((l) => `    ${l}`)])
+  return ['off until you enable them (they run in the guest; any change turns them off again):', ...lines, '/trust enable to enable them for this repository · /trust off to keep them off'].join('\n')
 }

@@ -35,6 +35,7 @@ import type { MessageQueue } from './message-queue'
 import type { SessionRecord } from './session-record'
 import { TurnEnvironment } from './turn-environment'
 import type { TurnImages } from '../harness/history-images'
+import type { SessionHooksHandle } from '../extensions/hooks'
 
 /** The parts a turn is made of, as the session holds them. */
 export interface TurnParts {
@@ -64,6 +65,8 @@ export interface TurnParts {
   sandbox(): SandboxPolicy
   /** What the last turn's git-arming check left (harness/git-arming.ts); absent: each turn starts afresh. */
   gitArming?: GitArmingMemory
+  /** The session's hooks (extensions/hooks); absent: none run. */
+  hooks?: SessionHooksHandle
   /** Whether the session closed (a late warning is then dropped). */
   closed(): boolean
   emit(event: SessionEvent): void
@@ -75,7 +78,13 @@ export interface TurnParts {
  * @throws CortexError as runTurn and compaction do
  */
 export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, compactFocus?: string): Promise<TurnOutcome> {
-  const compaction = p.compaction ? { settings: p.compaction, todos: () => p.record.todos } : undefined
+  // Stop ends a wait for the guest at once (the start itself is cancelled by guest.stop)
+  // read-only tools do not wait for the turn's `before` snapshot; every other tool does (ADR 0026)
+  const getGuest = (tool?: string) => raceAbort(p.checkpoints.guestForTurn(turnId, signal, tool !== undefined && BASELINE_FREE_TOOLS.has(tool)), signal)
+  // hooks may write: they wait for the turn's `before` snapshot like a writing tool
+  const hooks = p.hooks?.forTurn(turnId, signal, compactFocus === undefined ? () => getGuest() : () => raceAbort(p.guest.ensure(), signal))
+  const beforeCompact = hooks && ((trigger: string, focus?: string) => hooks.preCompact(trigger === 'manual' ? 'manual' : 'auto', focus))
+  const compaction = p.compaction ? { settings: p.compaction, todos: () => p.record.todos, ...(beforeCompact ? { beforeCompact } : {}) } : undefined
   const family = modelFamily(typeof p.model === 'string' ? '' : p.model.provider, modelIdOf(p.model))
   const sections = (): string => (p.extensions?.promptSections() ?? []).map((s) => `\n\n${s}`).join('')
   const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(p.repo, mode, lock, family) + sections(), p.instructions.all())
@@ -99,9 +108,7 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     getGoalActive: () => p.goal.activeFor(turnId),
     events,
     emit: p.emit,
-    // Stop ends a wait for the guest at once (the start itself is cancelled by guest.stop)
-    // read-only tools do not wait for the turn's `before` snapshot; every other tool does (ADR 0026)
-    getGuest: (tool) => raceAbort(p.checkpoints.guestForTurn(turnId, signal, tool !== undefined && BASELINE_FREE_TOOLS.has(tool)), signal),
+    getGuest,
     session: toolSession(p, turnId),
     classifyError: p.classifyError,
     maxOutputTokens: p.maxOutputTokens,
@@ -116,7 +123,8 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     approvals: p.approvals.gate,
     modeWatch: p.modeWatch,
     ...(p.images ? { images: p.images } : {}),
-    ...(compaction ? { compaction } : {})
+    ...(compaction ? { compaction } : {}),
+    ...(hooks ? { hooks } : {})
   }
   // the repository's instructions and the environment first, through the guest the session has when
   // it is up (none is started for them); while it starts, what the host can tell (turn-environment.ts)

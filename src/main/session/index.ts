@@ -34,6 +34,7 @@ export {
   type McpServerEntry, type RawMcpEntry
 } from '../extensions/mcp/config'
 export { probeMcpServer, type ProbeResult } from '../extensions/mcp/config-probe'
+export { repositoryTrust, enableRepositoryTrust, disableRepositoryTrust, type RepositoryTrust } from './trust-requests'
 
 /** Env var: guests kept warm for the repository opened last (0 disables the pool). */
 export const WARM_POOL_ENV = 'CORTEX_WARM_POOL'

@@ -26,8 +26,9 @@ import { applyOperation, type OperationTarget } from './session-operations'
 import type { TurnParts } from './compose-turn'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import { storeImages, turnImages, type SessionDeps } from './session-deps'
-import { createSessionExtensions, ElicitationDesk, TrustStore, type McpLiveServer, type SessionExtensions } from '../extensions'
+import { createSessionExtensions, ElicitationDesk, EXTENSION_FACTORIES, TrustStore, type McpLiveServer, type SessionExtensions } from '../extensions'
 import type { ImageInput } from '../../shared/images'
+import { createSessionHooks, type SessionHooksHandle } from '../extensions/hooks'
 
 export type { SessionDeps } from './session-deps'
 
@@ -65,6 +66,8 @@ export class Session implements OperationTarget {
   private readonly extensions: SessionExtensions
   /** MCP servers' questions to the user (question cards). */
   private readonly elicitation: ElicitationDesk
+  /** Hooks (src/main/extensions/hooks): a provider among the extensions, and each turn's HookRunner. */
+  private readonly hooks: SessionHooksHandle
 
   /** @param deps see {@link SessionDeps} */
   constructor(private readonly deps: SessionDeps) {
@@ -98,14 +101,17 @@ export class Session implements OperationTarget {
     const trust = deps.home ? new TrustStore(deps.home) : undefined
     const modeNow = () => ({ mode: this.mode, lock: this.record.proposals.lock }) // MCP schema deferral costs what the mode offers
     this.elicitation = new ElicitationDesk(emit, () => this.approvals.getPolicy() !== 'never') // nobody is asked anything under `never`
-    this.extensions = createSessionExtensions({ sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust,
+    const ctx = { sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust,
       contextWindow: deps.compaction?.window, modeNow, elicit: this.elicitation.ask,
-      startGuest: (sandbox, signal) => deps.guests.start({ sessionId: deps.id, repo: deps.repo, sandbox, signal, oneOff: true }) })
+      startGuest: (sandbox: SandboxPolicy, signal: AbortSignal) => deps.guests.start({ sessionId: deps.id, repo: deps.repo, sandbox, signal, oneOff: true }) }
+    // hooks are a provider that the turn also calls (its HookRunner): the session holds them directly
+    this.hooks = createSessionHooks(ctx, { resumed: (deps.resumed?.length ?? 0) > 0, readyGuest: () => guest.ready, closeMs: CLOSE_TURN_WAIT_MS })
+    this.extensions = createSessionExtensions(ctx, [...EXTENSION_FACTORIES, () => this.hooks])
     const { model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction } = deps
     this.parts = {
       repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger, images: turnImages(deps),
       extensions: this.extensions, record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
-      mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null }
+      mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null }, hooks: this.hooks
     }
     this.turns = new TurnScheduler({ parts: this.parts, turnStarting: () => guest.turnStarting(), flush: () => deps.log.flush() })
   }
@@ -140,6 +146,7 @@ export class Session implements OperationTarget {
     const { envelope, persist } = this.record.next(this.id, event, Date.now())
     if (persist && !this.closed) this.deps.log.append(envelope)
     this.deps.publish(envelope)
+    this.hooks?.observe(event) // Notification hooks on an approval request
   }
 
   /**
@@ -274,7 +281,7 @@ export class Session implements OperationTarget {
     await settleWithin(this.idle(), CLOSE_TURN_WAIT_MS)
     try {
       this.elicitation.close()
-      await this.extensions.close() // MCP servers and hooks run in the guest: ended before it goes
+      await this.extensions.close() // MCP servers and hooks (SessionEnd) run in the guest: ended before it goes
       await this.guest.remove(CLOSE_TURN_WAIT_MS)
       await this.checkpoints.close() // the repository's last session removes its checkpoint guest
       this.deps.log.flush()

@@ -23,6 +23,8 @@ import { appendsInPlace } from './in-place'
 import { callFailed } from '../../../shared/tool-outcome'
 import { applyReasoningEvent, type ReasoningFields, type ReasoningRow } from './reasoning-events'
 import { applyElicitationEvent, type ElicitationRow } from './elicitation-events'
+import { applyHookEvent, type HookRow } from './hook-events'
+import type { TrustItem } from '../../../shared/extensions'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
@@ -62,6 +64,8 @@ export type TimelineItem =
   | ReasoningRow
   /** An MCP server's question (./elicitation-events.ts). */
   | ElicitationRow
+  /** A hook's run (./hook-events.ts). */
+  | HookRow
 
 /** Everything the UI shows about one session, derived from its events (queued messages and model waits: ./queue-events). */
 export interface SessionView extends QueueFields, CompactionFields, ReasoningFields {
@@ -97,6 +101,8 @@ export interface SessionView extends QueueFields, CompactionFields, ReasoningFie
   turnChanges: Record<string, number>
   /** The session's goal as last reported (`goal_updated`), or null when none was set. */
   goal?: GoalUpdated | null
+  /** The repository's items waiting for the user's decision (`extensions_untrusted`; features/trust/TrustCard.tsx). */
+  untrusted?: TrustItem[]
   /** Highest seq applied; envelopes at or below it are duplicates and ignored. */
   lastSeq: number
   /** True while text_delta may extend the last assistant row (no other row came in between). */
@@ -209,7 +215,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return applyQueueEvent({ ...view, items, streaming: false }, event)
     }
     case 'extensions_untrusted':
-      return view // the trust card reads the latest from the event list (extensions/trust card)
+      return { ...view, untrusted: event.items } // the trust card above the composer (features/trust)
     case 'turn_started':
       return { ...view, running: true, mode: event.mode, streaming: false, modelWait: null, returned: [] }
     case 'text_delta': {
@@ -355,6 +361,13 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return push({ kind: 'notice', id, text: checkpointFailedText(event), warn: true })
     case 'changes_reverted':
       return push({ kind: 'notice', id, text: revertText(event), warn: event.skipped.length > 0 })
+    case 'hook_started':
+    case 'hook_finished':
+    case 'hooks_notice': {
+      let next: SessionView = view
+      const items = applyHookEvent(view.items, event, id, (row) => (next = pushBesideStream(row)))
+      return next === view ? { ...view, items } : next
+    }
     case 'error':
       return push({ kind: 'error', id, code: event.code, message: event.message })
   }
