@@ -6,6 +6,7 @@
 import { noCheckpoints } from './support/no-checkpoints'
 import { noShell } from './support/no-shell'
 import { noDesk } from './support/no-desk'
+import { noMcp } from './support/no-mcp'
 import { describe, expect, it, vi } from 'vitest'
 import { parseRequest, REQUEST_NAMES, type CortexApi } from '../src/shared/contract'
 import { CortexError } from '../src/shared/errors'
@@ -57,6 +58,7 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; inputs: unknown[
     ...noCheckpoints(),
     ...noShell(),
     ...noDesk(),
+    ...noMcp(),
     onEvent: (l) => {
       listeners.add(l)
       return () => void listeners.delete(l)

@@ -10,6 +10,7 @@ import { callFailed } from '../shared/tool-outcome'
 import { callDiff, gutterWidth } from './tui/tool-format'
 import type { FileDiff } from '../shared/file-diff'
 import { imageLine } from '../shared/images'
+import { toolLabel } from '../shared/mcp'
 
 /** Result lines printed under a tool row. */
 const RESULT_LINES = 4
@@ -95,7 +96,7 @@ export function createToolRows(t: ToolRowTools): { render(event: ToolEvent): voi
           t.newline()
           calls.set(event.callId, { name: event.name, args: event.args, streamed: false })
           // a call the model gave no name still gets its row (its error result follows): shown as ""
-          t.out.write(`${t.paint('cyan', '⏺')} ${t.paint('bold', event.name === '' ? '""' : t.safe(event.name))}(${rowArgs(event.name, event.args, t.safe)})\n`)
+          t.out.write(`${t.paint('cyan', '⏺')} ${t.paint('bold', event.name === '' ? '""' : t.safe(toolLabel(event.name)))}(${rowArgs(event.name, event.args, t.safe)})\n`)
           break
         case 'tool_output': {
           // live output of a running command, dimmed and indented; the result then adds only its status

@@ -16,6 +16,7 @@ import { createNestedRows } from './render-nested'
 import { createMarkdownStream } from './render-markdown'
 import { createSpinner } from './render-spinner'
 import { compactionLabel, contextLabel } from '../shared/compaction'
+import { mcpSchemasLabel, toolLabel } from '../shared/mcp'
 import { thoughtLabel } from '../shared/thinking'
 import { summarizeArgs, terminalSafe } from './terminal-safe'
 import { hookFinishedLine } from '../shared/hooks'
@@ -94,6 +95,7 @@ export function createRenderer(target: RenderTarget): Renderer {
   let asking = false
   let thinking = false // reasoning streams: the spinner says so; the text itself is not printed (one row when it ends)
   let context = '' // "context 62% of 200k" from the latest context_usage, printed with the turn's usage
+  let mcpSchemas = '' // the latest mcp_schemas label: printed when it changes
   let crashedTurn: string | null = null // the turn a resume closed (a crash cut it off): no bare "stopped" for it
   const queue = createQueueRenderer({ err: target.err, dim: (s) => paint('dim', s), warn: (s) => paint('yellow', s), safe, newline })
   const renderer = ({ event, sessionId }: EventEnvelope): void => {
@@ -107,7 +109,7 @@ export function createRenderer(target: RenderTarget): Renderer {
     render(event, sessionId)
     if (event.type === 'turn_started') inTurn = true
     if (event.type === 'turn_ended') inTurn = false
-    if (event.type === 'tool_call_started') runningTool = safe(event.name)
+    if (event.type === 'tool_call_started') runningTool = safe(toolLabel(event.name))
     if (event.type === 'tool_call_finished' || event.type === 'turn_ended') runningTool = null
     if (event.type === 'approval_requested') asking = true
     if (event.type === 'approval_resolved' || event.type === 'turn_ended') asking = false
@@ -246,6 +248,23 @@ export function createRenderer(target: RenderTarget): Renderer {
       case 'context_usage':
         context = contextLabel(event)
         break
+      case 'mcp_elicitation_requested':
+        newline()
+        target.err.write(`${paint('yellow', `${safe(event.server)} asks:`)} ${safe(event.message)}\n` +
+          paint('dim', `  fields: ${Object.entries(event.fields).map(([k, f]) => `${k}${event.required.includes(k) ? '*' : ''} (${f.type})`).join(', ') || 'none'}; answer with the op mcp_elicitation_answer, requestId ${event.requestId}\n`))
+        break
+      case 'mcp_elicitation_resolved':
+        target.err.write(paint('dim', `MCP question ${event.action === 'accept' ? 'answered' : event.action === 'decline' ? 'declined' : 'cancelled'}${event.reason ? ` (${safe(event.reason)})` : ''}\n`))
+        break
+      case 'mcp_schemas': {
+        const label = mcpSchemasLabel(event)
+        if (label && label !== mcpSchemas) {
+          newline()
+          target.err.write(paint('dim', `${label}\n`))
+        }
+        mcpSchemas = label
+        break
+      }
       case 'compaction_started':
         newline()
         target.err.write(paint('dim', `compacting the history (${event.trigger})…\n`))

@@ -8,6 +8,7 @@ import { ApprovalPolicySchema, ApprovalRuleSchema } from './approvals'
 import { CHECKPOINT_REQUESTS } from './checkpoints'
 import { DESK_REQUESTS } from './desk'
 import { SETTINGS_REQUESTS } from './settings'
+import { MCP_PANEL_REQUESTS } from './mcp-panel'
 import { MODEL_REQUESTS } from './model-choice'
 import { CortexError } from './errors'
 import { EventEnvelopeSchema, OperationSchema } from './events'
@@ -81,6 +82,8 @@ export const contract = {
     ...DESK_REQUESTS,
     /** getSettings, saveSettings, testConnection (./settings). */
     ...SETTINGS_REQUESTS,
+    /** mcpServers, setMcpServerEnabled, importMcpServers (./mcp-panel). */
+    ...MCP_PANEL_REQUESTS,
     /** listModels (./model-choice). */
     ...MODEL_REQUESTS,
     /** openShell, shellInput, resizeShell, closeShell (./shell). */

@@ -10,6 +10,8 @@ import { COMPACTION_EVENTS, COMPACTION_OPERATIONS } from './compaction'
 import { ErrorCodeSchema } from './errors'
 import { ImageInputsSchema, ImageRefSchema } from './images'
 import { GOAL_EVENTS, GOAL_OPERATIONS } from './goal'
+import { MCP_EVENTS } from './mcp'
+import { ELICITATION_EVENTS, ELICITATION_OPERATIONS } from './mcp-elicitation'
 import { ModeSchema } from './modes'
 import { PROPOSAL_EVENTS, PROPOSAL_OPERATIONS } from './proposals'
 import { SandboxPolicySchema } from './sandbox'
@@ -63,6 +65,8 @@ export const OperationSchema = z.discriminatedUnion('type', [
   }).refine((op) => op.text.length > 0 || (op.images?.length ?? 0) > 0, { message: 'a message needs text or an image', path: ['text'] }),
   /** Remove a queued message before it is delivered (`queued_removed`); `invalid_input` when it is no longer queued. */
   z.object({ type: z.literal('remove_queued'), queueId: z.string().min(1) }),
+  /** mcp_elicitation_answer: answer an MCP server's question card (./mcp-elicitation). */
+  ...ELICITATION_OPERATIONS,
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('set_mode'), mode: ModeSchema }),
   /** accept_plan, reject_plan, accept_spec, reject_spec (./proposals). */
@@ -137,6 +141,10 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   ...EXTENSION_EVENTS,
   /** compaction_started, compaction_finished, compaction_failed, context_usage (./compaction). */
   ...COMPACTION_EVENTS,
+  /** mcp_schemas: what the MCP tools' schemas cost and what deferral saved (./mcp). */
+  ...MCP_EVENTS,
+  /** mcp_elicitation_requested, mcp_elicitation_resolved: an MCP server's question card (./mcp-elicitation). */
+  ...ELICITATION_EVENTS,
   /**
    * A user message as the model gets it; `queueId` when it was typed during a turn and queued first;
    * `command` when it was a custom command the session expanded (./custom-commands): `text` is then

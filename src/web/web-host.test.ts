@@ -6,6 +6,7 @@
 import { noCheckpoints } from '../../test/support/no-checkpoints'
 import { noShell } from '../../test/support/no-shell'
 import { noDesk } from '../../test/support/no-desk'
+import { noMcp } from '../../test/support/no-mcp'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { connect as tcpConnect } from 'node:net'
@@ -63,6 +64,7 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; calls: unknown[]
     ...noCheckpoints(),
     ...noShell(),
     ...noDesk(),
+    ...noMcp(),
     onEvent(l) {
       listeners.add(l)
       return () => void listeners.delete(l)

@@ -390,6 +390,6 @@ export function App({ host }: { host: TuiHost }) {
 function statusOf(s: TuiState, now: number, hint: string) {
   return {
     model: s.model, guest: s.guest, running: s.running, turnStartedAt: s.turnStartedAt, waitingMs: s.waitingMs, usage: s.usage,
-    contextTokens: s.contextTokens, contextText: s.contextText, now, hint
+    contextTokens: s.contextTokens, contextText: s.contextText, mcpText: s.mcpText, now, hint
   }
 }

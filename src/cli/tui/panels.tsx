@@ -133,6 +133,8 @@ export interface StatusInfo {
   contextTokens: number
   /** The harness's context accounting ("context 62% of 200k"), preferred over `contextTokens` when known. */
   contextText?: string
+  /** What the MCP schemas cost ("mcp 2.3k/43k tokens (195 deferred)"), when MCP tools are offered. */
+  mcpText?: string
   now: number
   hint?: string
 }
@@ -161,7 +163,7 @@ export function StatusLine(s: StatusInfo) {
       : s.running
         ? `${SPINNER[Math.floor(s.now / 100) % SPINNER.length]} working · ${formatDuration(s.now - s.turnStartedAt)} · Esc stops`
         : ''
-  const parts = [activity, s.model, guestText(s.guest), s.contextText || (s.contextTokens ? `ctx ${k(s.contextTokens)}` : ''), s.usage.requests ? formatUsage(s.usage) : ''].filter(Boolean)
+  const parts = [activity, s.model, guestText(s.guest), s.contextText || (s.contextTokens ? `ctx ${k(s.contextTokens)}` : ''), s.mcpText ?? '', s.usage.requests ? formatUsage(s.usage) : ''].filter(Boolean)
   return (
     <Box flexShrink={0}>
       <Text color="gray" wrap="truncate-end">

@@ -12,6 +12,7 @@ import type { ChildCall } from './nested-state'
 import { renderMarkdown } from './markdown'
 import { callDiff, formatDuration, gutterWidth, keyArgument, nonZeroExit, tailLines, type DiffLine } from './tool-format'
 import { terminalSafe } from '../terminal-safe'
+import { mcpToolParts, toolLabel } from '../../shared/mcp'
 
 /** Spinner frames (one per 100 ms tick). */
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
@@ -124,6 +125,8 @@ const StaticItem = memo(function StaticItem({ item, width, expanded }: { item: I
 
 function ToolRow({ item, width, expanded, now }: { item: ToolItem; width: number; expanded: boolean; now: number }) {
   const running = item.status === 'running'
+  // an MCP call's result is what the user cannot see anywhere else: its first lines show like a command's
+  const mcp = mcpToolParts(item.name) !== null
   const mark = running ? SPINNER[Math.floor(now / 100) % SPINNER.length] : item.status === 'ok' ? '✓' : '✗'
   const color = running ? 'cyan' : item.status === 'ok' ? 'green' : 'red'
   const ms = (item.endedAt ?? now) - item.startedAt
@@ -135,7 +138,7 @@ function ToolRow({ item, width, expanded, now }: { item: ToolItem; width: number
     <Box flexDirection="column" marginTop={0}>
       <Text>
         <Text color={color}>{mark} </Text>
-        <Text bold>{item.name}</Text>
+        <Text bold>{terminalSafe(toolLabel(item.name))}</Text>
         <Text> {key}</Text>
         <Text color="gray"> · {formatDuration(ms)}</Text>
         {exit ? <Text color="yellow"> · exit {exit}</Text> : null}
@@ -143,7 +146,7 @@ function ToolRow({ item, width, expanded, now }: { item: ToolItem; width: number
       {item.children?.length ? <ChildRows calls={item.children} expanded={expanded} width={width} /> : null}
       {diff.length > 0 && (item.status !== 'error' || expanded) ? <DiffView lines={diff} max={expanded ? DIFF_EXPANDED : DIFF_COLLAPSED} /> : null}
       {diff.length === 0 || item.status === 'error'
-        ? (item.name === 'bash' || running || item.status === 'error' || expanded) && tail.lines.length > 0
+        ? (item.name === 'bash' || mcp || running || item.status === 'error' || expanded) && tail.lines.length > 0
           ? (
             <Box flexDirection="column" paddingLeft={2}>
               {tail.hidden > 0 ? <Text color="gray">… {tail.hidden} more lines{expanded ? '' : ' (Ctrl-O)'}</Text> : null}

@@ -26,6 +26,16 @@ describe('the interactive CLI state', () => {
     expect(s.running).toBe(true)
   })
 
+  it('puts what the MCP schemas cost in the status line and says when a server asks a question (ADR 0034)', () => {
+    const s = run([
+      { type: 'mcp_schemas', tools: 200, deferred: 197, tokens: 46_714, sentTokens: 702, budget: 12_800 },
+      { type: 'mcp_elicitation_requested', requestId: 'q1', server: 'deployer', message: 'Where to?', fields: {}, required: [] }
+    ])
+    expect(s.mcpText).toBe('mcp 702/46.7k tokens (197 deferred)')
+    expect(JSON.stringify(s.items.at(-1))).toContain('deployer asks: Where to?')
+    expect(run([{ type: 'mcp_schemas', tools: 0, deferred: 0, tokens: 0, sentTokens: 0, budget: 12_800 }]).mcpText).toBe('')
+  })
+
   it('keeps queued messages until delivered and approvals until resolved', () => {
     let s = run([
       { type: 'message_queued', queueId: 'q1', text: 'also this' },

@@ -11,6 +11,7 @@ import type { FileDiff } from '../../shared/file-diff'
 import type { GoalUpdated } from '../../shared/goal'
 import { addUsage, NO_USAGE, type TurnUsage } from '../../shared/usage'
 import { compactionLabel, contextLabel } from '../../shared/compaction'
+import { mcpSchemasShort } from '../../shared/mcp'
 import { callFailed } from '../../shared/tool-outcome'
 import { thoughtLabel } from '../../shared/thinking'
 import { imageLine } from '../../shared/images'
@@ -79,6 +80,8 @@ export interface TuiState {
   contextTokens: number
   /** The harness's context accounting (`context_usage`): e.g. "context 62% of 200k"; empty until known. */
   contextText: string
+  /** What the MCP schemas cost (`mcp_schemas`): e.g. "mcp 2.3k/43k tokens (195 deferred)"; empty with no MCP tool. */
+  mcpText: string
   queued: Array<{ queueId: string; text: string }>
   approvals: ApprovalRequest[]
   items: Item[]
@@ -92,7 +95,7 @@ export interface TuiState {
 export function initialState(sessionId = '', repo = '', mode: Mode = 'agent'): TuiState {
   return {
     sessionId, repo, mode, lock: null, goal: null, sandbox: 'workspace-write', approvalPolicy: 'commands', model: '',
-    guest: { state: 'not started' }, running: false, turnStartedAt: 0, waitingMs: 0, usage: NO_USAGE, contextTokens: 0, contextText: '',
+    guest: { state: 'not started' }, running: false, turnStartedAt: 0, waitingMs: 0, usage: NO_USAGE, contextTokens: 0, contextText: '', mcpText: '',
     queued: [], approvals: [], items: [], version: 0
   }
 }
@@ -248,6 +251,13 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
       return withNotice(s, `thinking: ${e.level}`)
     case 'context_usage':
       return { ...s, contextText: contextLabel(e) }
+    case 'mcp_schemas':
+      return { ...s, mcpText: mcpSchemasShort(e) }
+    case 'mcp_elicitation_requested':
+      // the TUI has no form: the app or stream-json input answers; the question is shown so nobody waits unknowingly
+      return withNotice(s, `${e.server} asks: ${e.message} (answer in the app; it is cancelled at its deadline or on Esc)`, 'warn')
+    case 'mcp_elicitation_resolved':
+      return withNotice(s, `MCP question ${e.action === 'accept' ? 'answered' : e.action === 'decline' ? 'declined' : 'cancelled'}${e.reason ? ` (${e.reason})` : ''}`)
     case 'compaction_started':
       return withNotice(s, `compacting the conversation (${e.trigger})…`)
     case 'compaction_finished':

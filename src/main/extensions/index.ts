@@ -11,15 +11,17 @@ import type { ExtensionContext, ExtensionProvider, SessionExtensions } from './t
 import { SkillsProvider } from './skills/skills-provider'
 import { createMcpProvider } from './mcp/provider'
 import { createSubagentsProvider } from './subagents'
+import { withDeferral } from './mcp/deferral-factory'
 
-export type { ExtensionContext, ExtensionProvider, SessionExtensions } from './types'
+export type { ExtensionContext, ExtensionProvider, McpLiveServer, SessionExtensions } from './types'
 export { TrustStore, trustHash } from './trust-store'
 export { readRepoFile, listRepoDir } from './repo-file'
+export { ElicitationDesk } from './mcp/elicitation-desk'
 
 /** Each capability's provider factory, in prompt and tool order; a factory returns undefined when it has nothing for this session. */
 export const EXTENSION_FACTORIES: ReadonlyArray<(ctx: ExtensionContext) => ExtensionProvider | undefined> = [
   (ctx) => new SkillsProvider(ctx),
-  (ctx) => createMcpProvider(ctx),
+  withDeferral((ctx) => createMcpProvider(ctx)), // MCP servers, their schemas deferred past the budget (ADR 0034)
   (ctx) => createSubagentsProvider(ctx)
 ]
 
@@ -69,6 +71,7 @@ export function createSessionExtensions(ctx: ExtensionContext, factories = EXTEN
   }
   return {
     tools: (): readonly ToolDefinition[] => each(ctx, providers, 'tools', (p) => p.tools?.()).flat(),
+    mcpServers: () => each(ctx, providers, 'MCP servers', (p) => p.mcpServers?.()).flat(),
     promptSections: (): readonly string[] => each(ctx, providers, 'prompt', (p) => p.promptSections?.()).flat(),
     turnStarting: async (signal) => {
       await settled('turn start', (p) => p.turnStarting?.(signal))

@@ -6,10 +6,12 @@
 import type { SessionEvent } from '../../shared/events'
 import type { TrustItem } from '../../shared/extensions'
 import type { Logger } from '../../shared/logger-types'
+import type { Mode, ModeLock } from '../../shared/modes'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import type { Guest } from '../guest/guest'
 import type { ToolDefinition } from '../tools/tool'
 import type { TrustStore } from './trust-store'
+import type { Elicit } from './mcp/elicitation-desk'
 
 /** What a provider is made with, per session. */
 export interface ExtensionContext {
@@ -25,13 +27,26 @@ export interface ExtensionContext {
   logger: Logger
   /** The user's decisions about repository extensions; absent without a home (nothing from the repository is trusted then). */
   trust?: TrustStore
-  /** The model's context window (tokens), for sections capped by a share of it (skills); absent: 128k assumed. */
-  contextWindow?: number
   /**
    * Start another guest of this session's repository under `sandbox` (an MCP server the user allowed
    * network runs in one of its own); the caller closes it. Aborting cancels the start. Absent: none.
    */
   startGuest?(sandbox: SandboxPolicy, signal: AbortSignal): Promise<Guest>
+  /** The model's context window in tokens (compaction's settings), for what is capped by a share of it (skills, MCP schema deferral); absent: 128k assumed. */
+  contextWindow?: number
+  /** The mode and lock in force now (MCP schema deferral costs only what the mode offers); absent: not known. */
+  modeNow?(): { mode: Mode; lock: ModeLock | null }
+  /** Ask the user an MCP server's question (elicitation, mcp/elicitation-desk.ts); resolves with the answer, never rejects. Absent: decline. */
+  elicit?: Elicit
+}
+
+/** One MCP server as a session sees it now (the app's MCP panel): its connection state and its tools with their schemas' estimated tokens. */
+export interface McpLiveServer {
+  name: string
+  state: 'connecting' | 'ready' | 'failed' | 'closed'
+  /** Why it failed. */
+  error?: string
+  tools: Array<{ name: string; description: string; tokens: number; readOnly: boolean }>
 }
 
 /** One capability's contribution to a session. Every method is optional; none may throw (log and degrade instead). */
@@ -50,6 +65,8 @@ export interface ExtensionProvider {
   onTrustChanged?(): Promise<void>
   /** Release what the provider holds (server processes, guests); bounded, never rejects. */
   close?(): Promise<void>
+  /** The MCP servers it runs and their state (the MCP provider only). */
+  mcpServers?(): readonly McpLiveServer[]
 }
 
 /** Everything the session asks of its extensions, merged over the providers. */
@@ -67,4 +84,6 @@ export interface SessionExtensions {
   decide(items: ReadonlyArray<{ key: string; hash: string }>, enable: boolean): Promise<void>
   /** Close every provider (each bounded). */
   close(): Promise<void>
+  /** Every MCP server the session runs, with its state and tools (the MCP panel). */
+  mcpServers(): readonly McpLiveServer[]
 }

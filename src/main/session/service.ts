@@ -23,6 +23,7 @@ import { Session, type SessionDeps } from './session'
 import { checkpointRequests } from './checkpoint-requests'
 import { deskRequests } from './desk-requests'
 import { settingsRequests } from './settings-requests'
+import { mcpRequests } from './mcp-requests'
 import type { SecretStore } from '../store/settings-store'
 import { shellRequests } from './shell-requests'
 import { STREAM_IDLE_TIMEOUT_ENV, streamIdleTimeoutMs } from '../harness/model-request'
@@ -229,6 +230,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     ...checkpointRequests(get),
     ...shellApi,
     ...deskRequests({ store, open: (id) => sessions.get(id), get }),
+    ...mcpRequests({ home: options.dataDir, live: (id) => sessions.get(id)?.mcpServers() }),
     listModels: models.listModels,
     async listCommands(input) {
       const { sessionId } = parse('listCommands', input)

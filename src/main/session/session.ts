@@ -26,7 +26,7 @@ import { applyOperation, type OperationTarget } from './session-operations'
 import type { TurnParts } from './compose-turn'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import { storeImages, turnImages, type SessionDeps } from './session-deps'
-import { createSessionExtensions, EXTENSION_FACTORIES, TrustStore, type SessionExtensions } from '../extensions'
+import { createSessionExtensions, ElicitationDesk, EXTENSION_FACTORIES, TrustStore, type McpLiveServer, type SessionExtensions } from '../extensions'
 import type { ImageInput } from '../../shared/images'
 import { createSessionHooks, type SessionHooksHandle } from '../extensions/hooks'
 import { SessionCommands } from '../extensions/commands/session-commands'
@@ -65,6 +65,8 @@ export class Session implements OperationTarget {
   private readonly parts: TurnParts
   /** MCP servers, hooks, skills, commands, subagents (src/main/extensions) and the repository's trust card. */
   private readonly extensions: SessionExtensions
+  /** MCP servers' questions to the user (question cards). */
+  private readonly elicitation: ElicitationDesk
   /** Hooks (src/main/extensions/hooks): a provider among the extensions, and each turn's HookRunner. */
   private readonly hooks: SessionHooksHandle
   /** Custom slash commands (one of the extensions): a typed `/name args` is expanded here, for every front end; `list()` for completion (ADR 0036). */
@@ -100,10 +102,11 @@ export class Session implements OperationTarget {
       rules: deps.rules, guests: deps.guests, getSandbox: () => this.sandboxPolicy, emit, logger: this.logger
     })
     const trust = deps.home ? new TrustStore(deps.home) : undefined
-    const ctx = {
-      sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust, contextWindow: deps.compaction?.window,
-      startGuest: (sandbox: SandboxPolicy, signal: AbortSignal) => deps.guests.start({ sessionId: deps.id, repo: deps.repo, sandbox, signal, oneOff: true })
-    }
+    const modeNow = () => ({ mode: this.mode, lock: this.record.proposals.lock }) // MCP schema deferral costs what the mode offers
+    this.elicitation = new ElicitationDesk(emit, () => this.approvals.getPolicy() !== 'never') // nobody is asked anything under `never`
+    const ctx = { sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust,
+      contextWindow: deps.compaction?.window, modeNow, elicit: this.elicitation.ask,
+      startGuest: (sandbox: SandboxPolicy, signal: AbortSignal) => deps.guests.start({ sessionId: deps.id, repo: deps.repo, sandbox, signal, oneOff: true }) }
     // hooks are a provider that the turn also calls (its HookRunner); commands expand messages: the session holds both directly
     this.hooks = createSessionHooks(ctx, { resumed: (deps.resumed?.length ?? 0) > 0, readyGuest: () => guest.ready, closeMs: CLOSE_TURN_WAIT_MS })
     this.commands = new SessionCommands(ctx)
@@ -213,6 +216,12 @@ export class Session implements OperationTarget {
   /** {@link OperationTarget.trustExtensions}. */
   trustExtensions(items: ReadonlyArray<{ key: string; hash: string }>, enable: boolean): Promise<void> { return this.extensions.decide(items, enable) }
 
+  /** The MCP servers this session runs, live (the app's MCP panel). */
+  mcpServers(): readonly McpLiveServer[] { return this.extensions.mcpServers() }
+
+  /** {@link OperationTarget.answerElicitation}. */
+  answerElicitation(op: Extract<Operation, { type: 'mcp_elicitation_answer' }>): void { this.elicitation.answer(op.requestId, op.action, op.content) }
+
   /** {@link OperationTarget.goalOperation}. */
   goalOperation(op: Operation): void { this.goal.submit(op) }
 
@@ -278,6 +287,7 @@ export class Session implements OperationTarget {
     // every guest and model wait honours Stop; the bound only guards against a bug there
     await settleWithin(this.idle(), CLOSE_TURN_WAIT_MS)
     try {
+      this.elicitation.close()
       await this.extensions.close() // MCP servers and hooks (SessionEnd) run in the guest: ended before it goes
       await this.guest.remove(CLOSE_TURN_WAIT_MS)
       await this.checkpoints.close() // the repository's last session removes its checkpoint guest

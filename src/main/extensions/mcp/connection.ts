@@ -80,7 +80,9 @@ export class McpConnection {
     readonly config: McpServerConfig,
     private readonly open: TransportOpener,
     private readonly logger: Logger,
-    private readonly report: McpReport = () => undefined
+    private readonly report: McpReport = () => undefined,
+    /** Asks the user a server's question (elicitation, form mode; elicitation-desk.ts); absent: the capability is not declared. */
+    private readonly elicit?: (request: { message: string; requestedSchema: { properties?: Record<string, unknown>; required?: unknown } }, signal: AbortSignal) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean> }>
   ) {}
 
   /**
@@ -150,7 +152,16 @@ export class McpConnection {
     try {
       opened = await raceSignal(this.open(signal), signal)
       this.opened = opened
-      const client = new Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: MCP_PROBE_TIMEOUT_MS } } })
+      const client = new Client(CLIENT_INFO, { capabilities: this.elicit ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: MCP_PROBE_TIMEOUT_MS } } })
+      const elicit = this.elicit
+      if (elicit) {
+        // a server's question mid-call becomes a card (ADR 0034); URL mode is not offered, so a form is all that comes
+        client.setRequestHandler('elicitation/create', (req, ctx) => {
+          const p = req.params as { mode?: string; message: string; requestedSchema?: { properties?: Record<string, unknown>; required?: unknown } }
+          if (p.mode === 'url' || !p.requestedSchema) return { action: 'decline' as const }
+          return elicit({ message: p.message, requestedSchema: p.requestedSchema }, ctx.mcpReq.signal)
+        })
+      }
       client.onerror = (err) => this.logger.debug('MCP protocol note', { server: this.config.name, ...errorFields(err) })
       await client.connect(opened.transport, { signal, timeout: MCP_CONNECT_DEADLINE_MS })
       const listed = await client.listTools(undefined, { signal, timeout: MCP_CONNECT_DEADLINE_MS })

@@ -116,7 +116,9 @@ export class McpProvider implements ExtensionProvider {
     const report = (server: string, message: string): void => this.ctx.emit({ type: 'error', code: 'guest_failed', message: `MCP server "${server}": ${message}` })
     for (const config of configs) {
       if (have.has(config.name)) continue
-      const conn = new rt.McpConnection(config, rt.transportOpener(config, { home: this.ctx.home ?? '', guestFor: (c, signal) => this.guestFor(c, signal) }), this.ctx.logger, report)
+      const elicit = this.ctx.elicit
+      const conn = new rt.McpConnection(config, rt.transportOpener(config, { home: this.ctx.home ?? '', guestFor: (c, signal) => this.guestFor(c, signal) }), this.ctx.logger, report,
+        elicit ? (request, signal) => elicit(config.name, request, signal) : undefined)
       this.connections.push(conn)
       this.starts.push(conn.start())
     }

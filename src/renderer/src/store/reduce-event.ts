@@ -23,6 +23,7 @@ import { EMPTY_QUEUE_FIELDS, applyQueueEvent, dropQueued, type QueueFields } fro
 import { appendsInPlace } from './in-place'
 import { callFailed } from '../../../shared/tool-outcome'
 import { applyReasoningEvent, type ReasoningFields, type ReasoningRow } from './reasoning-events'
+import { applyElicitationEvent, type ElicitationRow } from './elicitation-events'
 import { applyHookEvent, type HookRow } from './hook-events'
 import type { TrustItem } from '../../../shared/extensions'
 import { applyNestedEvent } from './nested-events'
@@ -66,6 +67,8 @@ export type TimelineItem =
   | ApprovalRow
   /** The model's reasoning, collapsed with its duration (./reasoning-events.ts). */
   | ReasoningRow
+  /** An MCP server's question (./elicitation-events.ts). */
+  | ElicitationRow
   /** A hook's run (./hook-events.ts). */
   | HookRow
 
@@ -343,10 +346,18 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'reasoning_done':
     case 'thinking_changed':
       return applyReasoningEvent(view, event, id, (row) => push(row)) // ./reasoning-events.ts
+    case 'mcp_elicitation_requested':
+    case 'mcp_elicitation_resolved':
+      return applyElicitationEvent(view, event, id, (row) => push(row), (at, row) => {
+        const items = appendsInPlace() ? view.items : view.items.slice()
+        items[at] = row
+        return { ...view, items }
+      })
     case 'compaction_started':
     case 'compaction_finished':
     case 'compaction_failed':
     case 'context_usage':
+    case 'mcp_schemas':
       return applyCompactionEvent(view, event, id, (n) => push(n)) // ./compaction-events.ts
     case 'shell_output':
     case 'shell_exited':

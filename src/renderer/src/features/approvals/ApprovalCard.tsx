@@ -6,6 +6,7 @@
  */
 import { useState } from 'react'
 import { ESCALATION_LABELS } from '../../../../shared/approvals'
+import { toolLabel } from '../../../../shared/mcp'
 import { decideApproval } from './approval-actions'
 import { visibleText, type ApprovalItem, type ApprovalRow } from './approvals-view'
 
@@ -46,7 +47,7 @@ function Card({ item }: { item: ApprovalItem }): React.JSX.Element {
       <div className={`row meta approval-card-done status-${item.status}`} data-testid="approval-card" data-status={item.status} data-request={item.requestId}>
         <span data-testid="approval-outcome">
           {item.escalation ? `${ESCALATION_LABELS[item.escalation]} · ` : ''}
-          {`${item.tool} ${OUTCOME_LABELS[item.status]}`}
+          {`${toolLabel(item.tool)} ${OUTCOME_LABELS[item.status]}`}
           {item.decision ? ` (${item.decision.replace('_', ' ')})` : ''}
           {item.answer ? ` — ${item.answer}` : ''}
           {item.storedRule ? ` · rule stored: ${item.storedRule}` : ''}
@@ -64,7 +65,7 @@ function Card({ item }: { item: ApprovalItem }): React.JSX.Element {
     <div className={`row approval-card status-${item.status}`} data-testid="approval-card" data-status={item.status} data-request={item.requestId} role="alert">
       <div className="approval-head">
         <strong>{OUTCOME_LABELS[item.status]}</strong>
-        <span className="approval-tool">{item.tool}</span>
+        <span className="approval-tool" title={item.tool}>{toolLabel(item.tool)}</span>
         {item.escalation && (
           <span className="badge escalation" data-testid="approval-escalation">
             {ESCALATION_LABELS[item.escalation]}
@@ -85,7 +86,7 @@ function Card({ item }: { item: ApprovalItem }): React.JSX.Element {
               <button data-testid="approval-always" disabled={busy} onClick={() => void answer('allow_always')}>
                 Always
               </button>
-              {item.tool !== 'bash' && <span className="approval-reason">every {item.tool} call in this repository</span>}
+              {item.tool !== 'bash' && <span className="approval-reason">every {toolLabel(item.tool)} call in this repository</span>}
               {item.tool === 'bash' && (
                 <input
                   data-testid="approval-rule"

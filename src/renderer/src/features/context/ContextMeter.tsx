@@ -1,6 +1,6 @@
 /**
  * The context line under the timeline: "context 62% of 200k" after each model request (warned
- * from the compaction threshold on), and a Compact button that submits op `compact` when no turn
+ * from the compaction threshold on), what the MCP tools' schemas cost and what deferral saved, and a Compact button that submits op `compact` when no turn
  * runs (the harness compacts: src/main/harness/compaction).
  */
 import { useAppStore, useCurrentView } from '../../store/app-store'
@@ -10,8 +10,8 @@ import './context.css'
 export function ContextMeter(): React.JSX.Element | null {
   const view = useCurrentView()
   const handle = useAppStore((s) => s.handle)
-  if (!view?.context) return null
-  const { tokens, window, label } = view.context
+  if (!view?.context && !view?.mcpSchemas) return null
+  const { tokens, window, label } = view.context ?? { tokens: 0, window: 1, label: '' }
   const high = tokens / window >= 0.7
   const compact = async (): Promise<void> => {
     try {
@@ -23,7 +23,12 @@ export function ContextMeter(): React.JSX.Element | null {
   }
   return (
     <div className={`context-meter${high ? ' high' : ''}`} data-testid="context-meter">
-      <span data-testid="context-label">{label}</span>
+      {label && <span data-testid="context-label">{label}</span>}
+      {view.mcpSchemas && (
+        <span className="mcp-schemas" data-testid="mcp-schemas" title="Estimated tokens of the MCP tools' declarations; deferred tools are found with tool_search and sent once loaded">
+          {view.mcpSchemas.label}
+        </span>
+      )}
       <button data-testid="compact-button" disabled={view.running} title="Summarise the history now (keeps your messages, todos, open files and diffs verbatim)" onClick={() => void compact()}>
         Compact
       </button>

@@ -6,7 +6,8 @@
  * back to plain text on Linux (`basic_text`) the key field says so. In the browser host keys come
  * only from the server's environment: the field is replaced by that note and the connection in
  * force. "Test connection" asks the model server for its models. The theme (system/light/dark) is
- * this browser's own choice, applied at once (features/layout/color-scheme.ts).
+ * this browser's own choice, applied at once (features/layout/color-scheme.ts). The MCP panel
+ * (features/mcp/McpPanel.tsx) lists the servers of the repository on screen.
  */
 import { useEffect, useState } from 'react'
 import { PROVIDER_NAMES, SANDBOX_POLICIES, APPROVAL_POLICIES } from '../../../../shared/enum-values'
@@ -14,6 +15,7 @@ import { SettingsSchema, type Settings, type SettingsView } from '../../../../sh
 import { useAppStore } from '../../store/app-store'
 import { useSessionsStore } from '../sessions/sessions-store'
 import { THEME_CHOICES, setThemeChoice, useThemeChoice, type ThemeChoice } from '../layout/color-scheme'
+import { McpPanel } from '../mcp/McpPanel'
 
 type Errors = Partial<Record<keyof Settings | 'apiKey' | 'form', string>>
 
@@ -219,6 +221,7 @@ export function SettingsDialog({ onClose }: { onClose(): void }): React.JSX.Elem
               </Field>
             </div>
             <div className="muted">Settings file: {view.file}</div>
+            <McpPanel />
           </>
         )}
         {errors.form && (

@@ -9,6 +9,7 @@ import { AssistantText } from './AssistantText'
 import { ToolRow } from './ToolRow'
 import { TurnChangesLink } from '../changes/TurnChangesLink'
 import { ApprovalCard } from '../approvals/ApprovalCard'
+import { ElicitationCard } from '../mcp/ElicitationCard'
 import { formatDuration } from './turn-timing'
 import { thoughtLabel } from '../../../../shared/thinking'
 import { appAdvice } from './host-advice'
@@ -47,6 +48,8 @@ export const Row = memo(function Row({ item }: { item: TimelineItem }): React.JS
     case 'approval':
     case 'approval_rule':
       return <ApprovalCard item={item} />
+    case 'elicitation':
+      return <ElicitationCard item={item} />
     case 'guest':
       return (
         <div className="row meta" data-testid="guest-row" data-state={item.state}>

@@ -16,6 +16,7 @@ import { bashSummary, parseBashResult, type BashResult } from './bash-result'
 import { PlanArgs } from './PlanArgs'
 import { ImageThumbs } from './ImageThumbs'
 import { useAppStore } from '../../store/app-store'
+import { toolLabel } from '../../../../shared/mcp'
 
 type ToolItem = Extract<TimelineItem, { kind: 'tool' }>
 
@@ -108,8 +109,8 @@ export const ToolRow = memo(function ToolRow({ item }: { item: ToolItem }): Reac
         <span className="tool-status" aria-label={status}>
           {status === 'running' ? '◌' : status === 'ok' ? '✓' : '✗'}
         </span>
-        <span className="tool-name" data-testid="tool-name">
-          {item.name}
+        <span className="tool-name" data-testid="tool-name" title={item.name}>
+          {toolLabel(item.name)}
         </span>
         {item.name === 'task' && (
           <span className="tool-subagent-count muted" data-testid="subagent-count">

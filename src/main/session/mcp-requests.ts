@@ -1,0 +1,79 @@
+/**
+ * The session service's MCP panel requests (contract: src/shared/mcp-panel.ts; ADR 0034): the
+ * servers a repository sees (the MCP config's entries and trust, extensions/mcp/config.ts) merged
+ * with an open session's live connections (state, tools, their schemas' tokens); enable/disable
+ * through the config's own functions; import of other agents' configs. Decides nothing itself.
+ */
+import { parseRequest as parse, type CortexApi } from '../../shared/contract'
+import type { McpPanel, McpPanelServer, McpPanelState } from '../../shared/mcp-panel'
+import { describeServer, disableMcpServer, enableMcpServer, importMcpServers, mcpServersFor, type McpServerEntry } from '../extensions/mcp/config'
+import type { McpLiveServer } from '../extensions'
+
+/** What the MCP requests need from the service. */
+export interface McpRequestDeps {
+  /** CORTEX_HOME (the user's mcp.json and trust.json). */
+  home: string
+  /** The live MCP servers of open session `sessionId`, or undefined when it is not open here. */
+  live(sessionId: string): readonly McpLiveServer[] | undefined
+  /** Where `${VAR}`, HOME and CODEX_HOME come from (default process.env). */
+  env?: NodeJS.ProcessEnv
+}
+
+type McpApi = Pick<CortexApi, 'mcpServers' | 'setMcpServerEnabled' | 'importMcpServers'>
+
+const LIVE_STATE: Record<McpLiveServer['state'], McpPanelState> = { ready: 'connected', connecting: 'connecting', failed: 'failed', closed: 'failed' }
+
+/** One config entry as the panel shows it, with the session's live view of it when there is one. */
+function panelServer(e: McpServerEntry, live: McpLiveServer | undefined): McpPanelServer {
+  const c = e.server.config
+  const configState: McpPanelState = e.state === 'untrusted' ? 'untrusted' : e.state === 'disabled' ? 'off' : e.state === 'shadowed' ? 'shadowed' : 'configured'
+  const state = e.state === 'active' && live ? LIVE_STATE[live.state] : configState
+  const tools = e.state === 'active' && live ? live.tools : []
+  return {
+    name: e.name,
+    source: e.source,
+    file: e.file,
+    transport: c.transport,
+    detail: describeServer(c),
+    state,
+    ...(state === 'failed' ? { error: live?.error ?? (live?.state === 'closed' ? 'closed' : 'failed') } : {}),
+    readOnly: c.readOnly === true,
+    tools,
+    tokens: tools.reduce((n, t) => n + t.tokens, 0)
+  }
+}
+
+/** The MCP panel request methods (see the module comment). */
+export function mcpRequests(deps: McpRequestDeps): McpApi {
+  const env = deps.env ?? process.env
+  const list = (repo: string | undefined, sessionId: string | undefined): McpPanel => {
+    const set = mcpServersFor(deps.home, repo, env)
+    const live = sessionId ? deps.live(sessionId) ?? [] : []
+    return {
+      servers: set.entries.filter((e) => e.state !== 'elsewhere').map((e) => panelServer(e, live.find((l) => l.name === e.name))),
+      problems: set.problems.map((p) => `${p.file}: ${p.message}`)
+    }
+  }
+  return {
+    async mcpServers(input) {
+      const { repo, sessionId } = parse('mcpServers', input)
+      return list(repo, sessionId)
+    },
+    async setMcpServerEnabled(input) {
+      const { repo, sessionId, name, enabled } = parse('setMcpServerEnabled', input)
+      ;(enabled ? enableMcpServer : disableMcpServer)(deps.home, repo, name, env)
+      return list(repo, sessionId)
+    },
+    async importMcpServers(input) {
+      const { from, repo, dryRun } = parse('importMcpServers', input)
+      const r = await importMcpServers({ home: deps.home, ...(from ? { from } : {}), ...(repo ? { repo } : {}), dryRun, env })
+      return {
+        added: r.added.map((a) => ({ name: a.name, from: a.from })),
+        skipped: r.skipped.map((s) => ({ name: s.name, reason: s.reason })),
+        problems: r.problems,
+        read: r.read,
+        file: r.file
+      }
+    }
+  }
+}
