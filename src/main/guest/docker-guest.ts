@@ -5,6 +5,7 @@
  * protocol, restarted by {@link ManagedGuest} when it dies. Honours DOCKER_HOST (unix:// or
  * tcp://) through dockerode; never names a socket itself. Also reaps orphan containers by label.
  */
+import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { promises as fsp } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
@@ -23,8 +24,10 @@ import { CheckpointGuests } from './checkpoint-guests'
 import { guestImageTag, probeGuestImage } from './image'
 import { ensureStartImage, raceAbort } from './abortable'
 import { ManagedGuest } from './managed-guest'
+import type { ProjectEnvironment } from './environment/project-image'
+import { prepareEnvironmentImage, type PreparedEnvironment } from './environment/setup-step'
 import { DockerBackend, REMOVE_DEADLINE_MS } from './docker-backend'
-import { defaultAgentPath } from './paths'
+import { defaultAgentPath, guestRecipeDir } from './paths'
 import { dockerEndpointOf, ensureHostWatchdog } from './host-watchdog'
 import { dockerWhere, reapOrphans, removeOwned, statusOf, throttleBuildProgress, withTimeout, type ReapOptions } from './docker-util'
 
@@ -68,6 +71,19 @@ export interface DockerGuestProviderOptions {
   checkpointsDir?: string
   /** A checkpoint guest without a store operation this long (ms) is removed; default CHECKPOINT_GUEST_IDLE_MS (checkpoint-guests.ts). */
   checkpointIdleMs?: number
+  /**
+   * The repository's own environment when the user trusts it (devcontainer.json; the resolver in
+   * main/extensions/environment), else undefined: session guests then start from it (its setup
+   * step run once and cached, environment/setup-step.ts); checkpoint guests never do. A resolver
+   * that throws (an invalid file) leaves the default image, with the error as a progress note.
+   */
+  environment?: (repo: string) => Promise<ProjectEnvironment | undefined>
+}
+
+/** How one guest start uses a project environment: the image prepared for it and its variables. */
+interface EnvironmentRun {
+  image: string
+  env: Record<string, string>
 }
 
 /** Starts one hardened Docker guest per session, and one checkpoint guest per repository ({@link DockerGuestProvider.checkpointLease}). */
@@ -137,8 +153,50 @@ export class DockerGuestProvider implements GuestProvider {
     await this.checkpointGuests?.close()
   }
 
-  /** Start a session guest, or with `storeRoot` the checkpoint guest of `args.repo` (see {@link checkpointLease}). */
-  private async startGuest(args: GuestStartOptions, log: Logger, storeRoot?: string): Promise<Guest> {
+  /**
+   * Prepare the image of `repo`'s project environment now (`cortex guest setup`): its base, Cortex's
+   * runtime, and the setup step when its cache is missing or `opts.rebuild`. Resolves undefined
+   * when the repository has no trusted environment.
+   * @throws CortexError as {@link prepareEnvironmentImage}; AbortError when `opts.signal` aborts
+   */
+  async prepareProjectEnvironment(repo: string, opts: { rebuild?: boolean; signal?: AbortSignal; onProgress?: GuestProgress } = {}): Promise<PreparedEnvironment | undefined> {
+    const env = await this.opts.environment?.(resolve(repo))
+    if (!env) return undefined
+    const st = await fsp.stat(env.repo)
+    const log = this.opts.logger ?? NOOP_LOGGER
+    return this.prepareEnvironment(env, { uid: st.uid, gid: st.gid }, opts.onProgress ?? (() => undefined), opts.signal ?? new AbortController().signal, log, opts.rebuild)
+  }
+
+  private prepareEnvironment(env: ProjectEnvironment, owner: { uid: number; gid: number }, progress: GuestProgress, signal: AbortSignal, log: Logger, rebuild = false): Promise<PreparedEnvironment> {
+    return prepareEnvironmentImage(env, {
+      owner, recipeDir: this.opts.recipeDir ?? guestRecipeDir(), progress, signal, rebuild,
+      startSetupGuest: (image, vars, network, sig) =>
+        this.startGuest({ sessionId: `setup-${randomBytes(4).toString('hex')}`, repo: env.repo, sandbox: network ? 'network' : 'workspace-write', signal: sig }, log, undefined, { image, env: vars })
+    })
+  }
+
+  /** The project environment a session guest of `repo` starts from, or undefined (none trusted, or its file is invalid: said as progress). */
+  private async environmentRun(repo: string, owner: { uid: number; gid: number }, progress: GuestProgress, signal: AbortSignal | undefined, log: Logger): Promise<EnvironmentRun | undefined> {
+    let env: ProjectEnvironment | undefined
+    try {
+      env = await raceAbort(this.opts.environment?.(repo) ?? Promise.resolve(undefined), signal)
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') throw err
+      progress('starting', `project environment not used: ${(err as Error).message}`)
+      return undefined
+    }
+    if (!env) return undefined
+    const prepared = await this.prepareEnvironment(env, owner, progress, signal ?? new AbortController().signal, log)
+    log.info('project environment', { repo, file: env.def.file, image: prepared.image, setup: prepared.setup })
+    return { image: prepared.image, env: prepared.env }
+  }
+
+  /**
+   * Start a session guest, or with `storeRoot` the checkpoint guest of `args.repo` (see
+   * {@link checkpointLease}), or with `setupRun` the setup guest of a project environment (that
+   * image, a writable HOME, no environment lookup).
+   */
+  private async startGuest(args: GuestStartOptions, log: Logger, storeRoot?: string, setupRun?: EnvironmentRun): Promise<Guest> {
     const { sessionId, signal } = args
     const policy: SandboxPolicy = args.sandbox ?? DEFAULT_SANDBOX_POLICY
     const progress: GuestProgress = args.onProgress ?? (() => undefined)
@@ -163,10 +221,12 @@ export class DockerGuestProvider implements GuestProvider {
     }
     check()
     const defaultImage = guestImageTag(this.opts.recipeDir)
-    const image = this.opts.image ?? defaultImage
+    // a trusted project environment (ADR 0038) decides the image of session guests, never of checkpoint guests
+    const envRun = setupRun ?? (storeRoot ? undefined : await this.environmentRun(repo, { uid: st.uid, gid: st.gid }, progress, signal, log))
+    const image = envRun?.image ?? this.opts.image ?? defaultImage
     // aborting stops waiting for a build, which goes on for the next start (ADR 0008)
     // a user's image starts from its derived image (Cortex's Node added, ADR 0030)
-    const runImage = await ensureStartImage(this.docker, image, progress, { buildImage: this.opts.buildImage, recipeDir: this.opts.recipeDir, signal })
+    const runImage = envRun ? image : await ensureStartImage(this.docker, image, progress, { buildImage: this.opts.buildImage, recipeDir: this.opts.recipeDir, signal })
     const network = policy === 'network' ? await this.guestNetwork() : undefined
     check()
 
@@ -182,7 +242,8 @@ export class DockerGuestProvider implements GuestProvider {
     const etc = passwdFiles(st.uid, st.gid)
     log.debug('creating guest container', { sessionId, image, sandbox: policy, network: network ?? 'none' })
     const spec = guestContainerSpec({
-      sessionId, repo, image: runImage, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: checkpointStore ? { ...this.opts.labels, [LABEL_ROLE]: 'checkpoints' } : this.opts.labels, guardMounts: guard.mounts, checkpointStore
+      sessionId, repo, image: runImage, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: checkpointStore ? { ...this.opts.labels, [LABEL_ROLE]: 'checkpoints' } : this.opts.labels, guardMounts: guard.mounts, checkpointStore,
+      ...(envRun ? { environment: { env: envRun.env } } : {})
     })
     let backend: DockerBackend | undefined
     try {
