@@ -64,12 +64,16 @@ export const layers = [
   { layer: 'src/web', may: ['shared', 'main/session/index.ts'], why: 'adapters import only main/session (its index) and shared' },
   {
     layer: 'src/main/session',
-    may: ['shared', 'main/harness', 'main/tools', 'main/providers', 'main/guest', 'main/store', 'main/log', 'main/checkpoints'],
+    may: ['shared', 'main/harness', 'main/tools', 'main/providers', 'main/guest', 'main/store', 'main/log', 'main/checkpoints', 'main/extensions'],
     why: 'session composes the core (and offers the file logger to the hosts); it never imports an adapter or the app'
   },
   {
     layer: 'src/main/harness', may: ['shared', 'main/tools', 'main/providers', 'main/guest'], guestTypesOnly: true,
     why: 'harness imports tools, providers, shared and guest types only'
+  },
+  {
+    layer: 'src/main/extensions', may: ['shared', 'main/harness', 'main/tools', 'main/providers', 'main/guest', 'main/store'],
+    why: 'extensions (MCP, hooks, skills, commands, subagents, trust) sit beside harness: the session uses them through a narrow interface (extensions/types.ts); they never import the session or an adapter'
   },
   { layer: 'src/main/tools', may: ['shared', 'main/guest'], guestTypesOnly: true, why: 'tools import guest types and shared only' },
   {
@@ -107,6 +111,11 @@ const packageOwners = [
     from: [`${nodeModules}/electron`],
     owners: ['src/main/index.ts', 'src/main/app', 'src/main/ipc', 'src/preload'],
     why: 'only main/index.ts, main/app, main/ipc and the preload import electron'
+  },
+  {
+    from: [`${nodeModules}/@modelcontextprotocol/client`, `${nodeModules}/@modelcontextprotocol/core`],
+    owners: ['src/main/extensions/mcp'],
+    why: 'only main/extensions/mcp imports the MCP SDK (narrow it to the one module that wraps it)'
   },
   {
     from: [`${nodeModules}/dockerode`, `${nodeModules}/@types/dockerode`],

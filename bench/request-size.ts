@@ -8,7 +8,7 @@ import { asSchema } from 'ai'
 import { buildSystemPrompt, formatEnvironment, modelFamily } from '../src/main/harness/prompt'
 import { declareTools } from '../src/main/providers'
 import { TOOL_CATALOG } from '../src/main/tools/catalog'
-import { offeredTools, type Mode } from '../src/shared/modes'
+import { offeredTools, type Mode, type ToolName } from '../src/shared/modes'
 
 const MODES: readonly Mode[] = ['agent', 'ask', 'plan', 'spec']
 
@@ -23,7 +23,7 @@ const ENV = formatEnvironment({
 
 /** Characters of the tool definitions as a provider sends them (name, description, JSON schema). */
 async function toolChars(mode: Mode): Promise<number> {
-  const tools = declareTools(offeredTools(mode).map((n) => TOOL_CATALOG[n]))
+  const tools = declareTools(offeredTools(mode).map((n) => TOOL_CATALOG[n as ToolName]))
   let chars = 0
   for (const [name, t] of Object.entries(tools)) {
     const schema = await asSchema(t.inputSchema).jsonSchema

@@ -2,6 +2,7 @@
  * Session operations (in) and session events (out): the queue pair every adapter (Electron IPC,
  * CLI, web host) speaks. Each is a zod schema; the TypeScript types are inferred from them.
  */
+import { EXTENSION_EVENTS, EXTENSION_OPERATIONS } from './extensions'
 import { z } from 'zod'
 import { ApprovalDecisionSchema, ApprovalOutcomeSchema, ApprovalPolicySchema, ApprovalRuleSchema, EscalationSchema } from './approvals'
 import { CHECKPOINT_EVENTS } from './checkpoints'
@@ -87,7 +88,9 @@ export const OperationSchema = z.discriminatedUnion('type', [
   /** set_thinking { level }: off | low | medium | high from the next turn (./thinking). */
   ...THINKING_OPERATIONS,
   /** set_model (./model-choice). */
-  ...MODEL_OPERATIONS
+  ...MODEL_OPERATIONS,
+  /** trust_extensions (./extensions). */
+  ...EXTENSION_OPERATIONS
 ])
 /** See {@link OperationSchema}. */
 export type Operation = z.infer<typeof OperationSchema>
@@ -123,6 +126,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   ...USAGE_EVENTS,
   /** thinking_changed, reasoning_delta (ephemeral), reasoning_done (./thinking). */
   ...THINKING_EVENTS,
+  /** extensions_untrusted (./extensions). */
+  ...EXTENSION_EVENTS,
   /** compaction_started, compaction_finished, compaction_failed, context_usage (./compaction). */
   ...COMPACTION_EVENTS,
   /** A user message as the model gets it; `queueId` when it was typed during a turn and queued first. */

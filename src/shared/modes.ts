@@ -65,16 +65,33 @@ export const MODE_TOOLS: Readonly<Record<Mode, readonly ToolName[]>> = {
 }
 
 /**
+ * A tool beyond the built-in catalog (an MCP tool, `task`, `skill`, `tool_search`; src/main/extensions):
+ * its name and whether it only reads. `readOnly` is decided by the user's own config or by Cortex,
+ * never by what a server or a repository claims.
+ */
+export interface ExtraTool {
+  name: string
+  /** True: offered in every mode, even under a lock. False: Agent mode only, and never under a lock. */
+  readOnly: boolean
+}
+
+/**
  * The tools offered (and allowed to run) now.
  * @param mode the mode in force
  * @param lock the pending proposal, or null/undefined when none awaits a decision
  * @param goalActive a goal is active (shared/goal.ts): `goal_done` is offered, in any mode
- * @returns tool names in catalog order; under a lock, {@link MUTATING_TOOLS} are removed
+ * @param extras tools beyond the catalog ({@link ExtraTool}); a name that shadows a built-in is ignored
+ * @returns tool names, built-ins in catalog order then extras in the given order; under a lock,
+ *   {@link MUTATING_TOOLS} and every extra that is not read-only are removed
  */
-export function offeredTools(mode: Mode, lock?: ModeLock | null, goalActive = false): readonly ToolName[] {
+export function offeredTools(mode: Mode, lock?: ModeLock | null, goalActive = false, extras: readonly ExtraTool[] = []): readonly string[] {
   const tools = MODE_TOOLS[mode]
   const unlocked = lock ? tools.filter((t) => !MUTATING_TOOLS.includes(t)) : tools
-  return goalActive ? [...unlocked, 'goal_done'] : unlocked
+  const builtIns: readonly string[] = goalActive ? [...unlocked, 'goal_done'] : unlocked
+  if (extras.length === 0) return builtIns
+  const writable = mode === 'agent' && !lock
+  const more = extras.filter((t) => (t.readOnly || writable) && !(TOOL_NAMES as readonly string[]).includes(t.name)).map((t) => t.name)
+  return [...builtIns, ...more]
 }
 
 /**
@@ -83,9 +100,10 @@ export function offeredTools(mode: Mode, lock?: ModeLock | null, goalActive = fa
  * @param tool any string; unknown tool names are never allowed
  * @param lock the lock in force when the call runs
  * @param goalActive a goal is active when the call runs
+ * @param extras the tools beyond the catalog in force when the call runs ({@link offeredTools})
  */
-export function isToolAllowed(mode: Mode, tool: string, lock?: ModeLock | null, goalActive = false): tool is ToolName {
-  return (offeredTools(mode, lock, goalActive) as readonly string[]).includes(tool)
+export function isToolAllowed(mode: Mode, tool: string, lock?: ModeLock | null, goalActive = false, extras: readonly ExtraTool[] = []): boolean {
+  return offeredTools(mode, lock, goalActive, extras).includes(tool)
 }
 
 /** What the user sees of a lock, e.g. "Plan — locked until you accept". */

@@ -6,12 +6,21 @@
  * synchronously, before `mode_changed` is emitted, so no call runs after that event unless its
  * tool is allowed in the new mode.
  */
-import { isToolAllowed, offeredTools, type Mode, type ModeLock } from '../../shared/modes'
+import { isToolAllowed, offeredTools, type ExtraTool, type Mode, type ModeLock } from '../../shared/modes'
 
 /** The mode and lock a switch put in force (the lock is released by a switch, so usually null). */
 export interface ModeSwitchState {
   mode: Mode
   lock: ModeLock | null
+}
+
+/** The mode, lock, goal and extra tools in force now, as a watched call checks them. */
+export interface ModeNow {
+  mode: Mode
+  lock?: ModeLock | null
+  goalActive?: boolean
+  /** Tools beyond the catalog (harness/turn-tools.ts). */
+  extras?: readonly ExtraTool[]
 }
 
 /** One dispatched call's view of the switches since it was dispatched; see {@link ModeWatch.watch}. */
@@ -47,11 +56,11 @@ export class ModeWatch {
    * @param current the mode, lock and goal in force now (a lock can also be set without a switch)
    * @param onForbidden run once, at the first switch that withholds `tool` (e.g. to withdraw its approval card)
    */
-  watch(tool: string, current: () => { mode: Mode; lock?: ModeLock | null; goalActive?: boolean }, onForbidden?: ForbiddenListener): CallModeCheck {
+  watch(tool: string, current: () => ModeNow, onForbidden?: ForbiddenListener): CallModeCheck {
     let forbiddenBy: ModeSwitchState | undefined
     const notify = (state: ModeSwitchState): void => {
       // a switch changes no goal: goal_done stays as allowed as the goal makes it
-      if (forbiddenBy || isToolAllowed(state.mode, tool, state.lock, current().goalActive)) return
+      if (forbiddenBy || isToolAllowed(state.mode, tool, state.lock, current().goalActive, current().extras)) return
       forbiddenBy = state
       onForbidden?.(state)
     }
@@ -60,7 +69,7 @@ export class ModeWatch {
       refusal: (waited) => {
         const now = current()
         if (forbiddenBy) return switchedRefusal(tool, forbiddenBy.mode, waited, now)
-        if (!isToolAllowed(now.mode, tool, now.lock, now.goalActive)) return switchedRefusal(tool, now.mode, waited, now)
+        if (!isToolAllowed(now.mode, tool, now.lock, now.goalActive, now.extras)) return switchedRefusal(tool, now.mode, waited, now)
         return undefined
       },
       close: () => {
@@ -76,7 +85,7 @@ export function switchedReason(mode: Mode): string {
 }
 
 /** Why a call is refused (the tool result less `Error: `) because the user switched to `mode` while it waited for `waited`. */
-function switchedRefusal(tool: string, mode: Mode, waited: string, now: { mode: Mode; lock?: ModeLock | null; goalActive?: boolean }): string {
-  const offered = offeredTools(now.mode, now.lock, now.goalActive).join(', ')
+function switchedRefusal(tool: string, mode: Mode, waited: string, now: ModeNow): string {
+  const offered = offeredTools(now.mode, now.lock, now.goalActive, now.extras).join(', ')
   return `the user switched to ${mode} mode while this ${tool} call waited for ${waited}; it was not run. Tools available now: ${offered}.`
 }

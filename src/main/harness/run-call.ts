@@ -14,6 +14,7 @@ import type { StepCall } from './step-calls'
 import { dispatchToolCall, isAbortError, type DispatchResult } from './tool-dispatch'
 import type { ImageRef } from '../../shared/images'
 import type { TurnDeps } from './turn-deps'
+import { turnTools } from './turn-tools'
 
 /**
  * Run `call` and record its result.
@@ -40,7 +41,7 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
     return text === '' ? {} : { output: text }
   }
   // checked against the mode and lock in force now, not when the model asked, and again after every wait (mode-watch.ts)
-  const modeNow = () => ({ mode: deps.getMode(), lock: deps.getLock?.() ?? null, goalActive: deps.getGoalActive?.() ?? false })
+  const modeNow = () => ({ mode: deps.getMode(), lock: deps.getLock?.() ?? null, goalActive: deps.getGoalActive?.() ?? false, extras: turnTools(deps).extras })
   // a switch that withholds the tool withdraws its approval card at once
   const watch = deps.modeWatch?.watch(call.name, modeNow, (s) => deps.approvals?.withdraw(call.callId, switchedReason(s.mode)))
   try {
@@ -58,7 +59,7 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
       ...(deps.approvals ? { approve: (c: ToolCall) => deps.approvals!.check(c, turnId, signal) } : {}),
       ...(watch ? { stillAllowed: (waited: string) => watch.refusal(waited) } : {})
     }
-    ;({ output, isError, diff, image } = await dispatchToolCall(call, mode, deps.catalog, ctx, call.invalidReason))
+    ;({ output, isError, diff, image } = await dispatchToolCall(call, mode, turnTools(deps).catalog, ctx, call.invalidReason))
   } catch (err) {
     if (isAbortError(err, signal)) {
       deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: interruptedResult(partial), ...keptOutput() })

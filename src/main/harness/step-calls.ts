@@ -45,7 +45,7 @@ export function toStepCall(part: { toolCallId: string; toolName: string; input: 
     call.name = detach(part.toolName.slice(0, QUOTED_NAME_CHARS))
     call.refusal =
       `Error: tool ${quoted} does not exist: it is not a valid tool name (1-64 letters, digits, _ or -); it was not run. ` +
-      `Tools available now: ${offeredTools(mode.mode, mode.lock, mode.goalActive).join(', ')}.`
+      `Tools available now: ${offeredTools(mode.mode, mode.lock, mode.goalActive, mode.extras).join(', ')}.`
   } else if (capped.truncated) {
     call.refusal =
       `Error: the arguments of this ${part.toolName} call are ${capped.bytes} bytes, over the ${MAX_TOOL_ARGS_BYTES}-byte cap; ` +
@@ -86,7 +86,7 @@ export function malformedCall(err: InvalidResponseDataError, mode: ModeState): S
     args: {},
     refusal:
       `Error: your last response had a malformed tool call (${err.message.slice(0, 200)}); it was not run. ` +
-      `Call tools by their exact names. Tools available now: ${offeredTools(mode.mode, mode.lock, mode.goalActive).join(', ')}.`
+      `Call tools by their exact names. Tools available now: ${offeredTools(mode.mode, mode.lock, mode.goalActive, mode.extras).join(', ')}.`
   }
 }
 

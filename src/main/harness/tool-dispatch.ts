@@ -7,7 +7,7 @@
 import type { FileDiff } from '../../shared/file-diff'
 import { CortexError } from '../../shared/errors'
 import type { ToolCall } from '../../shared/events'
-import { isToolAllowed, offeredTools, type Mode, type ModeLock } from '../../shared/modes'
+import { isToolAllowed, offeredTools, type ExtraTool, type Mode, type ModeLock } from '../../shared/modes'
 import { GuestCallError } from '../guest/guest'
 import { isAbortError as isAbortInChain } from '../providers'
 import { MAX_RESULT_CHARS, capHeadTail } from '../tools/limits'
@@ -22,6 +22,8 @@ export interface ModeState {
   lock?: ModeLock | null
   /** A goal is active: goal_done may run (shared/goal.ts). */
   goalActive?: boolean
+  /** Tools beyond the catalog in force (turn-tools.ts); absent: none. */
+  extras?: readonly ExtraTool[]
 }
 
 /** Outcome of one call: the result text for the model, whether it is an error, and a file tool's real diff (front ends only). */
@@ -61,10 +63,10 @@ export async function dispatchToolCall(
   invalidReason?: string
 ): Promise<DispatchResult> {
   const state: ModeState = typeof mode === 'string' ? { mode } : mode
-  if (!isToolAllowed(state.mode, call.name, state.lock, state.goalActive)) {
+  if (!isToolAllowed(state.mode, call.name, state.lock, state.goalActive, state.extras)) {
     const known = Object.hasOwn(catalog, call.name) // not `in`: "constructor" is no tool
-    const offered = offeredTools(state.mode, state.lock, state.goalActive).join(', ')
-    const why = !known ? 'does not exist' : call.name === 'goal_done' ? 'is offered only while a goal is active' : state.lock && isToolAllowed(state.mode, call.name)
+    const offered = offeredTools(state.mode, state.lock, state.goalActive, state.extras).join(', ')
+    const why = !known ? 'does not exist' : call.name === 'goal_done' ? 'is offered only while a goal is active' : state.lock && isToolAllowed(state.mode, call.name, null, false, state.extras)
       ? `is blocked until the user accepts the ${state.lock.kind} or switches mode`
       : `is not available in ${state.mode} mode`
     return { isError: true, output: `Error: tool "${call.name}" ${why}; it was not run. Tools available now: ${offered}.` }

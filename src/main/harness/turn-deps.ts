@@ -24,6 +24,11 @@ export interface TurnDeps {
   /** Aborted by Stop: ends the stream and kills what runs in the guest. */
   signal: AbortSignal
   catalog: Readonly<Record<string, ToolDefinition>>
+  /**
+   * Tools the session's extensions add now (MCP tools, task, skill, tool_search; src/main/extensions),
+   * asked at each step and when a call runs (turn-tools.ts). Absent: the catalog alone.
+   */
+  extraTools?(): readonly ToolDefinition[]
   /** The mode in force now (it may change between steps). */
   getMode(): Mode
   /** The lock in force now (a plan or spec document awaiting the user); none when absent. */

@@ -9,6 +9,7 @@ import { closeUnstarted } from './interrupted'
 import { LoopGuard } from './loop-guard'
 import { runCall } from './run-call'
 import { streamStep } from './step-stream'
+import { turnTools } from './turn-tools'
 import type { TurnDeps } from './turn-deps'
 import { compactAroundRequest, turnCompactionContext } from './compaction/trigger'
 
@@ -38,11 +39,14 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
     const mode = deps.getMode()
     const lock = deps.getLock?.() ?? null
     const goalActive = deps.getGoalActive?.() ?? false
-    const offered = offeredTools(mode, lock, goalActive).map((name) => deps.catalog[name]).filter((t): t is ToolDefinition => !!t)
+    const tools = turnTools(deps)
+    const extras = tools.extras
+    // a deferred tool (MCP schema deferral) may run but its schema is not sent until it is loaded
+    const offered = offeredTools(mode, lock, goalActive, extras).map((name) => tools.catalog[name]).filter((t): t is ToolDefinition => !!t && !t.deferred)
     // compaction before the request when over the threshold, and once on "prompt too long" (compaction/trigger.ts)
     const step = deps.compaction
-      ? await compactAroundRequest(turnCompactionContext(deps, deps.compaction, deps.systemPrompt(mode, lock), offered), () => streamStep(deps, { mode, lock, goalActive }, offered))
-      : await streamStep(deps, { mode, lock, goalActive }, offered)
+      ? await compactAroundRequest(turnCompactionContext(deps, deps.compaction, deps.systemPrompt(mode, lock), offered), () => streamStep(deps, { mode, lock, goalActive, extras }, offered))
+      : await streamStep(deps, { mode, lock, goalActive, extras }, offered)
     if (step === 'stopped') return 'stopped'
     malformed = step.malformed ? malformed + 1 : 0
     if (step.malformed && malformed >= MAX_MALFORMED_STEPS) throw deps.classifyError(step.malformed)

@@ -6,7 +6,7 @@
  * `tool`, `ToolSet`): a tool without `execute` is never run by the SDK, and with the default
  * `stopWhen: isStepCount(1)` one `streamText` call is exactly one model step.
  */
-import { tool, zodSchema, type Schema, type ToolSet } from 'ai'
+import { jsonSchema, tool, zodSchema, type JSONSchema7, type Schema, type ToolSet } from 'ai'
 import type { z } from 'zod'
 
 /**
@@ -29,6 +29,8 @@ export interface DeclaredToolDef {
   name: string
   description: string
   inputSchema: z.ZodType
+  /** Sent instead of the schema derived from `inputSchema` (an MCP tool's JSON Schema). */
+  jsonSchema?: Record<string, unknown>
 }
 
 /**
@@ -45,7 +47,7 @@ export function declareTools(defs: readonly DeclaredToolDef[]): ToolSet {
   for (const def of defs) {
     if (!/^[a-zA-Z0-9_-]{1,64}$/.test(def.name)) throw new Error(`invalid tool name "${def.name}"`)
     if (Object.hasOwn(tools, def.name)) throw new Error(`duplicate tool name "${def.name}"`)
-    tools[def.name] = tool({ description: def.description, inputSchema: schemaOf(def.inputSchema) })
+    tools[def.name] = tool({ description: def.description, inputSchema: def.jsonSchema ? jsonSchema<unknown>(def.jsonSchema as JSONSchema7) : schemaOf(def.inputSchema) })
   }
   return tools
 }

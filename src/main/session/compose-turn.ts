@@ -26,6 +26,7 @@ import { buildSystemPrompt, modelFamily } from '../harness/prompt'
 import { modelIdOf } from '../harness/usage'
 import { runTurn, type TurnDeps, type TurnOutcome } from '../harness/turn-loop'
 import type { ToolDefinition } from '../tools/tool'
+import type { SessionExtensions } from '../extensions'
 import type { SessionApprovals } from './session-approvals'
 import type { SessionGoal } from './session-goal'
 import type { SessionGuest } from './session-guest'
@@ -40,6 +41,8 @@ export interface TurnParts {
   repo: string
   model: LanguageModel
   catalog: Readonly<Record<string, ToolDefinition>>
+  /** The session's extensions (src/main/extensions): their tools, prompt sections and turn-start reload; absent: none. */
+  extensions?: SessionExtensions
   classifyError(err: unknown): CortexError
   maxOutputTokens?: number
   streamIdleTimeoutMs?: number
@@ -74,7 +77,8 @@ export interface TurnParts {
 export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, compactFocus?: string): Promise<TurnOutcome> {
   const compaction = p.compaction ? { settings: p.compaction, todos: () => p.record.todos } : undefined
   const family = modelFamily(typeof p.model === 'string' ? '' : p.model.provider, modelIdOf(p.model))
-  const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(p.repo, mode, lock, family), p.instructions.all())
+  const sections = (): string => (p.extensions?.promptSections() ?? []).map((s) => `\n\n${s}`).join('')
+  const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(p.repo, mode, lock, family) + sections(), p.instructions.all())
   const environment = new TurnEnvironment({ repo: p.repo, modelId: modelIdOf(p.model), guest: p.guest, instructions: p.instructions })
   const thinking = p.record.thinking
   const events = (): readonly SessionEvent[] => visibleHistory(p.record.history)
@@ -89,6 +93,7 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     model: p.model,
     signal,
     catalog: p.catalog,
+    ...(p.extensions ? { extraTools: () => p.extensions!.tools() } : {}),
     getMode: p.mode,
     getLock: () => p.record.proposals.lock,
     getGoalActive: () => p.goal.activeFor(turnId),
@@ -116,7 +121,7 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
   // the repository's instructions and the environment first, through the guest the session has when
   // it is up (none is started for them); while it starts, what the host can tell (turn-environment.ts)
   return watchedForHostExec(p, turnId, signal, (afterCall) =>
-    p.checkpoints.around(turnId, async () => (await environment.prepare(signal), runTurn({ ...deps, ...(afterCall ? { afterCall } : {}) })), signal)
+    p.checkpoints.around(turnId, async () => (await Promise.all([environment.prepare(signal), p.extensions?.turnStarting(signal)]), runTurn({ ...deps, ...(afterCall ? { afterCall } : {}) })), signal)
   )
 }
 

@@ -36,6 +36,8 @@ export interface OperationTarget {
   approvalOperation(op: Operation): void
   /** Point the next turns at another model of the same provider (model_changed); refused by the handler during a turn. */
   setModel(modelId: string): Promise<void>
+  /** Enable or keep off the repository's extensions the card showed (op trust_extensions; extensions/index.ts). */
+  trustExtensions(items: ReadonlyArray<{ key: string; hash: string }>, enable: boolean): Promise<void>
   /** The goal's operations (set_goal, pause_goal, resume_goal, confirm_goal, clear_goal, set_goal_budget; session-goal.ts). */
   goalOperation(op: Operation): void
   /** The thinking level from the next turn on; `invalid_input` for a model that cannot think (providers/thinking.ts). */
@@ -74,6 +76,7 @@ export const OPERATIONS: { [T in Operation['type']]: Handler<T> } = {
   clear_goal: (s, op) => s.goalOperation(op),
   set_goal_budget: (s, op) => s.goalOperation(op),
   set_thinking: (s, op) => s.setThinking(op.level),
+  trust_extensions: (s, op) => s.trustExtensions(op.items, op.enable),
   set_model: (s, op) => {
     if (s.isRunning()) throw busy('the model cannot change while a turn runs; it applies from the next message')
     return s.setModel(op.model)

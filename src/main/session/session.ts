@@ -26,6 +26,7 @@ import { applyOperation, type OperationTarget } from './session-operations'
 import type { TurnParts } from './compose-turn'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import { storeImages, turnImages, type SessionDeps } from './session-deps'
+import { createSessionExtensions, TrustStore, type SessionExtensions } from '../extensions'
 import type { ImageInput } from '../../shared/images'
 
 export type { SessionDeps } from './session-deps'
@@ -60,6 +61,8 @@ export class Session implements OperationTarget {
   private readonly modeSwitches: ModeSwitches
   /** What each turn is composed of (compose-turn.ts). */
   private readonly parts: TurnParts
+  /** MCP servers, hooks, skills, commands, subagents (src/main/extensions) and the repository's trust card. */
+  private readonly extensions: SessionExtensions
 
   /** @param deps see {@link SessionDeps} */
   constructor(private readonly deps: SessionDeps) {
@@ -90,10 +93,12 @@ export class Session implements OperationTarget {
       sessionId: this.id, repo: this.repo, policy: deps.approvalPolicy ?? approvalPolicyFromLog(this.record.history) ?? 'commands',
       rules: deps.rules, guests: deps.guests, getSandbox: () => this.sandboxPolicy, emit, logger: this.logger
     })
+    const trust = deps.home ? new TrustStore(deps.home) : undefined
+    this.extensions = createSessionExtensions({ sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust })
     const { model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction } = deps
     this.parts = {
       repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger, images: turnImages(deps),
-      record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
+      extensions: this.extensions, record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
       mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null }
     }
     this.turns = new TurnScheduler({ parts: this.parts, turnStarting: () => guest.turnStarting(), flush: () => deps.log.flush() })
@@ -188,6 +193,9 @@ export class Session implements OperationTarget {
   /** {@link OperationTarget.approvalOperation}. */
   approvalOperation(op: Operation): void { this.approvals.submit(op) }
 
+  /** {@link OperationTarget.trustExtensions}. */
+  trustExtensions(items: ReadonlyArray<{ key: string; hash: string }>, enable: boolean): Promise<void> { return this.extensions.decide(items, enable) }
+
   /** {@link OperationTarget.goalOperation}. */
   goalOperation(op: Operation): void { this.goal.submit(op) }
 
@@ -253,6 +261,7 @@ export class Session implements OperationTarget {
     // every guest and model wait honours Stop; the bound only guards against a bug there
     await settleWithin(this.idle(), CLOSE_TURN_WAIT_MS)
     try {
+      await this.extensions.close() // MCP servers and hooks run in the guest: ended before it goes
       await this.guest.remove(CLOSE_TURN_WAIT_MS)
       await this.checkpoints.close() // the repository's last session removes its checkpoint guest
       this.deps.log.flush()

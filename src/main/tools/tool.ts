@@ -5,7 +5,7 @@
 import type { FileDiff } from '../../shared/file-diff'
 import type { z } from 'zod'
 import type { Plan, Todo } from '../../shared/events'
-import type { SpecStage, ToolName } from '../../shared/modes'
+import type { SpecStage } from '../../shared/modes'
 import type { SpecDocument } from '../../shared/proposals'
 import type { Goal } from '../../shared/goal'
 import type { Guest } from '../guest/guest'
@@ -114,9 +114,27 @@ export type ToolRunContext = Omit<ToolContext, 'guest'> & {
 
 /** One tool: its name, model-facing description, zod input schema and execution. */
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
-  name: ToolName
+  /** A {@link ToolName} for the built-in catalog; any /^[a-zA-Z0-9_-]{1,64}$/ name for an extension's tool. */
+  name: string
   description: string
+  /** Validates the arguments before the call runs (for an MCP tool, a permissive object: the server validates). */
   inputSchema: S
+  /**
+   * The JSON Schema the model is sent instead of the one derived from `inputSchema` (an MCP tool's
+   * own `inputSchema`); absent: derived from zod.
+   */
+  jsonSchema?: Record<string, unknown>
+  /**
+   * For tools beyond the catalog only (src/main/extensions): true offers the tool in every mode and
+   * under a lock; false or absent, in Agent mode only (shared/modes.ts offeredTools). Decided by
+   * Cortex or the user's own config, never by a server's or a repository's claim.
+   */
+  readOnly?: boolean
+  /**
+   * The tool may run but its schema is not sent with requests (MCP schema deferral): the model
+   * finds and loads it through a search tool first. Absent: sent.
+   */
+  deferred?: boolean
   /**
    * Whether the tool runs in the guest (default true). False for tools that work on session state
    * only (todos, plan): the harness neither starts nor waits for a guest for them, and their

@@ -205,6 +205,8 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       const items = view.streaming && last?.kind === 'assistant' && last.turnId === event.turnId ? view.items.slice(0, -1) : view.items
       return applyQueueEvent({ ...view, items, streaming: false }, event)
     }
+    case 'extensions_untrusted':
+      return view // the trust card reads the latest from the event list (extensions/trust card)
     case 'turn_started':
       return { ...view, running: true, mode: event.mode, streaming: false, modelWait: null, returned: [] }
     case 'text_delta': {
