@@ -8,13 +8,16 @@ import type { TrustItem } from '../../shared/extensions'
 import { errorFields } from '../../shared/logger-types'
 import type { ToolDefinition } from '../tools/tool'
 import type { ExtensionContext, ExtensionProvider, SessionExtensions } from './types'
+import { environmentExtension } from './environment/environment-extension'
 
 export type { ExtensionContext, ExtensionProvider, SessionExtensions } from './types'
 export { TrustStore, trustHash } from './trust-store'
 export { readRepoFile, listRepoDir } from './repo-file'
 
 /** Each capability's provider factory, in prompt and tool order; a factory returns undefined when it has nothing for this session. */
-export const EXTENSION_FACTORIES: ReadonlyArray<(ctx: ExtensionContext) => ExtensionProvider | undefined> = []
+export const EXTENSION_FACTORIES: ReadonlyArray<(ctx: ExtensionContext) => ExtensionProvider | undefined> = [
+  environmentExtension
+]
 
 /** Longest wait (ms) for one provider's close. */
 const CLOSE_MS = 3000

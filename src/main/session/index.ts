@@ -16,6 +16,9 @@ import { createSessionService, type SessionService } from './service'
 import { SettingsStore, type SecretStore } from '../store/settings-store'
 import { modelSettingsFrom } from './settings-requests'
 import { sessionTitle } from './desk-requests'
+import { TrustStore } from '../extensions'
+import { environmentResolver } from '../extensions/environment/read-environment'
+import { guestSetup, type GuestSetupOptions } from '../extensions/environment/guest-setup'
 
 export { createSessionService, type SessionService, type SessionServiceOptions } from './service'
 export { resumeModelFlags } from './resume'
@@ -43,7 +46,7 @@ export const GUEST_IMAGE_ENV = 'CORTEX_GUEST_IMAGE'
  * connections log to `logger`. Call `close()` at exit: it removes the pool's guests and the checkpoint guests.
  * @throws CortexError('invalid_input') when CORTEX_WARM_POOL is not a whole number from 0 to 8
  */
-export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: Logger; checkpointsDir?: string; image?: string } = {}): GuestProvider & { close(): Promise<void> } {
+export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: Logger; checkpointsDir?: string; image?: string; dataDir?: string } = {}): GuestProvider & { close(): Promise<void> } {
   const raw = process.env[WARM_POOL_ENV]
   const size = opts.warmPool ?? (raw === undefined || raw === '' ? 1 : Number(raw))
   if (!Number.isInteger(size) || size < 0 || size > 8) {
@@ -51,8 +54,21 @@ export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: L
   }
   const image = opts.image?.trim() || process.env[GUEST_IMAGE_ENV]?.trim() || undefined
   const logger = opts.logger ?? NOOP_LOGGER
-  const docker = new DockerGuestProvider({ ...(image ? { image } : {}), checkpointsDir: opts.checkpointsDir, logger: childLogger(logger, { component: 'guest' }) })
+  const docker = new DockerGuestProvider({
+    ...(image ? { image } : {}), checkpointsDir: opts.checkpointsDir, logger: childLogger(logger, { component: 'guest' }),
+    // a repository's devcontainer.json, once the user trusts it (ADR 0038)
+    ...(opts.dataDir ? { environment: environmentResolver(new TrustStore(opts.dataDir)) } : {})
+  })
   return new WarmGuestPool(docker, { size, logger: childLogger(logger, { component: 'warm-pool' }) })
+}
+
+/**
+ * Entry for `cortex guest setup`: show the repository's environment (devcontainer.json), enable it
+ * with `opts.trust`, and prepare its guest image now (ADR 0038); lines go to `write`.
+ * Resolves with the exit status (0 ready, 1 otherwise, with the reason written).
+ */
+export function guestSetupMain(opts: GuestSetupOptions, write: (line: string) => void): Promise<number> {
+  return guestSetup(opts, write)
 }
 
 /** Options of {@link createCortexService}. */
@@ -115,6 +131,7 @@ export async function createCortexService(opts: CortexServiceOptions): Promise<S
   const guests = createDefaultGuestProvider({
     warmPool: opts.warmPool ?? saved?.warmPool,
     image: saved?.guestImage,
+    dataDir: opts.dataDir,
     logger,
     checkpointsDir: checkpointsDirOf(opts.dataDir)
   })

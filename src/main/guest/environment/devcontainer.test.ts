@@ -1,7 +1,7 @@
 // devcontainer.json's subset (docs/adr/0038): what a guest honours, what is refused with a note,
 // and clear errors for bad input.
 import { describe, expect, it } from 'vitest'
-import { environmentHash, parseDevcontainer } from './devcontainer'
+import { parseDevcontainer } from './devcontainer'
 
 const REPO = '/work/repo'
 const parse = (text: string, file = '.devcontainer/devcontainer.json') => parseDevcontainer(text, file, REPO)
@@ -59,15 +59,5 @@ describe('parseDevcontainer', () => {
     expect(d.env.T).toBe('')
     expect(d.notes.join('\n')).toContain('${localEnv:GITHUB_TOKEN} is not substituted')
     expect(d.setupNetwork).toBe(true)
-  })
-})
-
-describe('environmentHash', () => {
-  it('changes with the file, its path and the Dockerfile', () => {
-    const a = environmentHash('.devcontainer.json', '{}')
-    expect(a).toMatch(/^[0-9a-f]{64}$/)
-    expect(environmentHash('.devcontainer.json', '{ }')).not.toBe(a)
-    expect(environmentHash('.devcontainer/devcontainer.json', '{}')).not.toBe(a)
-    expect(environmentHash('.devcontainer.json', '{}', { path: 'Dockerfile', text: 'FROM x' })).not.toBe(a)
   })
 })

@@ -5,7 +5,6 @@
  * the create-time lifecycle commands as the setup step) and a note for everything refused or
  * ignored. Pure: the caller reads the files (docs/adr/0038).
  */
-import { createHash } from 'node:crypto'
 import { posix } from 'node:path'
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser'
 import { CortexError } from '../../../shared/errors'
@@ -188,14 +187,4 @@ function mapStrings(v: unknown, f: (s: string) => string): unknown {
 
 function isEmpty(v: unknown): boolean {
   return typeof v === 'object' && v !== null && Object.keys(v).length === 0
-}
-
-/**
- * The trust hash of an environment: sha256 hex over the devcontainer.json's path and bytes and the
- * Dockerfile's path and bytes (when it builds one): what will run. Setup commands are in the former.
- */
-export function environmentHash(file: string, text: string, dockerfile?: { path: string; text: string }): string {
-  const h = createHash('sha256').update(`${file}\0${text}\0`)
-  if (dockerfile) h.update(`${dockerfile.path}\0${dockerfile.text}\0`)
-  return h.digest('hex')
 }
