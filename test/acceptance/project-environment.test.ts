@@ -4,15 +4,15 @@
 // the next session runs the setup once in a hardened guest, the one after starts from its cache
 // without running it, and a changed lockfile runs it again; the refused options are named; the
 // guest keeps every hardening property. Real built CLI, real Docker, scripted model over HTTP.
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { chownSync, readFileSync, writeFileSync } from 'node:fs'
+import { chownSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { EventEnvelope } from '../../src/shared/events'
 import { guestImageTag } from '../../src/main/guest/image'
 import { ensureGuestImage } from '../../src/main/guest/image'
-import { runCli } from '../support/cli'
+import { CLI, runCli } from '../support/cli'
 import { startStreamCli } from '../support/cli-stream'
 import { makeTestRepo, TEST_REPO_GID, TEST_REPO_UID } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
@@ -162,4 +162,71 @@ describe.skipIf(skipWithoutDocker())('project environment from devcontainer.json
     expect(fifth.events.find((e) => e.event.type === 'extensions_untrusted')?.event).toMatchObject({ items: [{ key: 'environment', state: 'changed' }] })
     expect(probeOutput(fifth.events)).toContain('marker=none')
   }, 900_000)
+
+  it('cortex guest setup: asks first; a setup allowed a network gets one, hardened; Ctrl-C removes it and caches nothing; then ran, cached, --rebuild', async () => {
+    await ensureGuestImage()
+    if (spawnSync('docker', ['image', 'inspect', tag]).status !== 0) {
+      execFileSync('sh', ['-c', `printf 'FROM %s\\nLABEL dev.cortex.test=1\\n' "${guestImageTag()}" | docker build -q -t ${tag} -`], { stdio: 'ignore' })
+    }
+    // the setup waits (at most 2 min) for a file the test writes, so its guest can be looked at while it runs
+    const wait = 'touch .setup-started; i=0; while [ ! -e .setup-go ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done; echo ran >> .setup-runs'
+    const repo = await makeTestRepo({ '.devcontainer.json': JSON.stringify({ image: tag, postCreateCommand: wait, customizations: { cortex: { setupNetwork: true } } }) })
+    repos.push(repo)
+    const setup = (...extra: string[]) => runCli(['guest', 'setup', '--repo', repo, ...extra], { env })
+
+    const asked = await setup()
+    expect(asked.code).toBe(1)
+    expect(asked.stderr).toContain(`Guest image: ${tag}`)
+    expect(asked.stderr).toContain('WITH network, as the file asks')
+    expect(asked.stderr).toContain('run `cortex guest setup --trust` to enable it')
+    expect(spawnSync('docker', ['ps', '-aq', '--filter', `label=dev.cortex.repo=${repo}`]).stdout.toString().trim()).toBe('')
+
+    const child = spawn(process.execPath, [CLI, 'guest', 'setup', '--trust', '--repo', repo], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c))
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)))
+    await until(() => existsSync(join(repo, '.setup-started')), 300_000, () => `the setup never started; stderr: ${stderr}`)
+    const ids = spawnSync('docker', ['ps', '-q', '--filter', `label=dev.cortex.repo=${repo}`]).stdout.toString().split('\n').filter(Boolean)
+    expect(ids).toHaveLength(1)
+    const c = JSON.parse(execFileSync('docker', ['inspect', ids[0]!]).toString())[0]
+    expect(c.Config.Labels['dev.cortex.session']).toMatch(/^setup-/)
+    expect(c.HostConfig.NetworkMode).not.toBe('none') // allowed for this repository: the network policy's network
+    expect(c.HostConfig.CapDrop).toEqual(['ALL'])
+    expect(c.HostConfig.SecurityOpt).toContain('no-new-privileges')
+    expect(c.HostConfig.SecurityOpt.some((o: string) => o.startsWith('seccomp='))).toBe(true)
+    expect(c.Config.User).toBe(owner)
+
+    const stopped = Date.now()
+    child.kill('SIGINT')
+    const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 30_000))])
+    if (code === 'hung') child.kill('SIGKILL')
+    expect(code).toBe(1)
+    expect(Date.now() - stopped).toBeLessThan(30_000) // hang guard: it takes a few seconds
+    await until(() => spawnSync('docker', ['ps', '-aq', '--filter', `label=dev.cortex.repo=${repo}`]).stdout.toString().trim() === '', 10_000, () => 'the setup guest was left running')
+    const caches = () => spawnSync('docker', ['images', '-q', '--filter', 'label=dev.cortex.env-cache=1', '--filter', `label=dev.cortex.env-repo=${repo}`]).stdout.toString().trim()
+    expect(caches()).toBe('')
+
+    // enabled now: the setup runs, then is cached, and --rebuild runs it again
+    writeFileSync(join(repo, '.setup-go'), '')
+    const ran = await setup()
+    expect(ran.code, ran.stderr).toBe(0)
+    expect(ran.stderr).toContain('setup: ran now')
+    expect(caches()).not.toBe('')
+    const again = await setup()
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stderr).toContain('setup: cached, not run')
+    const rebuilt = await setup('--rebuild')
+    expect(rebuilt.code, rebuilt.stderr).toBe(0)
+    expect(rebuilt.stderr).toContain('setup: ran now')
+    expect(readFileSync(join(repo, '.setup-runs'), 'utf8')).toBe('ran\nran\n')
+  }, 600_000)
 })
+
+/** Poll `cond` every 200 ms until it holds; fail with `why()` after `ms` (a hang guard). */
+async function until(cond: () => boolean, ms: number, why: () => string): Promise<void> {
+  const end = Date.now() + ms
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(why())
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
