@@ -163,20 +163,26 @@ describe.skipIf(skipWithoutDocker())('project environment from devcontainer.json
     expect(probeOutput(fifth.events)).toContain('marker=none')
   }, 900_000)
 
-  it('cortex guest setup: asks first; a setup allowed a network gets one, hardened; Ctrl-C removes it and caches nothing; then ran, cached, --rebuild', async () => {
+  it('cortex guest setup with a Dockerfile: asks first; a setup allowed a network gets one, hardened; Ctrl-C removes it and caches nothing; then ran, cached, --rebuild', async () => {
     await ensureGuestImage()
     if (spawnSync('docker', ['image', 'inspect', tag]).status !== 0) {
       execFileSync('sh', ['-c', `printf 'FROM %s\\nLABEL dev.cortex.test=1\\n' "${guestImageTag()}" | docker build -q -t ${tag} -`], { stdio: 'ignore' })
     }
     // the setup waits (at most 2 min) for a file the test writes, so its guest can be looked at while it runs
-    const wait = 'touch .setup-started; i=0; while [ ! -e .setup-go ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done; echo ran >> .setup-runs'
-    const repo = await makeTestRepo({ '.devcontainer.json': JSON.stringify({ image: tag, postCreateCommand: wait, customizations: { cortex: { setupNetwork: true } } }) })
+    const wait = 'touch .setup-started; i=0; while [ ! -e .setup-go ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done; echo "ran-$(cat /etc/greeting)" >> .setup-runs'
+    // the base is the repository's own Dockerfile (FROM the local image, a build arg, a RUN: built with network none)
+    const dockerfile = `FROM ${tag}\nARG GREETING\nUSER root\nRUN echo "$GREETING" > /etc/greeting\n`
+    const repo = await makeTestRepo({
+      '.devcontainer/devcontainer.json': JSON.stringify({ build: { dockerfile: 'Dockerfile', context: '..', args: { GREETING: 'hello' } }, postCreateCommand: wait, customizations: { cortex: { setupNetwork: true } } }),
+      '.devcontainer/Dockerfile': dockerfile
+    })
     repos.push(repo)
     const setup = (...extra: string[]) => runCli(['guest', 'setup', '--repo', repo, ...extra], { env })
 
     const asked = await setup()
     expect(asked.code).toBe(1)
-    expect(asked.stderr).toContain(`Guest image: ${tag}`)
+    expect(asked.stderr).toContain('Guest image built from .devcontainer/Dockerfile (context .)')
+    expect(asked.stderr).toContain('RUN echo "$GREETING" > /etc/greeting')
     expect(asked.stderr).toContain('WITH network, as the file asks')
     expect(asked.stderr).toContain('run `cortex guest setup --trust` to enable it')
     expect(spawnSync('docker', ['ps', '-aq', '--filter', `label=dev.cortex.repo=${repo}`]).stdout.toString().trim()).toBe('')
@@ -218,7 +224,13 @@ describe.skipIf(skipWithoutDocker())('project environment from devcontainer.json
     const rebuilt = await setup('--rebuild')
     expect(rebuilt.code, rebuilt.stderr).toBe(0)
     expect(rebuilt.stderr).toContain('setup: ran now')
-    expect(readFileSync(join(repo, '.setup-runs'), 'utf8')).toBe('ran\nran\n')
+    expect(readFileSync(join(repo, '.setup-runs'), 'utf8')).toBe('ran-hello\nran-hello\n')
+
+    // a changed Dockerfile is a changed definition: disabled until the user looks again
+    writeFileSync(join(repo, '.devcontainer/Dockerfile'), `${dockerfile}RUN true\n`)
+    const changed = await setup()
+    expect(changed.code).toBe(1)
+    expect(changed.stderr).toContain('not enabled (it changed since you enabled it)')
   }, 600_000)
 })
 
