@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CortexError } from '../../../shared/errors'
 import type { Guest, GuestProgress } from '../guest'
+import { throttleBuildProgress } from '../docker-util'
 import { dockerImageExists } from './builders'
 import { environmentBaseImage, imagePath, LABEL_ENV_REPO, projectBaseImage, setupCacheTag, type ProjectEnvironment } from './project-image'
 import { runCommand } from './run-command'
@@ -72,7 +73,8 @@ function guestEnv(def: Record<string, string>, fromImage: string | undefined): R
  */
 export async function prepareEnvironmentImage(env: ProjectEnvironment, deps: EnvironmentStartDeps): Promise<PreparedEnvironment> {
   const { def } = env
-  const say = (line: string): void => deps.progress('building_image', line)
+  // build and setup output is throttled (`==>` step lines always pass): a long `npm ci` is not thousands of events
+  const say = throttleBuildProgress(deps.progress)
   for (const n of def.notes) deps.progress('starting', `project environment ${def.file}: ${n}`)
   const base = await projectBaseImage(env, say, deps.signal)
   const envBase = await environmentBaseImage(env, base, deps.owner, deps.recipeDir, say, deps.signal)
@@ -89,7 +91,7 @@ export async function prepareEnvironmentImage(env: ProjectEnvironment, deps: Env
   if (!run) {
     run = withLock(tag, deps.signal, async () => {
       if (!deps.rebuild && (await dockerImageExists(tag))) return
-      await runSetup(env, envBase, tag, vars, lockNote, deps)
+      await runSetup(env, envBase, tag, vars, lockNote, deps, say)
     }).finally(() => inFlight.delete(tag))
     inFlight.set(tag, run)
   }
@@ -125,9 +127,8 @@ async function withLock(tag: string, signal: AbortSignal, fn: () => Promise<void
   }
 }
 
-async function runSetup(env: ProjectEnvironment, envBase: string, tag: string, vars: Record<string, string>, lockNote: string, deps: EnvironmentStartDeps): Promise<void> {
+async function runSetup(env: ProjectEnvironment, envBase: string, tag: string, vars: Record<string, string>, lockNote: string, deps: EnvironmentStartDeps, say: (line: string) => void): Promise<void> {
   const { def } = env
-  const say = (line: string): void => deps.progress('building_image', line)
   say(`==> setup step of ${def.file} (${def.setup.length} command${def.setup.length === 1 ? '' : 's'}, ${def.setupNetwork ? 'with network, as the user allowed' : 'network none'}, ${lockNote}) -> ${tag}`)
   const guest = await deps.startSetupGuest(envBase, vars, def.setupNetwork, deps.signal)
   try {
