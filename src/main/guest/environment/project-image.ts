@@ -87,11 +87,12 @@ async function mustRun(argv: string[], what: string, onLine: (l: string) => void
  * The base image of `env`: the named image (it must be on the engine: nothing is pulled; the user
  * pulls or builds it), or the repository's Dockerfile built as `cortex-project:<12 hex of the
  * trust hash>` with `docker build --network none` (or the engine's default network when the
- * user allowed the setup a network), once per definition.
+ * user allowed the setup a network), once per definition (again when `rebuild`: files the
+ * Dockerfile COPYs and its FROM image are not in the tag).
  * @param signal Stop (and the caller's deadline) kill the build
  * @throws CortexError `image_unavailable` (image absent, build failed); AbortError on abort
  */
-export async function projectBaseImage(env: ProjectEnvironment, onLine: (l: string) => void, signal: AbortSignal): Promise<string> {
+export async function projectBaseImage(env: ProjectEnvironment, onLine: (l: string) => void, signal: AbortSignal, rebuild = false): Promise<string> {
   const base = env.def.base
   if (base.kind === 'image') {
     if (!(await imageId(base.image))) {
@@ -100,7 +101,7 @@ export async function projectBaseImage(env: ProjectEnvironment, onLine: (l: stri
     return base.image
   }
   const tag = `${PROJECT_IMAGE_REPO}:${env.hash.slice(0, 12)}`
-  if (await dockerImageExists(tag)) return tag
+  if (!rebuild && (await dockerImageExists(tag))) return tag
   onLine(`==> building the project's ${base.dockerfile} -> ${tag}${env.def.setupNetwork ? ' (network allowed)' : ' (network none)'}`)
   const argv = ['docker', 'build', ...(env.def.setupNetwork ? [] : ['--network', 'none']), '-f', join(env.repo, base.dockerfile)]
   for (const [k, v] of Object.entries(base.args)) argv.push('--build-arg', `${k}=${v}`)

@@ -76,7 +76,7 @@ export async function prepareEnvironmentImage(env: ProjectEnvironment, deps: Env
   // build and setup output is throttled (`==>` step lines always pass): a long `npm ci` is not thousands of events
   const say = throttleBuildProgress(deps.progress)
   for (const n of def.notes) deps.progress('starting', `project environment ${def.file}: ${n}`)
-  const base = await projectBaseImage(env, say, deps.signal)
+  const base = await projectBaseImage(env, say, deps.signal, deps.rebuild)
   const envBase = await environmentBaseImage(env, base, deps.owner, deps.recipeDir, say, deps.signal)
   const vars = guestEnv(def.env, await imagePath(base))
   if (!def.setup.length) return { image: envBase, env: vars, setup: 'none' }
