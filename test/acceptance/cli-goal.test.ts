@@ -203,8 +203,10 @@ describe.skipIf(skipWithoutDocker())('cortex run --goal', () => {
     const resumed = startStreamCli(['run', '--resume', sessionId, '--json', '--input', 'stream-json'], { env })
     const paused = await resumed.waitFor('goal_updated', (g) => g.state === 'paused', { timeoutMs: 60_000 })
     expect(paused).toMatchObject({ goal: { text: 'long task' }, turnBudget: 4, reason: expect.stringMatching(/resumed/) })
-    // nothing runs by itself: the session is idle with its goal paused (a turn would start at once, as resume emits)
-    await new Promise((r) => setTimeout(r, 1500))
+    // nothing runs by itself: the session is idle with its goal paused. A turn would start at once, as
+    // resume emits, so it would come before the answer to an operation sent after `paused`
+    resumed.send({ type: 'set_approval_policy', policy: 'commands' })
+    await resumed.waitFor('approval_policy_changed', undefined, { timeoutMs: 30_000 })
     expect(ofType(resumed.events, 'turn_started')).toHaveLength(0)
     expect(server.requests).toHaveLength(1)
     resumed.send({ type: 'resume_goal' })
