@@ -232,6 +232,39 @@ describe.skipIf(skipWithoutDocker())('project environment from devcontainer.json
     expect(changed.code).toBe(1)
     expect(changed.stderr).toContain('not enabled (it changed since you enabled it)')
   }, 600_000)
+
+  it('Stop during a session\'s setup step ends the turn at once, removes the setup guest and caches nothing', async () => {
+    await ensureGuestImage()
+    if (spawnSync('docker', ['image', 'inspect', tag]).status !== 0) {
+      execFileSync('sh', ['-c', `printf 'FROM %s\\nLABEL dev.cortex.test=1\\n' "${guestImageTag()}" | docker build -q -t ${tag} -`], { stdio: 'ignore' })
+    }
+    const wait = 'touch .setup-started; i=0; while [ ! -e .setup-go ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done'
+    const repo = await makeTestRepo({ '.devcontainer.json': JSON.stringify({ image: tag, postCreateCommand: wait }) })
+    repos.push(repo)
+    // the user enables it on the first session's card
+    await script()
+    const first = startStreamCli([...args(repo), '--input', 'stream-json'], { env })
+    first.send({ type: 'user_message', text: 'probe' })
+    const card = await first.waitFor('extensions_untrusted', (e) => e.items.some((i) => i.key === 'environment'), { timeoutMs: 120_000 })
+    await first.waitFor('turn_ended', undefined, { timeoutMs: 300_000 })
+    first.send({ type: 'trust_extensions', items: card.items.map((i) => ({ key: i.key, hash: i.hash })), enable: true })
+    first.end()
+    expect((await first.exit(120_000)).code).toBe(0)
+
+    await script()
+    const second = startStreamCli([...args(repo), '--input', 'stream-json'], { env })
+    second.send({ type: 'user_message', text: 'probe' })
+    await until(() => existsSync(join(repo, '.setup-started')), 300_000, () => `the setup never started; stderr: ${second.stderr()}`)
+    const stopped = Date.now()
+    second.send({ type: 'stop' })
+    await second.waitFor('turn_ended', (e) => e.reason === 'stopped', { timeoutMs: 20_000 })
+    expect(Date.now() - stopped).toBeLessThan(20_000) // hang guard; Stop ends a turn within 2 s (ADR 0008)
+    await until(() => spawnSync('docker', ['ps', '-aq', '--filter', `label=dev.cortex.repo=${repo}`, '--filter', 'label=dev.cortex.session']).stdout.toString().split('\n').filter(Boolean)
+      .every((id) => !/^setup-/.test(execFileSync('docker', ['inspect', '--format', '{{index .Config.Labels "dev.cortex.session"}}', id]).toString().trim())), 15_000, () => 'the setup guest was left running')
+    expect(spawnSync('docker', ['images', '-q', '--filter', 'label=dev.cortex.env-cache=1', '--filter', `label=dev.cortex.env-repo=${repo}`]).stdout.toString().trim()).toBe('')
+    second.end()
+    expect((await second.exit(120_000)).code).toBe(0)
+  }, 600_000)
 })
 
 /** Poll `cond` every 200 ms until it holds; fail with `why()` after `ms` (a hang guard). */
