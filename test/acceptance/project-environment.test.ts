@@ -169,7 +169,9 @@ describe.skipIf(skipWithoutDocker())('project environment from devcontainer.json
       execFileSync('sh', ['-c', `printf 'FROM %s\\nLABEL dev.cortex.test=1\\n' "${guestImageTag()}" | docker build -q -t ${tag} -`], { stdio: 'ignore' })
     }
     // the setup waits (at most 2 min) for a file the test writes, so its guest can be looked at while it runs
-    const wait = 'touch .setup-started; i=0; while [ ! -e .setup-go ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done; echo "ran-$(cat /etc/greeting)" >> .setup-runs'
+    const wait = `touch .setup-started; i=0; while [ ! -e .setup-go ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done; echo "ran-$(cat /etc/greeting)" >> .setup-runs; ` +
+      // a nested repository with a hook the host's git would run: disarmed right after the setup (ADR 0006)
+      `git init -q sub && printf '#!/bin/sh\\necho armed\\n' > sub/.git/hooks/post-checkout; true`
     // the base is the repository's own Dockerfile (FROM the local image, a build arg, a RUN: built with network none)
     const dockerfile = `FROM ${tag}\nARG GREETING\nUSER root\nRUN echo "$GREETING" > /etc/greeting\n`
     const repo = await makeTestRepo({
@@ -218,6 +220,9 @@ describe.skipIf(skipWithoutDocker())('project environment from devcontainer.json
     expect(ran.code, ran.stderr).toBe(0)
     expect(ran.stderr).toContain('setup: ran now')
     expect(caches()).not.toBe('')
+    expect(existsSync(join(repo, 'sub/.git/hooks'))).toBe(false)
+    expect(readFileSync(join(repo, 'sub/.git/hooks.cortex-disabled/post-checkout'), 'utf8')).toContain('echo armed')
+    expect(ran.stderr).toContain('renamed aside: sub/.git/config')
     const again = await setup()
     expect(again.code, again.stderr).toBe(0)
     expect(again.stderr).toContain('setup: cached, not run')

@@ -25,7 +25,7 @@ import { guestImageTag, probeGuestImage } from './image'
 import { ensureStartImage, raceAbort } from './abortable'
 import { ManagedGuest } from './managed-guest'
 import type { ProjectEnvironment } from './environment/project-image'
-import { prepareEnvironmentImage, type PreparedEnvironment } from './environment/setup-step'
+import { prepareEnvironmentImage, type EnvironmentStartDeps, type PreparedEnvironment } from './environment/setup-step'
 import { DockerBackend, REMOVE_DEADLINE_MS } from './docker-backend'
 import { defaultAgentPath, guestRecipeDir } from './paths'
 import { dockerEndpointOf, ensureHostWatchdog } from './host-watchdog'
@@ -78,6 +78,8 @@ export interface DockerGuestProviderOptions {
    * that throws (an invalid file) leaves the default image, with the error as a progress note.
    */
   environment?: (repo: string) => Promise<ProjectEnvironment | undefined>
+  /** Wraps a project environment's setup commands (the git-arming disarm, session/setup-guard.ts); see EnvironmentStartDeps. */
+  aroundSetup?: EnvironmentStartDeps['aroundSetup']
 }
 
 /** How one guest start uses a project environment: the image prepared for it and its variables. */
@@ -169,7 +171,7 @@ export class DockerGuestProvider implements GuestProvider {
 
   private prepareEnvironment(env: ProjectEnvironment, owner: { uid: number; gid: number }, progress: GuestProgress, signal: AbortSignal, log: Logger, rebuild = false): Promise<PreparedEnvironment> {
     return prepareEnvironmentImage(env, {
-      owner, recipeDir: this.opts.recipeDir ?? guestRecipeDir(), progress, signal, rebuild,
+      owner, recipeDir: this.opts.recipeDir ?? guestRecipeDir(), progress, signal, rebuild, aroundSetup: this.opts.aroundSetup,
       startSetupGuest: (image, vars, network, sig) =>
         this.startGuest({ sessionId: `setup-${randomBytes(4).toString('hex')}`, repo: env.repo, sandbox: network ? 'network' : 'workspace-write', signal: sig }, log, undefined, { image, env: vars })
     })

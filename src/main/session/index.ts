@@ -19,6 +19,7 @@ import { sessionTitle } from './desk-requests'
 import { TrustStore } from '../extensions'
 import { environmentResolver } from '../extensions/environment/read-environment'
 import { guestSetup, type GuestSetupOptions } from '../extensions/environment/guest-setup'
+import { disarmAroundSetup } from './setup-guard'
 
 export { createSessionService, type SessionService, type SessionServiceOptions } from './service'
 export { resumeModelFlags } from './resume'
@@ -57,7 +58,7 @@ export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: L
   const docker = new DockerGuestProvider({
     ...(image ? { image } : {}), checkpointsDir: opts.checkpointsDir, logger: childLogger(logger, { component: 'guest' }),
     // a repository's devcontainer.json, once the user trusts it (ADR 0038)
-    ...(opts.dataDir ? { environment: environmentResolver(new TrustStore(opts.dataDir)) } : {})
+    ...(opts.dataDir ? { environment: environmentResolver(new TrustStore(opts.dataDir)), aroundSetup: disarmAroundSetup(logger) } : {})
   })
   return new WarmGuestPool(docker, { size, logger: childLogger(logger, { component: 'warm-pool' }) })
 }
@@ -68,7 +69,7 @@ export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: L
  * Resolves with the exit status (0 ready, 1 otherwise, with the reason written).
  */
 export function guestSetupMain(opts: GuestSetupOptions, write: (line: string) => void): Promise<number> {
-  return guestSetup(opts, write)
+  return guestSetup({ aroundSetup: disarmAroundSetup(opts.logger ?? NOOP_LOGGER), ...opts }, write)
 }
 
 /** Options of {@link createCortexService}. */

@@ -7,7 +7,7 @@
 import { realpathSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { errorFields, type Logger, NOOP_LOGGER } from '../../../shared/logger-types'
-import { DockerGuestProvider } from '../../guest/docker-guest'
+import { DockerGuestProvider, type DockerGuestProviderOptions } from '../../guest/docker-guest'
 import { DEVCONTAINER_FILES } from '../../guest/environment/devcontainer'
 import { TrustStore } from '../trust-store'
 import { ENVIRONMENT_TRUST_KEY, environmentCardDetail, environmentResolver, readEnvironmentFiles } from './read-environment'
@@ -25,6 +25,8 @@ export interface GuestSetupOptions {
   /** Stop (Ctrl-C): kills a running build or setup command and removes the setup guest. */
   signal?: AbortSignal
   logger?: Logger
+  /** Wraps the setup commands (the session's git-arming disarm); see DockerGuestProviderOptions.aroundSetup. */
+  aroundSetup?: DockerGuestProviderOptions['aroundSetup']
 }
 
 /**
@@ -63,7 +65,7 @@ export async function guestSetup(opts: GuestSetupOptions, write: (line: string) 
       write(`error: ${f.error ?? 'the definition cannot be used'}`)
       return 1
     }
-    const provider = new DockerGuestProvider({ environment: environmentResolver(store), logger: log })
+    const provider = new DockerGuestProvider({ environment: environmentResolver(store), logger: log, aroundSetup: opts.aroundSetup })
     const prepared = await provider.prepareProjectEnvironment(repo, {
       rebuild: opts.rebuild, signal: opts.signal, onProgress: (_state, detail) => detail && write(detail)
     })

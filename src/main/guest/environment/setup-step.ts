@@ -41,6 +41,11 @@ export interface EnvironmentStartDeps {
   startSetupGuest(image: string, env: Record<string, string>, network: boolean, signal: AbortSignal): Promise<Guest>
   /** Run the setup step again even when its cache exists (`cortex guest setup --rebuild`). */
   rebuild?: boolean
+  /**
+   * Wraps the setup commands (the session's git-arming scan and disarm, session/setup-guard.ts):
+   * runs `run`, and may say lines. Absent: the commands run as they are.
+   */
+  aroundSetup?: (repo: string, say: (line: string) => void, run: () => Promise<void>) => Promise<void>
 }
 
 /** The image a guest of the environment starts from, its environment variables, and what happened. */
@@ -131,7 +136,7 @@ async function runSetup(env: ProjectEnvironment, envBase: string, tag: string, v
   const { def } = env
   say(`==> setup step of ${def.file} (${def.setup.length} command${def.setup.length === 1 ? '' : 's'}, ${def.setupNetwork ? 'with network, as the user allowed' : 'network none'}, ${lockNote}) -> ${tag}`)
   const guest = await deps.startSetupGuest(envBase, vars, def.setupNetwork, deps.signal)
-  try {
+  const commands = async (): Promise<void> => {
     for (const c of def.setup) {
       say(`==> ${c.label}: ${c.argv.join(' ')}`)
       let pending = ''
@@ -147,6 +152,9 @@ async function runSetup(env: ProjectEnvironment, envBase: string, tag: string, v
         throw new CortexError('image_unavailable', `the setup step's ${c.label} of ${def.file} ${how}${tail ? `; last output: ${tail}` : ''}. Fix it and start a new session, or run: cortex guest setup --rebuild`)
       }
     }
+  }
+  try {
+    await (deps.aroundSetup ? deps.aroundSetup(env.repo, say, commands) : commands())
     say(`==> committing the setup's result as ${tag}`)
     const r = await runCommand(['docker', 'commit', '--change', `LABEL ${LABEL_ENV_REPO}=${JSON.stringify(env.repo)}`, '--change', 'LABEL dev.cortex.env-cache=1', guest.id, tag], undefined, AbortSignal.any([deps.signal, AbortSignal.timeout(COMMIT_DEADLINE_MS)]))
     if (r.code !== 0) throw new CortexError('image_unavailable', `could not commit the setup's result as ${tag}: ${r.tail.slice(-3).join(' | ')}`)
