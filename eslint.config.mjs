@@ -27,7 +27,7 @@ const rendererPackages = [
 const sessionIndexReExports = [
   './service', './resume', './bounded-shutdown', '../store/settings-store', '../providers', '../guest/image',
   '../guest/docker-guest', '../harness/approvals/rules-store', '../harness/approvals/add-bash-rule', '../log/file-logger',
-  '../tools/image-check'
+  '../tools/image-check', './trust-requests'
 ]
 
 /** Shared modules the guest agent may bundle: they import nothing at all. */

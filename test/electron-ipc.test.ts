@@ -44,6 +44,7 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; inputs: unknown[
     },
     sessionEvents: async () => [],
     listModels: async () => ({ current: { provider: 'openai-compatible', model: 'm' }, models: [] }),
+    listCommands: async () => ({ commands: [] }),
     resumeSession: async () => {
       throw new CortexError('session_not_found', 'no stored session')
     },

@@ -158,6 +158,36 @@ export function buildProgram(): Command {
       const { rulesRemoveCommand } = await import('./rules-command')
       process.exitCode = rulesRemoveCommand(id, opts)
     })
+  const trust = program.command('trust').description("a repository's hooks, commands, skills, agents and MCP servers: off until you enable them (kept in CORTEX_HOME)")
+  trust
+    .command('list')
+    .description('list what the repository defines that waits to be enabled (exactly what will run) and what is enabled')
+    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .action(async (opts: { repo?: string }) => {
+      exitOnClosedOutput()
+      const { trustListCommand } = await import('./trust-command')
+      process.exitCode = await trustListCommand(opts)
+    })
+  trust
+    .command('enable')
+    .description('enable what waits (or only the KEYs, e.g. hooks) as listed now; a later change turns it off again')
+    .argument('[keys...]', 'keys from `cortex trust list` (default: all)')
+    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .action(async (keys: string[], opts: { repo?: string }) => {
+      exitOnClosedOutput()
+      const { trustEnableCommand } = await import('./trust-command')
+      process.exitCode = await trustEnableCommand(keys, opts)
+    })
+  trust
+    .command('disable')
+    .description('turn enabled items off again (default: all)')
+    .argument('[keys...]', 'keys from `cortex trust list` (default: all)')
+    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .action(async (keys: string[], opts: { repo?: string }) => {
+      exitOnClosedOutput()
+      const { trustDisableCommand } = await import('./trust-command')
+      process.exitCode = await trustDisableCommand(keys, opts)
+    })
   program
     .command('sessions')
     .description('list stored sessions (newest last) with their repository, mode and title')

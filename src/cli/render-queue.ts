@@ -2,10 +2,12 @@
  * Terminal lines for queued messages and for a model that keeps the user waiting (`cortex run`,
  * stderr): a message queued during a turn, removed, delivered, or handed back by Stop (not sent); "waiting for the model · 12 s"
  * once the model has been silent a few seconds and then every {@link WAIT_LINE_EVERY_MS}; a retry;
- * a message's images as `[image: name WxH, N KB]` lines.
+ * a message's images as `[image: name WxH, N KB]` lines; a custom command the session expanded
+ * (`/review a.ts` → its file and size).
  */
 import type { SessionEvent } from '../shared/events'
 import { imageLine } from '../shared/images'
+import { commandLine } from '../shared/custom-commands'
 
 /** How often a continuing wait prints another line, in ms. */
 export const WAIT_LINE_EVERY_MS = 10_000
@@ -32,7 +34,7 @@ export function createQueueRenderer(t: QueueRenderTools): (event: QueueRenderEve
   return (event) => {
     switch (event.type) {
       case 'message_queued':
-        line(t.dim(`queued ${event.queueId}: ${oneLine(t.safe(event.text))} — the model gets it at its next step`))
+        line(t.dim(`queued ${event.queueId}: ${oneLine(t.safe(event.command ? commandLine(event.command) : event.text))} — the model gets it at its next step`))
         for (const image of event.images ?? []) line(t.dim(t.safe(imageLine(image))))
         break
       case 'queued_removed':
@@ -41,6 +43,7 @@ export function createQueueRenderer(t: QueueRenderTools): (event: QueueRenderEve
         else line(t.dim(`removed queued message ${event.queueId}`))
         break
       case 'user_message':
+        if (event.command) line(t.dim(`${t.safe(commandLine(event.command))} → ${t.safe(event.command.file)} (${plural(event.text.split('\n').length, 'line')} sent)`))
         if (event.queueId) line(t.dim(`delivered queued message ${event.queueId}`))
         else for (const image of event.images ?? []) line(t.dim(t.safe(imageLine(image))))
         break
@@ -65,4 +68,9 @@ export function createQueueRenderer(t: QueueRenderTools): (event: QueueRenderEve
 function oneLine(s: string): string {
   const flat = s.replace(/\s+/g, ' ').trim()
   return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat
+}
+
+/** `n thing` or `n things`. */
+function plural(n: number, thing: string): string {
+  return `${n} ${thing}${n === 1 ? '' : 's'}`
 }

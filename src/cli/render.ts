@@ -17,6 +17,7 @@ import { createSpinner } from './render-spinner'
 import { compactionLabel, contextLabel } from '../shared/compaction'
 import { thoughtLabel } from '../shared/thinking'
 import { summarizeArgs, terminalSafe } from './terminal-safe'
+import { hookFinishedLine } from '../shared/hooks'
 
 /** Where rendered output goes; `color` enables ANSI styling (TTY only). */
 export interface RenderTarget {
@@ -211,6 +212,19 @@ export function createRenderer(target: RenderTarget): Renderer {
         newline()
         target.err.write(`${paint('red', 'error:')} ${safe(event.message)}\n`)
         break
+      case 'hook_finished':
+        newline()
+        target.err.write(`${paint(event.outcome === 'ok' ? 'dim' : 'yellow', 'hook:')} ${safe(hookFinishedLine(event))}\n`)
+        break
+      case 'extensions_untrusted':
+        if (event.items.length === 0) break
+        newline()
+        target.err.write(`${paint('yellow', 'off:')} ${safe(event.items.map((i) => `${i.key} (${i.title})`).join('; '))} — from the repository, off until you enable them: review with \`cortex trust list\`, enable with \`cortex trust enable\`\n`)
+        break
+      case 'hooks_notice':
+        newline()
+        target.err.write(`${paint('yellow', 'hooks:')} ${safe(event.message)}\n`)
+        break
       case 'host_exec_warning':
         newline()
         target.err.write(`${paint('yellow', 'warning:')} ${safe(event.message)}\n${event.paths.map((p) => `  ${paint('yellow', '!')} ${safe(p)}`).join('\n')}\n`)
@@ -254,6 +268,10 @@ export function createRenderer(target: RenderTarget): Renderer {
         break
       case 'instructions_loaded':
         target.err.write(paint('dim', `instructions loaded from ${safe(event.file)}${event.truncated ? ` (cut at ${event.bytes} bytes)` : ''}\n`))
+        break
+      case 'extension_notice':
+        newline()
+        target.err.write(`${paint('yellow', 'note:')} ${safe(event.message)}\n`)
         break
       default:
         break

@@ -1,6 +1,6 @@
 /**
  * Process spawning for the guest agent: argv without a shell, own process group, stdin from
- * /dev/null, group-wide timeout (TERM, then KILL after a grace), head+tail capped output with the
+ * /dev/null or a given text (a hook's event), group-wide timeout (TERM, then KILL after a grace), head+tail capped output with the
  * full output spilled to a file past the cap, out-of-memory detection, optional streaming, an
  * optional report pipe on fd 3 (owned by the agent: nothing the command can replace with a FIFO),
  * and kill by request id. Node built-ins only (runs inside the guest on Node 18).
@@ -10,7 +10,7 @@ import { accessSync, constants as fsConstants } from 'node:fs'
 import { delimiter, join, resolve as resolvePath } from 'node:path'
 import type { Readable } from 'node:stream'
 import { StringDecoder } from 'node:string_decoder'
-import { MAX_REPORT_BYTES } from '../shared/guest-protocol'
+import { MAX_REPORT_BYTES, MAX_SPAWN_STDIN_BYTES } from '../shared/guest-protocol'
 import type { SpawnRequest, SpawnResult } from '../shared/guest-protocol'
 import { AgentError, requireAbsolute } from './errors'
 import { CappedOutput } from './output-cap'
@@ -72,6 +72,8 @@ function validate(req: SpawnRequest): void {
   }
   if (req.report !== undefined && typeof req.report !== 'boolean') throw new AgentError('BAD_REQUEST', 'report must be a boolean')
   if (req.modelCommand !== undefined && typeof req.modelCommand !== 'boolean') throw new AgentError('BAD_REQUEST', 'modelCommand must be a boolean')
+  if (req.stdin !== undefined && typeof req.stdin !== 'string') throw new AgentError('BAD_REQUEST', 'stdin must be a string')
+  if (req.stdin !== undefined && Buffer.byteLength(req.stdin) > MAX_SPAWN_STDIN_BYTES) throw new AgentError('BAD_REQUEST', `stdin may have at most ${MAX_SPAWN_STDIN_BYTES} bytes`)
   for (const [k, v] of [['timeoutMs', req.timeoutMs], ['maxOutputBytes', req.maxOutputBytes]] as const) {
     if (v !== undefined && (typeof v !== 'number' || !(v > 0))) throw new AgentError('BAD_REQUEST', `${k} must be a number > 0`)
   }
@@ -123,9 +125,14 @@ export function spawnOp(id: string, req: SpawnRequest, sink: OutputSink | undefi
     const child = spawn('/bin/sh', ['-c', OOM_FIRST_EXEC, 'cortex-exec', ...req.argv], {
       cwd: req.cwd,
       env,
-      stdio: req.report ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+      stdio: [req.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(req.report ? (['pipe'] as const) : [])],
       detached: true
     })
+    if (req.stdin !== undefined && child.stdin) {
+      // a process that exits or closes stdin before reading it all: EPIPE, nothing to report
+      child.stdin.on('error', () => undefined)
+      child.stdin.end(req.stdin)
+    }
     const stdio = { stdout: child.stdout as Readable, stderr: child.stderr as Readable }
     const leader = req.modelCommand ? child.pid : undefined
     if (leader !== undefined) modelLeaders.add(leader)

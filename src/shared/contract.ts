@@ -14,6 +14,7 @@ import { EventEnvelopeSchema, OperationSchema } from './events'
 import { ModeSchema } from './modes'
 import { SandboxPolicySchema } from './sandbox'
 import { SHELL_REQUESTS } from './shell'
+import { COMMAND_REQUESTS } from './custom-commands'
 
 /** Provider names: Anthropic, OpenAI (Responses API) and any OpenAI-compatible server by base URL. */
 export const ProviderNameSchema = z.enum(PROVIDER_NAMES)
@@ -83,7 +84,9 @@ export const contract = {
     /** listModels (./model-choice). */
     ...MODEL_REQUESTS,
     /** openShell, shellInput, resizeShell, closeShell (./shell). */
-    ...SHELL_REQUESTS
+    ...SHELL_REQUESTS,
+    /** listCommands (./custom-commands). */
+    ...COMMAND_REQUESTS
   },
   /** The event stream; one channel for all sessions. */
   event: EventEnvelopeSchema

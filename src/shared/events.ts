@@ -14,11 +14,13 @@ import { ModeSchema } from './modes'
 import { PROPOSAL_EVENTS, PROPOSAL_OPERATIONS } from './proposals'
 import { SandboxPolicySchema } from './sandbox'
 import { FileDiffSchema } from './file-diff'
+import { HOOK_EVENTS } from './hooks'
 import { SHELL_EVENTS, SHELL_EVENT_TYPES } from './shell'
 import { ModelRecordShape, SESSION_NOTICE_EVENTS } from './session-notices'
 import { MODEL_EVENTS, MODEL_OPERATIONS } from './model-choice'
 import { TurnUsageSchema, USAGE_EVENTS } from './usage'
 import { REASONING_EPHEMERAL_TYPES, ReasoningBlockSchema, THINKING_EVENTS, THINKING_OPERATIONS } from './thinking'
+import { CommandUseSchema, EXTENSION_NOTICE_EVENTS } from './custom-commands'
 
 /** A todo item kept by the session (todo_read / todo_write). */
 export const TodoSchema = z.object({
@@ -130,10 +132,16 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   ...EXTENSION_EVENTS,
   /** compaction_started, compaction_finished, compaction_failed, context_usage (./compaction). */
   ...COMPACTION_EVENTS,
-  /** A user message as the model gets it; `queueId` when it was typed during a turn and queued first. */
-  z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string(), queueId: z.string().optional(), images: z.array(ImageRefSchema).optional() }),
-  /** A message sent during a turn, held until the next step boundary (src/main/session/message-queue.ts). */
-  z.object({ type: z.literal('message_queued'), queueId: z.string(), text: z.string(), images: z.array(ImageRefSchema).optional() }),
+  /**
+   * A user message as the model gets it; `queueId` when it was typed during a turn and queued first;
+   * `command` when it was a custom command the session expanded (./custom-commands): `text` is then
+   * the expansion, and the user typed `/name args`.
+   */
+  z.object({ type: z.literal('user_message'), turnId: z.string(), text: z.string(), queueId: z.string().optional(), images: z.array(ImageRefSchema).optional(), command: CommandUseSchema.optional() }),
+  /** A message sent during a turn, held until the next step boundary (src/main/session/message-queue.ts); `command` as in user_message. */
+  z.object({ type: z.literal('message_queued'), queueId: z.string(), text: z.string(), images: z.array(ImageRefSchema).optional(), command: CommandUseSchema.optional() }),
+  /** extension_notice: collisions and problems of custom commands and skills (./custom-commands). */
+  ...EXTENSION_NOTICE_EVENTS,
   /**
    * A queued message removed before delivery: by `remove_queued`, or by Stop (`stopped`), which
    * hands every queued message back with its `text` for the front end to put into its composer.
@@ -253,6 +261,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   ...CHECKPOINT_EVENTS,
   /** shell_output, shell_exited (./shell; ephemeral). */
   ...SHELL_EVENTS,
+  /** hook_started, hook_finished, hooks_notice (./hooks). */
+  ...HOOK_EVENTS,
   /**
    * Something the host may run without asking changed, or the repository itself is risky: `paths`
    * (repository-relative, or absolute for the repository) and a message for the user. Emitted at a

@@ -36,7 +36,7 @@ export interface StatRequest { op: 'stat'; path: string }
  */
 export interface RealpathRequest { op: 'realpath'; path: string; near?: boolean }
 /**
- * Spawn `argv` (no shell) in its own process group, stdin from /dev/null. Output streams as
+ * Spawn `argv` (no shell) in its own process group, stdin from /dev/null (or `stdin`). Output streams as
  * `output` messages when `stream` is true; the result carries head+tail capped output.
  * `timeoutMs` TERMs then KILLs the whole group. `maxOutputBytes` caps what is kept in memory.
  * `report` gives the process a pipe on fd 3 owned by the agent; the last {@link MAX_REPORT_BYTES}
@@ -58,7 +58,16 @@ export interface SpawnRequest {
    * people reading `ps e`; the agent never relies on it, a process can clear its environment).
    */
   modelCommand?: boolean
+  /**
+   * Text (UTF-8) given to the process on its stdin, which is then closed (a hook's event JSON); at
+   * most {@link MAX_SPAWN_STDIN_BYTES}. A process that never reads it is not held up (EPIPE is
+   * ignored). Absent: stdin is /dev/null.
+   */
+  stdin?: string
 }
+
+/** Most bytes of a spawn's `stdin` (16 MiB: a hook event carries a tool's input and its response). */
+export const MAX_SPAWN_STDIN_BYTES = 16 * 1024 * 1024
 
 /** Bytes of a spawn's fd-3 report the agent keeps (the last ones written). */
 export const MAX_REPORT_BYTES = 4096

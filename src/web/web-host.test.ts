@@ -42,6 +42,9 @@ function fakeApi(): CortexApi & { emit(e: EventEnvelope): void; calls: unknown[]
     async listModels() {
       return { current: { provider: 'openai-compatible', model: 'm' }, models: [] }
     },
+    async listCommands() {
+      return { commands: [] }
+    },
     async resumeSession() {
       throw new CortexError('session_not_found', 'no stored session')
     },

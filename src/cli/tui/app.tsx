@@ -11,11 +11,12 @@ import { goalLabel } from '../../shared/goal'
 import { toCortexError } from '../../shared/errors'
 import { imageLine, type ImageInput } from '../../shared/images'
 import { loadImageFile } from '../image-files'
-import { initialState, reduce, withNotice, type TuiState } from './tui-state'
+import { initialState, reduce, trustCardText, withNotice, type TuiState } from './tui-state'
 import { Transcript } from './transcript'
 import { ApprovalPrompt, borderTitle, Completions, Composer, StatusLine, type ApprovalStage } from './panels'
 import * as ed from './composer-edit'
-import { completeSlash, parseSlash, SLASH_COMMANDS } from './slash-commands'
+import { completeSlash, customHelp, parseSlash, SLASH_COMMANDS } from './slash-commands'
+import type { ListedCommand } from '../../shared/custom-commands'
 import { matchFiles } from './repo-files'
 
 /** Below this many rows the approval card takes one line per part, so the composer and status line stay on screen. */
@@ -42,6 +43,8 @@ export interface TuiHost {
   resume(id: string): Promise<string>
   /** Repository-relative file paths for `@` completion. */
   repoFiles(): Promise<string[]>
+  /** The session's custom slash commands (read fresh from disk by the session). */
+  commands(): Promise<ListedCommand[]>
   /** Quit the program (bounded shutdown). */
   quit(): void
 }
@@ -96,6 +99,17 @@ export function App({ host }: { host: TuiHost }) {
   const histIndex = useRef(0)
   const ctrlC = useRef(0)
   const files = useRef<string[]>([])
+  // the session's custom commands: read at load and again (at most once a second) while a `/` is typed
+  const custom = useRef<ListedCommand[]>([])
+  const customReadAt = useRef(0)
+  const [, setCustomVersion] = useState(0)
+  const readCustom = useCallback(() => {
+    customReadAt.current = Date.now()
+    host.commands().then((c) => {
+      custom.current = c
+      setCustomVersion((n) => n + 1)
+    }, () => undefined)
+  }, [host])
 
   // events: subscribe first, then load the persisted history, then apply what arrived meanwhile
   const [epoch, setEpoch] = useState(0)
@@ -124,6 +138,7 @@ export function App({ host }: { host: TuiHost }) {
       loaded = true
     })
     void host.repoFiles().then((f) => (files.current = f))
+    readCustom()
     return unsubscribe
   }, [host, epoch])
 
@@ -154,10 +169,14 @@ export function App({ host }: { host: TuiHost }) {
   const completionsOf = (b: ed.EditBuffer, off: boolean) => {
     const c = ed.completionContext(b)
     if (!c || off) return { ctx: c, list: [] as Array<{ value: string; hint?: string }> }
-    if (c.kind === 'slash') return { ctx: c, list: completeSlash(c.token).map((x) => ({ value: x.name, hint: x.args })) }
+    if (c.kind === 'slash') {
+      if (Date.now() - customReadAt.current > 1000) readCustom()
+      // as many rows as the built-ins take: a folder of custom commands must not push the composer off the screen
+      return { ctx: c, list: completeSlash(c.token, custom.current).slice(0, SLASH_COMMANDS.length).map((x) => ({ value: x.name, hint: x.custom ? `${x.args ? `${x.args} ` : ''}— ${x.help}` : x.args })) }
+    }
     return { ctx: c, list: matchFiles(files.current, c.token, 6).map((f) => ({ value: `@${f}` })) }
   }
-  const completions = useMemo(() => completionsOf(buffer, dismissed).list, [buffer, dismissed])
+  const completions = useMemo(() => completionsOf(buffer, dismissed).list, [buffer, dismissed, custom.current])
 
   // /image PATH: files checked and held here until the next message takes them
   const attached = useRef<ImageInput[]>([])
@@ -182,14 +201,17 @@ export function App({ host }: { host: TuiHost }) {
     history.current = [...history.current.filter((h) => h !== line), line].slice(-200)
     histIndex.current = history.current.length
     setScroll(0)
-    if (!line.startsWith('/')) {
-      if (switching.current) return void switching.current.push(line)
+    const send = (text: string) => {
+      if (switching.current) return void switching.current.push(text)
       // images attached with /image go with this message
       const images = attached.current.splice(0)
-      return submit({ type: 'user_message', text: line, ...(images.length > 0 ? { images } : {}) })
+      return submit({ type: 'user_message', text, ...(images.length > 0 ? { images } : {}) })
     }
-    const a = parseSlash(line, stateRef.current.lock)
+    if (!line.startsWith('/')) return send(line)
+    const a = parseSlash(line, stateRef.current.lock, custom.current)
     switch (a.kind) {
+      case 'custom':
+        return send(a.text)
       case 'op':
         return submit(a.op)
       case 'error':
@@ -204,12 +226,18 @@ export function App({ host }: { host: TuiHost }) {
         } catch (err) {
           return notice(toCortexError(err).message, 'error')
         }
+      case 'trust': {
+        const items = stateRef.current.untrusted ?? []
+        if (items.length === 0) return notice('nothing from this repository waits to be enabled')
+        if (a.enable === undefined) return notice(trustCardText(items))
+        return submit({ type: 'trust_extensions', items: items.map(({ key, hash }) => ({ key, hash })), enable: a.enable })
+      }
       case 'local':
         switch (a.name) {
           case 'quit':
             return host.quit()
           case 'help':
-            return notice(HELP.join('\n'))
+            return notice([...HELP, ...customHelp(custom.current)].join('\n'))
           case 'sessions':
             return notice(host.sessions().join('\n') || 'no stored sessions')
           case 'rules':

@@ -2,7 +2,8 @@
  * Slash commands of the interactive CLI: the list (for completion and /help) and a pure parser from
  * the composer's text to an action. Actions that change the session are operations of the session
  * API; the rest (/sessions, /rules, /new, /resume, /quit, and /image, which attaches a file to the
- * next message) are handled by the app shell.
+ * next message) are handled by the app shell. A custom command (the session's `listCommands`; ADR
+ * 0036) is sent as the message typed: the session expands it. Built-in names keep priority.
  */
 import type { Operation } from '../../shared/events'
 import type { ModeLock } from '../../shared/modes'
@@ -11,12 +12,14 @@ import { ApprovalPolicySchema } from '../../shared/approvals'
 import { SandboxPolicySchema } from '../../shared/sandbox'
 import { parseGoalArgs } from './goal-args'
 import { ThinkingLevelSchema } from '../../shared/thinking'
+import type { ListedCommand } from '../../shared/custom-commands'
 
-/** A slash command: its name, argument hint and one-line description. */
+/** A slash command: its name, argument hint and one-line description; `custom` for the session's own (ADR 0036). */
 export interface SlashCommand {
   name: string
   args: string
   help: string
+  custom?: true
 }
 
 /** Every slash command, in the order /help lists them. */
@@ -35,6 +38,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: '/resume', args: 'ID', help: 'continue a stored session' },
   { name: '/new', args: '', help: 'a new session on this repository' },
   { name: '/rules', args: '', help: "this repository's stored Always/deny rules" },
+  { name: '/trust', args: '[enable|off]', help: "the repository's hooks, commands, skills, agents, MCP servers waiting to be enabled: list, enable or keep off" },
   { name: '/help', args: '', help: 'keys and commands' },
   { name: '/quit', args: '', help: 'quit (Ctrl-C twice)' }
 ]
@@ -45,12 +49,25 @@ export type SlashAction =
   | { kind: 'local'; name: 'sessions' | 'rules' | 'new' | 'help' | 'quit' | 'goal_status' | 'models' }
   | { kind: 'resume'; id: string }
   | { kind: 'image'; path: string }
+  /** `/trust`: list what waits (`enable` absent), or enable / keep off what the card lists now. */
+  | { kind: 'trust'; enable?: boolean }
   | { kind: 'error'; message: string }
+  | { kind: 'custom'; text: string }
 
-/** Commands whose name starts with `prefix` (e.g. `/re` → /reject, /resume). */
-export function completeSlash(prefix: string): SlashCommand[] {
+/** The custom commands as slash commands (a repository command not enabled says so). */
+function customSlash(custom: readonly ListedCommand[]): SlashCommand[] {
+  return custom.map((c) => ({ name: `/${c.name}`, args: c.argumentHint ?? '', help: `${c.description ?? c.file}${c.enabled ? '' : ' (repository command, not enabled)'}`, custom: true as const }))
+}
+
+/** Commands whose name starts with `prefix` (e.g. `/re` → /reject, /resume): the built-in ones, then the custom ones. */
+export function completeSlash(prefix: string, custom: readonly ListedCommand[] = []): SlashCommand[] {
   const p = prefix.toLowerCase()
-  return SLASH_COMMANDS.filter((c) => c.name.startsWith(p))
+  return [...SLASH_COMMANDS.filter((c) => c.name.startsWith(p)), ...customSlash(custom).filter((c) => c.name.toLowerCase().startsWith(p))]
+}
+
+/** The /help lines of the custom commands. */
+export function customHelp(custom: readonly ListedCommand[]): string[] {
+  return customSlash(custom).map((c) => `${c.name}${c.args ? ` ${c.args}` : ''} — ${c.help}`)
 }
 
 /** `/goal TEXT …` as an action (flags read with shell-word rules: ./goal-args). */
@@ -62,8 +79,9 @@ function goalAction(rest: string): SlashAction {
 /**
  * Parse a composer line that starts with `/`.
  * @param lock the lock in force: /accept and /reject act on its kind (plan or spec)
+ * @param custom the session's custom commands: one of them is sent as typed (the session expands it)
  */
-export function parseSlash(line: string, lock: ModeLock | null): SlashAction {
+export function parseSlash(line: string, lock: ModeLock | null, custom: readonly ListedCommand[] = []): SlashAction {
   const [head = '', ...restParts] = line.trim().split(/\s+/)
   const rest = line.trim().slice(head.length).trim()
   const cmd = head.toLowerCase()
@@ -106,6 +124,10 @@ export function parseSlash(line: string, lock: ModeLock | null): SlashAction {
     case '/image':
       // the whole rest of the line: a path may hold spaces
       return rest ? { kind: 'image', path: rest } : { kind: 'error', message: 'usage: /image PATH (a PNG, JPEG, GIF or WebP file; it goes with your next message)' }
+    case '/trust':
+      if (!one) return { kind: 'trust' }
+      if (one === 'enable' || one === 'off') return { kind: 'trust', enable: one === 'enable' }
+      return { kind: 'error', message: 'usage: /trust [enable|off]' }
     case '/compact':
       return { kind: 'op', op: { type: 'compact', ...(rest ? { focus: rest } : {}) } }
     case '/sessions':
@@ -117,6 +139,7 @@ export function parseSlash(line: string, lock: ModeLock | null): SlashAction {
     case '/exit':
       return { kind: 'local', name: 'quit' }
     default:
+      if (custom.some((c) => `/${c.name}` === head)) return { kind: 'custom', text: line.trim() }
       return { kind: 'error', message: `unknown command ${head} (see /help)` }
   }
 }

@@ -94,6 +94,7 @@ export async function startTui(opts: TuiOptions): Promise<number> {
       newSession: () => switchTo(() => open()),
       resume: (id) => switchTo(() => open(id)),
       repoFiles: () => listRepoFiles(repo),
+      commands: async () => (await svc.listCommands({ sessionId })).commands,
       quit: () => done()
     }
     stdout.write(ALT_SCREEN_ON + CLEAR)

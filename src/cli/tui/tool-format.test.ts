@@ -15,6 +15,7 @@ describe('tool rows', () => {
   it('keeps a command verbatim (whitespace too) and strips escape sequences', () => {
     expect(keyArgument('bash', { command: 'printf  "a  b"\nls' })).toBe('printf  "a  b" …')
     expect(keyArgument('read_file', { path: '\x1b[31mred.txt' })).toBe('red.txt')
+    expect(keyArgument('skill', { name: 'release-notes' })).toBe('release-notes') // which skill was used
   })
 
   it('names a non-zero exit code of a command', () => {

@@ -50,6 +50,7 @@ export function keyArgument(name: string, args: unknown, max = 200): string {
   else if (str(a.pattern)) text = `${str(a.pattern)}${str(a.path) ? ` in ${str(a.path)}` : ''}`
   else if (name === 'plan') text = str(a.title) ?? ''
   else if (name === 'todo_write') text = `${Array.isArray(a.todos) ? a.todos.length : 0} todos`
+  else if (name === 'skill' && str(a.name)) text = `${str(a.name)}${str(a.file) ? ` ${str(a.file)}` : ''}`
   else text = JSON.stringify(args) ?? ''
   text = terminalSafe(text)
   const firstLine = text.split('\n')[0] ?? ''

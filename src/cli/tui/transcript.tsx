@@ -49,6 +49,19 @@ export function Transcript({ items, width, expanded, now }: TranscriptProps) {
 const StaticItem = memo(function StaticItem({ item, width, expanded }: { item: Item; width: number; expanded: boolean }) {
   switch (item.kind) {
     case 'user': {
+      if (item.command) {
+        // a custom command: the line typed, and its expansion folded until expanded
+        const lines = terminalSafe(item.text).split('\n')
+        return (
+          <Box marginTop={1} flexDirection="column">
+            <Text>
+              <Text color="cyan">{'› '}</Text>
+              {terminalSafe(item.command)}
+            </Text>
+            {expanded ? <Text color="gray">{lines.map((l) => `  ${l}`).join('\n')}</Text> : <Text color="gray">  expands to {lines.length} line{lines.length === 1 ? '' : 's'} (Ctrl-O)</Text>}
+          </Box>
+        )
+      }
       // a long message (a paste, the goal's turn prompt) shows its first lines until expanded
       const lines = terminalSafe(item.text).split('\n')
       const folded = !expanded && lines.length > USER_LINES + 1

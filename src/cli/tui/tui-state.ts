@@ -14,6 +14,9 @@ import { compactionLabel, contextLabel } from '../../shared/compaction'
 import { callFailed } from '../../shared/tool-outcome'
 import { thoughtLabel } from '../../shared/thinking'
 import { imageLine } from '../../shared/images'
+import { hookFinishedLine } from '../../shared/hooks'
+import type { TrustItem } from '../../shared/extensions'
+import { commandLine } from '../../shared/custom-commands'
 
 /** Most characters of a command's live output kept per tool row (the tail). */
 export const OUTPUT_TAIL_CHARS = 16_000
@@ -43,7 +46,7 @@ export type ApprovalRequest = Extract<SessionEvent, { type: 'approval_requested'
 
 /** One entry of the transcript. */
 export type Item =
-  | { kind: 'user'; id: string; text: string }
+  | { kind: 'user'; id: string; text: string; /** The custom command typed (`/review a.ts`): `text` is its expansion, shown folded. */ command?: string }
   | { kind: 'assistant'; id: string; text: string; done: boolean }
   | ToolItem
   | { kind: 'notice'; id: string; text: string; tone: 'dim' | 'warn' | 'error' | 'ok' }
@@ -77,6 +80,8 @@ export interface TuiState {
   items: Item[]
   /** Increments on each change of `items` (for memoised rendering). */
   version: number
+  /** The repository's items waiting for the user's decision (`extensions_untrusted`; /trust). */
+  untrusted?: TrustItem[]
 }
 
 /** A fresh state for a session on `repo`. */
@@ -138,9 +143,13 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
     case 'usage':
       return { ...s, usage: addUsage(s.usage, e), contextTokens: e.inputTokens, model: e.model || s.model }
     case 'user_message':
-      return push({ ...s, queued: e.queueId ? s.queued.filter((q) => q.queueId !== e.queueId) : s.queued }, { kind: 'user', id: newId(), text: [e.text, ...(e.images ?? []).map(imageLine)].filter(Boolean).join('\n') })
+      return push({ ...s, queued: e.queueId ? s.queued.filter((q) => q.queueId !== e.queueId) : s.queued }, {
+        kind: 'user', id: newId(), text: [e.text, ...(e.images ?? []).map(imageLine)].filter(Boolean).join('\n'), ...(e.command ? { command: commandLine(e.command) } : {})
+      })
     case 'message_queued':
-      return { ...s, queued: [...s.queued, { queueId: e.queueId, text: e.text }] }
+      return { ...s, queued: [...s.queued, { queueId: e.queueId, text: e.command ? commandLine(e.command) : e.text }] }
+    case 'extension_notice':
+      return withNotice(s, e.message, 'warn')
     case 'queued_removed': {
       const rest = { ...s, queued: s.queued.filter((q) => q.queueId !== e.queueId) }
       return e.stopped ? withNotice(rest, 'Stop: the queued message is back in the composer (not sent)', 'warn') : rest
@@ -217,6 +226,12 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
       return withNotice(s, `this turn's changes were not recorded${e.stage === 'after' ? ' at its end' : ''}: ${e.reason}`, 'warn')
     case 'host_exec_warning':
       return withNotice(s, `warning: ${e.message} ${e.paths.join(' ')}`, 'warn')
+    case 'hook_finished':
+      return withNotice(s, `hook: ${hookFinishedLine(e)}`, e.outcome === 'ok' ? 'dim' : 'warn')
+    case 'hooks_notice':
+      return withNotice(s, `hooks: ${e.message}`, 'warn')
+    case 'extensions_untrusted':
+      return e.items.length === 0 ? { ...s, untrusted: [] } : withNotice({ ...s, untrusted: e.items }, trustCardText(e.items), 'warn')
     case 'goal_updated':
       return withNotice({ ...s, goal: e }, `goal ${e.state.replace('_', ' ')} · ${e.turnsUsed}/${e.turnBudget}${e.reason ? ` · ${e.reason}` : ''}`, e.state === 'met' ? 'ok' : e.state === 'active' ? 'dim' : 'warn')
     case 'reasoning_done':
@@ -237,4 +252,10 @@ export function reduce(s: TuiState, env: EventEnvelope, now = Date.now()): TuiSt
     default:
       return s
   }
+}
+
+/** The TUI's trust card: each waiting item with exactly what will run, and how to decide. */
+export function trustCardText(items: readonly TrustItem[]): string {
+  const lines = items.flatMap((i) => [`${i.key}: ${i.title}${i.state === 'changed' ? ' (changed since you enabled it)' : ''}`, ...i.detail.split('\n').map((l) => `    ${l}`)])
+  return ['off until you enable them (they run in the guest; any change turns them off again):', ...lines, '/trust enable to enable them for this repository · /trust off to keep them off'].join('\n')
 }

@@ -9,6 +9,7 @@ import { errorFields } from '../../shared/logger-types'
 import type { ToolDefinition } from '../tools/tool'
 import type { ExtensionContext, ExtensionProvider, SessionExtensions } from './types'
 import { environmentExtension } from './environment/environment-extension'
+import { SkillsProvider } from './skills/skills-provider'
 
 export type { ExtensionContext, ExtensionProvider, SessionExtensions } from './types'
 export { TrustStore, trustHash } from './trust-store'
@@ -16,6 +17,7 @@ export { readRepoFile, listRepoDir } from './repo-file'
 
 /** Each capability's provider factory, in prompt and tool order; a factory returns undefined when it has nothing for this session. */
 export const EXTENSION_FACTORIES: ReadonlyArray<(ctx: ExtensionContext) => ExtensionProvider | undefined> = [
+  (ctx) => new SkillsProvider(ctx),
   environmentExtension
 ]
 

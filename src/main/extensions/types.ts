@@ -24,6 +24,8 @@ export interface ExtensionContext {
   logger: Logger
   /** The user's decisions about repository extensions; absent without a home (nothing from the repository is trusted then). */
   trust?: TrustStore
+  /** The model's context window (tokens), for sections capped by a share of it (skills); absent: 128k assumed. */
+  contextWindow?: number
 }
 
 /** One capability's contribution to a session. Every method is optional; none may throw (log and degrade instead). */

@@ -50,6 +50,20 @@ describe.skipIf(skipWithoutDocker())('guest spawn (real Docker)', () => {
     expect(s.stdout).toBe('$HOME *\n')
   })
 
+  it('gives `stdin` to the process and closes it; one that never reads it is not held up', async () => {
+    const event = JSON.stringify({ hook_event_name: 'PreToolUse', tool_input: { command: 'rm -rf /' } })
+    const r = await guest.spawn({ argv: ['sh', '-c', 'cat; echo; echo done'], cwd: repo, stdin: event, timeoutMs: 10_000 })
+    expect(r).toMatchObject({ exitCode: 0, timedOut: false, stdout: `${event}\ndone\n` })
+    // 4 MiB to a process that exits at once: EPIPE in the agent, the result as usual
+    const big = 'x'.repeat(4 * 1024 * 1024)
+    const q = await guest.spawn({ argv: ['sh', '-c', 'exit 7'], cwd: repo, stdin: big, timeoutMs: 10_000 })
+    expect(q).toMatchObject({ exitCode: 7, timedOut: false })
+    // without `stdin` it stays /dev/null: a read ends at once
+    const n = await guest.spawn({ argv: ['sh', '-c', 'cat | wc -c'], cwd: repo, timeoutMs: 10_000 })
+    expect(n.stdout.trim()).toBe('0')
+    await expect(guest.spawn({ argv: ['true'], cwd: repo, stdin: 5 as unknown as string })).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+  })
+
   it('reports a missing command or cwd as SPAWN_FAILED', async () => {
     await expect(guest.spawn({ argv: ['no-such-command-xyz'], cwd: repo })).rejects.toMatchObject({ code: 'SPAWN_FAILED' })
     await expect(guest.spawn({ argv: ['true'], cwd: join(repo, 'nope') })).rejects.toMatchObject({ code: 'SPAWN_FAILED' })

@@ -41,8 +41,9 @@ export function toModelInput(args: unknown): Record<string, unknown> {
 }
 
 /**
- * Build messages from events, in order: `user_message` → user, `assistant_message` → assistant
- * (text + tool-call parts), `tool_call_finished` → tool results grouped in one tool message.
+ * Build messages from events, in order: `user_message` → user (left out when a UserPromptSubmit hook
+ * blocked its turn), `assistant_message` → assistant (text + tool-call parts), `tool_call_finished` →
+ * tool results grouped in one tool message, a `hook_finished` with `context` → user.
  * Other events are ignored. After a compaction the history starts from the latest `compaction_finished`
  * (compaction/rebuild.ts: its summary and keep-set, the verbatim tail, the events after it; masked
  * results become stubs). Calls left without a result get {@link INTERRUPTED_RESULT}. The result
@@ -84,12 +85,21 @@ export function buildModelMessages(events: readonly SessionEvent[], onRepair?: (
   }
 
   const view = compactedView(events)
+  // a UserPromptSubmit hook that blocked a turn's prompt takes it out of what the model reads
+  const blockedPrompts = new Set(view.replay.flatMap((e) => (e.type === 'hook_finished' && e.event === 'UserPromptSubmit' && e.outcome === 'blocked' && e.turnId ? [e.turnId] : [])))
   if (view.lead !== undefined) messages.push({ role: 'user', content: userContent(view.lead, view.leadImages, images) })
   for (const event of view.replay) {
     switch (event.type) {
       case 'user_message':
+        if (blockedPrompts.has(event.turnId)) break
         closePending()
         messages.push({ role: 'user', content: userContent(event.text, event.images, images) })
+        break
+      case 'hook_finished':
+        // what a hook gives the model (additional context, a Stop hook's reason to go on) is a user message here
+        if (event.context === undefined) break
+        closePending()
+        messages.push({ role: 'user', content: event.context })
         break
       case 'assistant_message': {
         closePending()

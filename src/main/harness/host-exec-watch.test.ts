@@ -49,6 +49,22 @@ describe('host-exec watch', () => {
     expect(warning?.message).toMatch(/tools on your machine can run without asking/)
   })
 
+  it("names agents' extension files: .cortex/**, .claude/**, .mcp.json and .devcontainer/**", async () => {
+    const d = repo({ 'a.txt': 'a', '.claude/settings.json': '{}' })
+    const w = await watchHostExec(d)
+    write(d, '.cortex/settings.json', '{"hooks":{}}')
+    write(d, '.cortex/commands/review.md', 'review $ARGUMENTS')
+    write(d, '.claude/settings.json', '{"hooks":{"Stop":[]}}')
+    write(d, '.claude/agents/x.md', '---\nname: x\n---\n')
+    write(d, '.mcp.json', '{"mcpServers":{}}')
+    write(d, '.devcontainer/devcontainer.json', '{}')
+    expect((await w.finish())?.paths).toEqual([
+      '.claude/agents (added)', '.claude/agents/x.md (added)', '.claude/settings.json (modified)',
+      '.cortex (added)', '.cortex/commands (added)', '.cortex/commands/review.md (added)', '.cortex/settings.json (added)',
+      '.devcontainer (added)', '.devcontainer/devcontainer.json (added)', '.mcp.json (added)'
+    ])
+  })
+
   it('sees a nested repository and changes to git control files', async () => {
     const d = repo({ 'a.txt': 'a' })
     execFileSync('git', ['init', '-q', d])

@@ -2,8 +2,8 @@
  * Turn-end check of the files that tools on the HOST run without asking: direnv's `.envrc`, editor
  * and IDE folders (`.vscode/`, `.idea/`), git hook managers (`.husky/`, `.pre-commit-config.yaml`),
  * `package.json` scripts and package-manager config that runs code (`.npmrc`, `.yarnrc*`,
- * `.pnpmfile.cjs`), `.gitattributes`/`.gitmodules`, dev containers, agent settings with hooks
- * (`.claude/`), config an editor's linter or formatter loads as code (`eslint.config.*`,
+ * `.pnpmfile.cjs`), `.gitattributes`/`.gitmodules`, dev containers, agents' extension files (hooks,
+ * commands, skills, agents, MCP servers: `.claude/`, `.cortex/`, `.mcp.json`), config an editor's linter or formatter loads as code (`eslint.config.*`,
  * `.prettierrc.*`), `lefthook.yml`, `*.code-workspace`, and git's own control files, plus any
  * nested `.git` or `.envrc` deeper in the tree (a nested repository's config runs when the host's
  * `git status` recurses into it). {@link snapshotHostExec} fingerprints them at a turn's start (host
@@ -23,12 +23,14 @@ export const HOST_EXEC_FILES = [
   // run by an editor's linter/formatter integration when the folder opens, and by git hook managers
   'eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts', 'eslint.config.mts', 'eslint.config.cts', '.eslintrc.js', '.eslintrc.cjs',
   '.prettierrc.js', '.prettierrc.cjs', '.prettierrc.mjs', 'prettier.config.js', 'prettier.config.cjs', 'prettier.config.mjs',
-  'lefthook.yml', 'lefthook.yaml', '.lefthook.yml', '.lefthook.yaml', 'lefthook-local.yml', '.lefthook-local.yml'
+  'lefthook.yml', 'lefthook.yaml', '.lefthook.yml', '.lefthook.yaml', 'lefthook-local.yml', '.lefthook-local.yml',
+  // agents' MCP servers (an agent on the host starts them)
+  '.mcp.json'
 ] as const
 /** Top-level files by suffix: a VS Code workspace file can hold tasks that run when the folder opens. */
 const HOST_EXEC_SUFFIXES = ['.code-workspace'] as const
 /** Top-level folders whose contents host tools act on without asking (walked to {@link MAX_DIR_ENTRIES}). */
-export const HOST_EXEC_DIRS = ['.vscode', '.idea', '.husky', '.devcontainer', '.claude', '.git/hooks', '.git/info'] as const
+export const HOST_EXEC_DIRS = ['.vscode', '.idea', '.husky', '.devcontainer', '.claude', '.cortex', '.git/hooks', '.git/info'] as const
 /** Files inside each gitdir (top-level, nested, submodule, worktree) that make git run code. */
 const GITDIR_FILES = ['config', 'config.worktree', 'commondir']
 /** Names that matter at any depth of the tree. */

@@ -1,6 +1,6 @@
 /**
- * Running one call of a step: `tool_call_started`, dispatch against the mode and lock in force now
- * (tool-dispatch.ts), live output as `tool_output`, and `tool_call_finished` through the loop guard.
+ * Running one call of a step: `tool_call_started`, PreToolUse hooks, dispatch against the mode and
+ * lock in force now (tool-dispatch.ts), live output as `tool_output`, PostToolUse hooks, and `tool_call_finished` through the loop guard.
  * Stop records the call as interrupted with its partial output; an infrastructure failure is
  * recorded and rethrown so the turn ends with a typed error.
  */
@@ -56,10 +56,13 @@ export async function runCall(deps: TurnDeps, call: StepCall, guard: LoopGuard):
         kept.add(chunk)
         deps.emit({ type: 'tool_output', turnId, callId: call.callId, stream, chunk })
       },
-      ...(deps.approvals ? { approve: (c: ToolCall) => deps.approvals!.check(c, turnId, signal) } : {}),
+      ...(deps.approvals ? { approve: (c: ToolCall, hook?: 'allow' | 'ask') => deps.approvals!.check(c, turnId, signal, hook) } : {}),
+      ...(deps.hooks ? { preToolUse: (c: ToolCall) => deps.hooks!.preToolUse(c) } : {}),
       ...(watch ? { stillAllowed: (waited: string) => watch.refusal(waited) } : {})
     }
     ;({ output, isError, diff, image } = await dispatchToolCall(call, mode, turnTools(deps).catalog, ctx, call.invalidReason))
+    // PostToolUse hooks after a call that ran and succeeded (a blocked or refused call is an error)
+    if (!isError && deps.hooks) output += await deps.hooks.postToolUse(call, output)
   } catch (err) {
     if (isAbortError(err, signal)) {
       deps.emit({ type: 'tool_call_finished', turnId, callId: call.callId, name: call.name, isError: true, result: interruptedResult(partial), ...keptOutput() })

@@ -79,8 +79,11 @@ export async function dispatchToolCall(
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')
     return { isError: true, output: `Error: invalid arguments for ${call.name}: ${issues}. The call was not run.` }
   }
+  // PreToolUse hooks (extensions/hooks) see a valid, allowed call before its approval; a block is its result
+  const pre = await ctx.preToolUse?.({ ...call, args: parsed.data })
+  if (pre?.block !== undefined) return { isError: true, output: boundResult(pre.block) }
   // approvals (src/main/harness/approvals): asked only for a call that would run; may refuse, or hand a one-off guest
-  const approval = ctx.approve ? await ctx.approve({ ...call, args: parsed.data }) : undefined
+  const approval = ctx.approve ? await ctx.approve({ ...call, args: parsed.data }, pre?.permission) : undefined
   // a switch to a mode without this tool while the call waited means it does not run (ADR 0019)
   const refusal = (waited: string): DispatchResult | undefined => {
     const why = ctx.stillAllowed?.(waited)

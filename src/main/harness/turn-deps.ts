@@ -6,7 +6,7 @@
 import type { LanguageModel } from 'ai'
 import type { CortexError } from '../../shared/errors'
 import type { Logger } from '../../shared/logger-types'
-import type { SessionEvent } from '../../shared/events'
+import type { SessionEvent, ToolCall } from '../../shared/events'
 import type { Mode, ModeLock } from '../../shared/modes'
 import type { ThinkingLevel } from '../../shared/thinking'
 import type { Guest } from '../guest/guest'
@@ -15,6 +15,7 @@ import type { ApprovalGate } from './approvals/approval-gate'
 import type { ModeWatch } from './mode-watch'
 import type { TurnCompaction } from './compaction/trigger'
 import type { ImageRef } from '../../shared/images'
+import type { CommandUse } from '../../shared/custom-commands'
 import type { TurnImages } from './history-images'
 
 /** Everything a turn needs; supplied by the session. */
@@ -61,7 +62,7 @@ export interface TurnDeps {
   /** A model stream silent this long (ms) is aborted and retried once, then the turn ends with `provider_timeout` (default 120 s). */
   streamIdleTimeoutMs?: number
   /** Messages queued during the turn, taken (and so delivered) at each step boundary as their own user messages. */
-  takeQueued?(): Array<{ queueId: string; text: string; images?: ImageRef[] }>
+  takeQueued?(): Array<{ queueId: string; text: string; images?: ImageRef[]; command?: CommandUse }>
   /** The session's stored images (history-images.ts); absent: images become text notes and tools' images are not kept. */
   images?: TurnImages
   /** Output cap per model step in tokens; unset: the model's row of providers/model-table.ts. */
@@ -82,4 +83,36 @@ export interface TurnDeps {
   modeWatch?: ModeWatch
   /** Compaction settings and sources (harness/compaction); absent: the history is never compacted. */
   compaction?: TurnCompaction
+  /** The session's hooks for this turn (src/main/extensions/hooks); absent: none run. */
+  hooks?: HookRunner
+}
+
+/** What a PreToolUse hook decided: `block` is the call's result for the model (it is not run); `permission` overrides the approval policy's ask. */
+export interface PreToolVerdict {
+  block?: string
+  permission?: 'allow' | 'ask'
+}
+
+/**
+ * A turn's hooks (Claude Code's contract; src/main/extensions/hooks/turn-hooks.ts). Each method runs
+ * the matching hooks, shows them in the timeline and never rejects; Stop ends the hooks it runs.
+ */
+export interface HookRunner {
+  /** SessionStart (on the session's first turn) then UserPromptSubmit for the turn's prompt: false when a hook blocked the prompt (no model request is made). */
+  turnStart(events: readonly SessionEvent[]): Promise<boolean>
+  /** PreToolUse for a valid call, before its approval. */
+  preToolUse(call: ToolCall): Promise<PreToolVerdict>
+  /** PostToolUse after a call that succeeded: text to append to its result for the model ('' for none). */
+  postToolUse(call: ToolCall, output: string): Promise<string>
+  /** Stop when the model answered without calls: true when a hook sends the turn on (its reason is in the history). */
+  stop(text: string): Promise<boolean>
+  /** Whether a hook answered `continue: false`: the turn ends at the next step boundary. */
+  halted(): boolean
+  /** PreCompact before a compaction (`manual`: the user's /compact; `auto`: over the threshold or refused as too long). */
+  preCompact(trigger: 'manual' | 'auto', instructions?: string): Promise<void>
+  /**
+   * The runner for a subagent's child turn in this turn: the same PreToolUse/PostToolUse hooks, no
+   * SessionStart or UserPromptSubmit, and SubagentStop instead of Stop.
+   */
+  forSubagent(): HookRunner
 }

@@ -31,10 +31,12 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   const { signal, turnId } = deps
   let malformed = 0
   const guard = new LoopGuard()
+  // SessionStart and UserPromptSubmit hooks: a blocked prompt makes no request
+  if (deps.hooks && !(await deps.hooks.turnStart(deps.events()))) return signal.aborted ? 'stopped' : 'completed'
   for (let first = true; ; first = false) {
     if (signal.aborted) return 'stopped'
     // step boundary: messages typed during the turn reach the model now, each as its own user message
-    if (!first) for (const m of deps.takeQueued?.() ?? []) deps.emit({ type: 'user_message', turnId, text: m.text, queueId: m.queueId, ...(m.images?.length ? { images: m.images } : {}) })
+    if (!first) for (const m of deps.takeQueued?.() ?? []) deps.emit({ type: 'user_message', turnId, text: m.text, queueId: m.queueId, ...(m.images?.length ? { images: m.images } : {}), ...(m.command ? { command: m.command } : {}) })
     if (!first) await deps.beforeStep?.()
     const mode = deps.getMode()
     const lock = deps.getLock?.() ?? null
@@ -64,7 +66,8 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
       closeUnstarted(turnId, deps.emit, step.calls, 'stopped')
       return 'stopped'
     }
-    if (step.calls.length === 0) return 'completed'
+    // Stop hooks may send the turn on with a reason the model reads
+    if (step.calls.length === 0 && !(await deps.hooks?.stop(step.text))) return signal.aborted ? 'stopped' : 'completed'
     for (const [i, call] of step.calls.entries()) {
       if (signal.aborted) {
         closeUnstarted(turnId, deps.emit, step.calls.slice(i), 'stopped')
@@ -75,6 +78,11 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
       } catch (err) {
         closeUnstarted(turnId, deps.emit, step.calls.slice(i + 1), 'error')
         throw err
+      }
+      // a hook's `continue: false` ends the turn after this call
+      if (deps.hooks?.halted()) {
+        closeUnstarted(turnId, deps.emit, step.calls.slice(i + 1), 'stopped')
+        return 'completed'
       }
     }
   }

@@ -35,6 +35,9 @@ import type { MessageQueue } from './message-queue'
 import type { SessionRecord } from './session-record'
 import { TurnEnvironment } from './turn-environment'
 import type { TurnImages } from '../harness/history-images'
+import type { SessionHooksHandle } from '../extensions/hooks'
+import type { CommandUse } from '../../shared/custom-commands'
+import { narrowCatalog, narrowTools } from '../extensions/commands/turn-command'
 
 /** The parts a turn is made of, as the session holds them. */
 export interface TurnParts {
@@ -64,18 +67,31 @@ export interface TurnParts {
   sandbox(): SandboxPolicy
   /** What the last turn's git-arming check left (harness/git-arming.ts); absent: each turn starts afresh. */
   gitArming?: GitArmingMemory
+  /** The session's hooks (extensions/hooks); absent: none run. */
+  hooks?: SessionHooksHandle
   /** Whether the session closed (a late warning is then dropped). */
   closed(): boolean
+  /** A model of the session's provider by id (a custom command's `model`); absent: the session's model is used. */
+  modelFor?(modelId: string): LanguageModel
   emit(event: SessionEvent): void
 }
 
 /**
  * Run turn `turnId` to its end: the Code turn, or with `compactFocus` (op `compact`; '' for no
- * focus) a turn that only compacts the history (no user message, no checkpoints).
+ * focus) a turn that only compacts the history (no user message, no checkpoints). A custom
+ * `command` that starts the turn narrows its tools and may name its model (ADR 0036).
  * @throws CortexError as runTurn and compaction do
  */
-export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, compactFocus?: string): Promise<TurnOutcome> {
-  const compaction = p.compaction ? { settings: p.compaction, todos: () => p.record.todos } : undefined
+export function composeTurn(parts: TurnParts, turnId: string, signal: AbortSignal, compactFocus?: string, command?: CommandUse): Promise<TurnOutcome> {
+  const model = command?.model && parts.modelFor ? parts.modelFor(command.model) : parts.model
+  const p: TurnParts = { ...parts, model, catalog: narrowCatalog(parts.catalog, command) }
+  // Stop ends a wait for the guest at once (the start itself is cancelled by guest.stop)
+  // read-only tools do not wait for the turn's `before` snapshot; every other tool does (ADR 0026)
+  const getGuest = (tool?: string) => raceAbort(p.checkpoints.guestForTurn(turnId, signal, tool !== undefined && BASELINE_FREE_TOOLS.has(tool)), signal)
+  // hooks may write: they wait for the turn's `before` snapshot like a writing tool
+  const hooks = p.hooks?.forTurn(turnId, signal, compactFocus === undefined ? () => getGuest() : () => raceAbort(p.guest.ensure(), signal))
+  const beforeCompact = hooks && ((trigger: string, focus?: string) => hooks.preCompact(trigger === 'manual' ? 'manual' : 'auto', focus))
+  const compaction = p.compaction ? { settings: p.compaction, todos: () => p.record.todos, ...(beforeCompact ? { beforeCompact } : {}) } : undefined
   const family = modelFamily(typeof p.model === 'string' ? '' : p.model.provider, modelIdOf(p.model))
   const sections = (): string => (p.extensions?.promptSections() ?? []).map((s) => `\n\n${s}`).join('')
   const systemPrompt = (mode: Mode, lock: ModeLock | null): string => withInstructions(buildSystemPrompt(p.repo, mode, lock, family) + sections(), p.instructions.all())
@@ -93,15 +109,13 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     model: p.model,
     signal,
     catalog: p.catalog,
-    ...(p.extensions ? { extraTools: () => p.extensions!.tools() } : {}),
+    ...(p.extensions ? { extraTools: () => narrowTools(p.extensions!.tools(), command) } : {}),
     getMode: p.mode,
     getLock: () => p.record.proposals.lock,
     getGoalActive: () => p.goal.activeFor(turnId),
     events,
     emit: p.emit,
-    // Stop ends a wait for the guest at once (the start itself is cancelled by guest.stop)
-    // read-only tools do not wait for the turn's `before` snapshot; every other tool does (ADR 0026)
-    getGuest: (tool) => raceAbort(p.checkpoints.guestForTurn(turnId, signal, tool !== undefined && BASELINE_FREE_TOOLS.has(tool)), signal),
+    getGuest,
     session: toolSession(p, turnId),
     classifyError: p.classifyError,
     maxOutputTokens: p.maxOutputTokens,
@@ -116,7 +130,8 @@ export function composeTurn(p: TurnParts, turnId: string, signal: AbortSignal, c
     approvals: p.approvals.gate,
     modeWatch: p.modeWatch,
     ...(p.images ? { images: p.images } : {}),
-    ...(compaction ? { compaction } : {})
+    ...(compaction ? { compaction } : {}),
+    ...(hooks ? { hooks } : {})
   }
   // the repository's instructions and the environment first, through the guest the session has when
   // it is up (none is started for them); while it starts, what the host can tell (turn-environment.ts)

@@ -219,8 +219,10 @@ function firstMessage(log: string): string {
     forEachLine(log, (raw) => {
       if (!raw.includes('"user_message"') && !raw.includes('"goal_updated"')) return true
       try {
-        const e = (JSON.parse(raw) as { event?: { type?: string; text?: unknown; images?: Array<{ name?: unknown }>; goal?: { text?: unknown } } }).event
-        const text = e?.type === 'user_message' ? e.text : e?.type === 'goal_updated' ? e.goal?.text : undefined
+        const e = (JSON.parse(raw) as { event?: { type?: string; text?: unknown; images?: Array<{ name?: unknown }>; goal?: { text?: unknown }; command?: { name?: unknown; args?: unknown } } }).event
+        // a custom command is titled by the line typed (`/review a.ts`), not its expansion
+        const cmd = e?.type === 'user_message' && typeof e.command?.name === 'string' ? `/${e.command.name} ${String(e.command.args ?? '')}` : undefined
+        const text = cmd ?? (e?.type === 'user_message' ? e.text : e?.type === 'goal_updated' ? e.goal?.text : undefined)
         if (typeof text === 'string') {
           // a message of images only is titled by its first image's name
           const one = text.replace(/\s+/g, ' ').trim() || String(e?.images?.[0]?.name ?? '')

@@ -32,6 +32,7 @@ export { ApprovalRulesStore } from '../harness/approvals/rules-store'
 export { addBashRule } from '../harness/approvals/add-bash-rule'
 export { cliLogLevels, createFileLogger, LOG_LEVEL_ENV, type FileLoggerOptions } from '../log/file-logger'
 export { checkImage } from '../tools/image-check'
+export { repositoryTrust, enableRepositoryTrust, disableRepositoryTrust, type RepositoryTrust } from './trust-requests'
 
 /** Env var: guests kept warm for the repository opened last (0 disables the pool). */
 export const WARM_POOL_ENV = 'CORTEX_WARM_POOL'

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto'
 import { CortexError } from '../../shared/errors'
 import type { ImageRef } from '../../shared/images'
 import type { SessionEvent } from '../../shared/events'
+import { commandLine, type CommandUse } from '../../shared/custom-commands'
 
 /** Most messages one session's queue holds. */
 export const MAX_QUEUED_MESSAGES = 100
@@ -24,6 +25,8 @@ export interface QueuedMessage {
   text: string
   /** Images attached to it, already stored (src/main/store/image-store.ts). */
   images?: ImageRef[]
+  /** The custom command `text` is the expansion of (ADR 0036). */
+  command?: CommandUse
 }
 
 /** The queue of one session. */
@@ -37,7 +40,7 @@ export class MessageQueue {
   /** Rebuild the queue from a resumed log: queued, minus delivered (user_message with its queueId) and removed. */
   restore(events: readonly SessionEvent[]): void {
     for (const e of events) {
-      if (e.type === 'message_queued') this.items.push({ queueId: e.queueId, text: e.text, ...(e.images ? { images: e.images } : {}) })
+      if (e.type === 'message_queued') this.items.push({ queueId: e.queueId, text: e.text, ...(e.images ? { images: e.images } : {}), ...(e.command ? { command: e.command } : {}) })
       else if (e.type === 'queued_removed' || (e.type === 'user_message' && e.queueId)) this.items = this.items.filter((m) => m.queueId !== e.queueId)
     }
     this.count() // a log written before the bounds may hold more: kept whole, new messages refused
@@ -48,7 +51,7 @@ export class MessageQueue {
    * @throws CortexError('busy') when the queue already holds {@link MAX_QUEUED_MESSAGES} messages or
    *   `text` would take it past {@link MAX_QUEUED_CHARS}; nothing is queued or recorded then
    */
-  add(text: string, images?: ImageRef[]): string {
+  add(text: string, images?: ImageRef[], command?: CommandUse): string {
     if (this.items.length >= MAX_QUEUED_MESSAGES) {
       throw new CortexError('busy', `the message queue is full (${MAX_QUEUED_MESSAGES} messages waiting): wait for the turn to take them, stop it, or remove one`)
     }
@@ -56,7 +59,7 @@ export class MessageQueue {
       throw new CortexError('busy', `the message queue is full (${this.chars} of ${MAX_QUEUED_CHARS} characters waiting; this message has ${text.length}): wait for the turn to take them, stop it, or remove one`)
     }
     const queueId = `q-${randomUUID().slice(0, 8)}`
-    const attached = images?.length ? { images } : {}
+    const attached = { ...(images?.length ? { images } : {}), ...(command ? { command } : {}) }
     this.items.push({ queueId, text, ...attached })
     this.chars += text.length
     this.emit({ type: 'message_queued', queueId, text, ...attached })
@@ -77,11 +80,12 @@ export class MessageQueue {
 
   /**
    * Stop: hand every queued message back, oldest first — one `queued_removed` with `stopped` and the
-   * message's text each (the front ends put the text back into their composer) — leaving the queue
-   * empty, so nothing queued starts a turn after the Stop.
+   * message's text each (the front ends put the text back into their composer; for a custom
+   * command, the line typed, not its expansion) — leaving the queue empty, so nothing queued starts
+   * a turn after the Stop.
    */
   returnAll(): void {
-    for (const { queueId, text } of this.take()) this.emit({ type: 'queued_removed', queueId, stopped: true, text })
+    for (const { queueId, text, command } of this.take()) this.emit({ type: 'queued_removed', queueId, stopped: true, text: command ? commandLine(command) : text })
   }
 
   /** Take every queued message, oldest first, leaving the queue empty. */

@@ -116,6 +116,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       ...own,
       model: settings === modelSettings ? model : createLanguageModel(settings),
       switchModel: (id) => models.switchModel(own.id, id),
+      modelFor: (id) => createLanguageModel({ ...models.settingsOf(own.id), modelId: id }),
       classifyError,
       publish,
       guests: options.guests, home: options.dataDir,
@@ -229,6 +230,10 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     ...shellApi,
     ...deskRequests({ store, open: (id) => sessions.get(id), get }),
     listModels: models.listModels,
+    async listCommands(input) {
+      const { sessionId } = parse('listCommands', input)
+      return { commands: get(sessionId).commands.list() }
+    },
     ...settingsRequests({
       dataDir: options.dataDir,
       secrets: options.secrets,

@@ -50,6 +50,8 @@ export interface SessionDeps {
   compaction?: CompactionSettings
   /** The session folder's images (store/image-store.ts); absent: a message with images is refused. */
   images?: SessionImages
+  /** A model of the session's provider by id, for a turn a custom command points at another model (ADR 0036); absent: the command's `model` is not used. */
+  modelFor?(modelId: string): LanguageModel
 }
 
 /** The turn's view of the session's images: stored ones read back, the model's vision (providers/vision.ts) and wire placement. */

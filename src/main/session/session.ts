@@ -26,8 +26,10 @@ import { applyOperation, type OperationTarget } from './session-operations'
 import type { TurnParts } from './compose-turn'
 import type { ApprovalPolicy } from '../../shared/approvals'
 import { storeImages, turnImages, type SessionDeps } from './session-deps'
-import { createSessionExtensions, TrustStore, type SessionExtensions } from '../extensions'
+import { createSessionExtensions, EXTENSION_FACTORIES, TrustStore, type SessionExtensions } from '../extensions'
 import type { ImageInput } from '../../shared/images'
+import { createSessionHooks, type SessionHooksHandle } from '../extensions/hooks'
+import { SessionCommands } from '../extensions/commands/session-commands'
 
 export type { SessionDeps } from './session-deps'
 
@@ -63,6 +65,10 @@ export class Session implements OperationTarget {
   private readonly parts: TurnParts
   /** MCP servers, hooks, skills, commands, subagents (src/main/extensions) and the repository's trust card. */
   private readonly extensions: SessionExtensions
+  /** Hooks (src/main/extensions/hooks): a provider among the extensions, and each turn's HookRunner. */
+  private readonly hooks: SessionHooksHandle
+  /** Custom slash commands (one of the extensions): a typed `/name args` is expanded here, for every front end; `list()` for completion (ADR 0036). */
+  readonly commands: SessionCommands
 
   /** @param deps see {@link SessionDeps} */
   constructor(private readonly deps: SessionDeps) {
@@ -94,12 +100,17 @@ export class Session implements OperationTarget {
       rules: deps.rules, guests: deps.guests, getSandbox: () => this.sandboxPolicy, emit, logger: this.logger
     })
     const trust = deps.home ? new TrustStore(deps.home) : undefined
-    this.extensions = createSessionExtensions({ sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust })
+    const ctx = { sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust, contextWindow: deps.compaction?.window }
+    // hooks are a provider that the turn also calls (its HookRunner); commands expand messages: the session holds both directly
+    this.hooks = createSessionHooks(ctx, { resumed: (deps.resumed?.length ?? 0) > 0, readyGuest: () => guest.ready, closeMs: CLOSE_TURN_WAIT_MS })
+    this.commands = new SessionCommands(ctx)
+    this.extensions = createSessionExtensions(ctx, [...EXTENSION_FACTORIES, () => this.hooks, () => this.commands])
     const { model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction } = deps
     this.parts = {
       repo: deps.repo, model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction, logger: this.logger, images: turnImages(deps),
       extensions: this.extensions, record: this.record, guest, checkpoints: this.checkpoints, instructions: this.instructions, approvals: this.approvals, goal: this.goal, queue: this.queue,
-      mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null }
+      mode: () => this.mode, modeWatch: this.modeSwitches.calls, sandbox: () => this.sandboxPolicy, closed: () => this.closed, emit, gitArming: { last: null }, hooks: this.hooks,
+      ...(deps.modelFor ? { modelFor: deps.modelFor } : {})
     }
     this.turns = new TurnScheduler({ parts: this.parts, turnStarting: () => guest.turnStarting(), flush: () => deps.log.flush() })
   }
@@ -134,6 +145,7 @@ export class Session implements OperationTarget {
     const { envelope, persist } = this.record.next(this.id, event, Date.now())
     if (persist && !this.closed) this.deps.log.append(envelope)
     this.deps.publish(envelope)
+    this.hooks?.observe(event) // Notification hooks on an approval request
   }
 
   /**
@@ -147,11 +159,12 @@ export class Session implements OperationTarget {
     return applyOperation(this, op)
   }
 
-  /** {@link OperationTarget.message}: its images stored first (a bad one refuses the message), then start a turn, or queue it during one. */
-  message(text: string, images?: ImageInput[]): void {
+  /** {@link OperationTarget.message}: a custom command expanded, its images stored first (a bad one refuses the message), then start a turn, or queue it during one. */
+  message(typed: string, images?: ImageInput[]): void {
+    const { text, command } = this.commands.expand(typed)
     const refs = storeImages(this.deps.images, images)
-    if (this.turns.running) this.queue.add(text, refs)
-    else this.turns.start([...this.queue.take(), { text, ...(refs ? { images: refs } : {}) }])
+    if (this.turns.running) this.queue.add(text, refs, command)
+    else this.turns.start([...this.queue.take(), { text, ...(refs ? { images: refs } : {}), ...(command ? { command } : {}) }])
   }
 
   /** {@link OperationTarget.removeQueued}. */
@@ -261,7 +274,7 @@ export class Session implements OperationTarget {
     // every guest and model wait honours Stop; the bound only guards against a bug there
     await settleWithin(this.idle(), CLOSE_TURN_WAIT_MS)
     try {
-      await this.extensions.close() // MCP servers and hooks run in the guest: ended before it goes
+      await this.extensions.close() // MCP servers and hooks (SessionEnd) run in the guest: ended before it goes
       await this.guest.remove(CLOSE_TURN_WAIT_MS)
       await this.checkpoints.close() // the repository's last session removes its checkpoint guest
       this.deps.log.flush()

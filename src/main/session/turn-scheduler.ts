@@ -53,11 +53,13 @@ export class TurnScheduler {
     const turnId = randomUUID()
     const controller = new AbortController()
     this.deps.turnStarting()
-    for (const { text, queueId, images } of messages) p.emit({ type: 'user_message', turnId, text, ...(queueId ? { queueId } : {}), ...(images?.length ? { images } : {}) })
+    for (const { text, queueId, images, command } of messages) p.emit({ type: 'user_message', turnId, text, ...(queueId ? { queueId } : {}), ...(images?.length ? { images } : {}), ...(command ? { command } : {}) })
     p.emit({ type: 'turn_started', turnId, mode: p.mode() })
     p.goal.turnStarted(turnId)
     p.logger.debug('turn started', { turnId, mode: p.mode(), messages: messages.length })
-    const done = composeTurn(p, turnId, controller.signal, compactFocus).then(
+    // a custom command's model and allowed-tools apply to the turn it starts (the first such message)
+    const command = messages.find((m) => m.command)?.command
+    const done = composeTurn(p, turnId, controller.signal, compactFocus, command).then(
       (outcome) => this.end(turnId, outcome),
       (err: unknown) => {
         if (controller.signal.aborted) return this.end(turnId, 'stopped')

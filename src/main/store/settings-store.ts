@@ -46,15 +46,30 @@ export class SettingsStore {
     }
   }
 
+  /** The file's keys that are not settings of {@link SettingsSchema} (none when it is missing or not a JSON object). */
+  private otherKeys(): Record<string, unknown> {
+    try {
+      const raw: unknown = JSON.parse(readFileSync(this.file, 'utf8'))
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {}
+      const known = new Set(Object.keys(SettingsSchema.shape))
+      return Object.fromEntries(Object.entries(raw).filter(([k]) => !known.has(k)))
+    } catch {
+      return {} // missing or damaged: nothing to keep
+    }
+  }
+
   /** Whether a settings file exists (else the environment alone decides the connection). */
   exists(): boolean {
     return existsSync(this.file)
   }
 
-  /** Replace the settings atomically (temp + rename), mode 0600. `settings` must already be valid. */
+  /**
+   * Replace the settings atomically (temp + rename), mode 0600. `settings` must already be valid.
+   * Keys of the file this schema does not know (the user's `hooks`, written by hand) are kept.
+   */
   write(settings: Settings): void {
     const tmp = `${this.file}.tmp`
-    writeFileSync(tmp, JSON.stringify(settings, null, 2) + '\n', { mode: 0o600 })
+    writeFileSync(tmp, JSON.stringify({ ...this.otherKeys(), ...settings }, null, 2) + '\n', { mode: 0o600 })
     chmodSync(tmp, 0o600)
     renameSync(tmp, this.file)
   }

@@ -99,9 +99,15 @@ export type ToolRunContext = Omit<ToolContext, 'guest'> & {
    * (src/main/harness/approvals): refuse it with `output` for the model, or run it, in the one-off
    * guest `getGuest` gives when set (`release` removes it after the call). Rejects with an AbortError on Stop.
    */
-  approve?(call: { callId: string; name: string; args: unknown }): Promise<
+  approve?(call: { callId: string; name: string; args: unknown }, hook?: 'allow' | 'ask'): Promise<
     { run: true; getGuest?: () => Promise<Guest>; release?: () => Promise<void> } | { run: false; output: string; withdrawn?: true }
   >
+  /**
+   * PreToolUse hooks (src/main/extensions/hooks), asked for a valid call the mode allows, before its
+   * approval: `block` is the call's result for the model (it is not run); `permission` goes to
+   * `approve` (a hook's allow or ask). Absent: no hooks. Never rejects but with an AbortError on Stop.
+   */
+  preToolUse?(call: { callId: string; name: string; args: unknown }): Promise<{ block?: string; permission?: 'allow' | 'ask' }>
   /**
    * Asked after each wait of a dispatched call (its approval; the guest's start and the turn-start
    * snapshot behind `getGuest`), last right before the tool runs: the refusal for the model when

@@ -25,6 +25,7 @@ import { SessionsSidebar } from './features/sessions/SessionsSidebar'
 import { ModelBadge } from './features/sessions/ModelBadge'
 import { TerminalPane } from './features/terminal/TerminalPane'
 import { Timeline } from './features/timeline/Timeline'
+import { TrustCard } from './features/trust/TrustCard'
 import { appAdvice } from './features/timeline/host-advice'
 import { TodoList } from './features/todos/TodoList'
 import { useAppStore, useCurrentView } from './store/app-store'
@@ -142,6 +143,7 @@ export function App(): React.JSX.Element {
         center={
           <section className="conversation">
             <Timeline />
+            <TrustCard />
             <LockBar />
             <Composer />
           </section>

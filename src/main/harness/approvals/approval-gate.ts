@@ -88,10 +88,12 @@ export class ApprovalGate {
    * Decide whether `call` (a valid call whose arguments passed the tool's schema) may run now:
    * deny rules refuse; an escalation asks (or is refused under `never`); a call the policy asks about
    * runs when an allow rule covers it, else waits for {@link decide}.
+   * A PreToolUse hook's `permission` (`hook`) overrides the policy: `ask` asks (even under `never`),
+   * `allow` runs without asking; deny rules and escalations are judged as always.
    * @returns the verdict; a refusal's `output` is the tool result for the model
    * @throws AbortError when `signal` aborts while waiting (the request is resolved as `cancelled`)
    */
-  async check(call: ToolCall, turnId: string, signal: AbortSignal): Promise<GateVerdict> {
+  async check(call: ToolCall, turnId: string, signal: AbortSignal, hook?: 'allow' | 'ask'): Promise<GateVerdict> {
     const policy = this.deps.getPolicy()
     const args = (call.args ?? {}) as Record<string, unknown>
     const command = call.name === 'bash' && typeof args.command === 'string' ? args.command : undefined
@@ -106,7 +108,7 @@ export class ApprovalGate {
       resolved({ outcome: 'denied', ruleId: deny.id, rule: deny })
       return { run: false, output: `Error: denied by the user's rule for this repository (${describeRule(deny)}); the call was not run. Do not retry it; choose another way or ask the user.` }
     }
-    const asks = POLICY_TOOLS[policy].includes(call.name)
+    const asks = hook === 'ask' || (hook !== 'allow' && POLICY_TOOLS[policy].includes(call.name))
     if (unsure && !asks) {
       resolved({ outcome: 'denied', reason: `cannot be checked against the deny rules (${unsure}), refused under --ask ${policy}` })
       return {
@@ -136,6 +138,7 @@ export class ApprovalGate {
     const justification = typeof args.justification === 'string' ? args.justification : undefined
     const reason = escalation
       ? `${ESCALATION_LABELS[escalation]}${justification ? `: ${justification}` : ''}`
+      : hook === 'ask' ? 'asked because a PreToolUse hook asked for your approval'
       : `asked because the policy is: ${APPROVAL_POLICY_DESCRIPTIONS[policy]}${unsure ? `; cannot be checked against the deny rules: ${unsure}` : ''}`
     const answer = await new Promise<Answer>((resolve, reject) => {
       const onAbort = (): void => {

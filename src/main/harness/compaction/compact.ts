@@ -61,6 +61,8 @@ export interface CompactionContext {
   classifyError(err: unknown): CortexError
   /** Called before each summariser call (tests and logs count them). */
   onSummaryCall?(): void
+  /** Awaited before a compaction starts (PreCompact hooks); never rejects. */
+  beforeCompact?(trigger: CompactionTrigger, focus?: string): Promise<void>
 }
 
 /** The budget (tokens) a context must stay below: threshold × window. */
@@ -106,6 +108,7 @@ function tailOf(events: readonly SessionEvent[], steps: number, maxTokens: numbe
  *   when the summariser errs or times out, or its result fails verification twice
  */
 export async function compactHistory(ctx: CompactionContext, trigger: CompactionTrigger, focus?: string): Promise<'compacted' | 'stopped'> {
+  await ctx.beforeCompact?.(trigger, focus)
   const { turnId, settings } = ctx
   const budget = budgetOf(settings)
   const events = ctx.events()

@@ -113,6 +113,7 @@ export interface TurnCompaction {
   /** The goal's text when one is set (issue 11B passes it). */
   goal?: CompactionContext['goal']
   onSummaryCall?: CompactionContext['onSummaryCall']
+  beforeCompact?: CompactionContext['beforeCompact']
 }
 
 /** The parts of a turn's dependencies compaction uses (structurally a subset of turn-loop's TurnDeps). */
@@ -139,6 +140,7 @@ export function turnCompactionContext(turn: TurnSide, c: TurnCompaction, systemP
     todos: c.todos,
     ...(c.goal ? { goal: c.goal } : {}),
     ...(c.onSummaryCall ? { onSummaryCall: c.onSummaryCall } : {}),
+    ...(c.beforeCompact ? { beforeCompact: c.beforeCompact } : {}),
     settings: c.settings,
     fixedTokens: fixedTokensOf(systemPrompt, offered)
   }

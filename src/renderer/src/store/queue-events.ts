@@ -6,6 +6,7 @@
  */
 import type { SessionEvent } from '../../../shared/events'
 import { imageLine } from '../../../shared/images'
+import { commandLine } from '../../../shared/custom-commands'
 
 /** A message typed during a turn, not yet delivered to the model. */
 export interface QueuedItem {
@@ -44,7 +45,7 @@ export const EMPTY_QUEUE_FIELDS: QueueFields = { queued: [], modelWait: null, re
 export function applyQueueEvent<V extends QueueFields>(view: V, event: QueueEvent): V {
   switch (event.type) {
     case 'message_queued':
-      return { ...view, queued: [...view.queued.filter((q) => q.queueId !== event.queueId), { queueId: event.queueId, text: event.text, ...(event.images?.length ? { images: event.images.map(imageLine) } : {}) }] }
+      return { ...view, queued: [...view.queued.filter((q) => q.queueId !== event.queueId), { queueId: event.queueId, text: event.command ? commandLine(event.command) : event.text, ...(event.images?.length ? { images: event.images.map(imageLine) } : {}) }] }
     case 'queued_removed':
       // Stop hands the message back: the composer takes its text (Composer.tsx)
       if (event.stopped) return { ...dropQueued(view, event.queueId), returned: [...view.returned, { queueId: event.queueId, text: event.text ?? '' }] }

@@ -6,6 +6,7 @@
 import type { FileDiff } from '../../../shared/file-diff'
 import { endedProcessesNote, type Mode, type ModeLock } from '../../../shared/modes'
 import type { ImageRef } from '../../../shared/images'
+import { commandLine } from '../../../shared/custom-commands'
 import type { SpecDocument } from '../../../shared/proposals'
 import type { SandboxPolicy } from '../../../shared/sandbox'
 import type { EventEnvelope, Plan, SessionEvent, Todo } from '../../../shared/events'
@@ -22,11 +23,13 @@ import { EMPTY_QUEUE_FIELDS, applyQueueEvent, dropQueued, type QueueFields } fro
 import { appendsInPlace } from './in-place'
 import { callFailed } from '../../../shared/tool-outcome'
 import { applyReasoningEvent, type ReasoningFields, type ReasoningRow } from './reasoning-events'
+import { applyHookEvent, type HookRow } from './hook-events'
+import type { TrustItem } from '../../../shared/extensions'
 
 /** One row of the timeline. `id` is unique within a session and stable across re-renders. */
 export type TimelineItem =
   /** `images`: attached to the message, stored in the session's folder (shown as thumbnails). */
-  | { kind: 'user'; id: string; text: string; images?: ImageRef[] }
+  | { kind: 'user'; id: string; text: string; images?: ImageRef[]; /** The custom command typed (`/review a.ts`): `text` is its expansion, shown collapsed. */ command?: string; commandFile?: string }
   /** `done`: a streamed message whose step ended (its text is final: shown without the render throttle). */
   | { kind: 'assistant'; id: string; turnId: string; text: string; done?: boolean }
   | {
@@ -59,6 +62,8 @@ export type TimelineItem =
   | ApprovalRow
   /** The model's reasoning, collapsed with its duration (./reasoning-events.ts). */
   | ReasoningRow
+  /** A hook's run (./hook-events.ts). */
+  | HookRow
 
 /** Everything the UI shows about one session, derived from its events (queued messages and model waits: ./queue-events). */
 export interface SessionView extends QueueFields, CompactionFields, ReasoningFields {
@@ -94,6 +99,8 @@ export interface SessionView extends QueueFields, CompactionFields, ReasoningFie
   turnChanges: Record<string, number>
   /** The session's goal as last reported (`goal_updated`), or null when none was set. */
   goal?: GoalUpdated | null
+  /** The repository's items waiting for the user's decision (`extensions_untrusted`; features/trust/TrustCard.tsx). */
+  untrusted?: TrustItem[]
   /** Highest seq applied; envelopes at or below it are duplicates and ignored. */
   lastSeq: number
   /** True while text_delta may extend the last assistant row (no other row came in between). */
@@ -194,7 +201,10 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'model_changed':
       return { ...push({ kind: 'notice', id, text: `model: ${event.model} (from the next message)`, warn: false }), model: { provider: event.provider, model: event.model } }
     case 'user_message':
-      return dropQueued(push({ kind: 'user', id, text: event.text, ...(event.images?.length ? { images: event.images } : {}) }), event.queueId)
+      return dropQueued(push({
+        kind: 'user', id, text: event.text, ...(event.images?.length ? { images: event.images } : {}),
+        ...(event.command ? { command: commandLine(event.command), commandFile: event.command.file } : {})
+      }), event.queueId)
     case 'message_queued':
     case 'queued_removed':
     case 'model_waiting':
@@ -206,7 +216,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return applyQueueEvent({ ...view, items, streaming: false }, event)
     }
     case 'extensions_untrusted':
-      return view // the trust card reads the latest from the event list (extensions/trust card)
+      return { ...view, untrusted: event.items } // the trust card above the composer (features/trust)
     case 'turn_started':
       return { ...view, running: true, mode: event.mode, streaming: false, modelWait: null, returned: [] }
     case 'text_delta': {
@@ -338,12 +348,21 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
       return { ...push({ kind: 'notice', id, text: resumedText(event), warn: event.skipped > 0 || event.interruptedCalls > 0 }), model: modelOf(event) ?? view.model }
     case 'instructions_loaded':
       return push({ kind: 'notice', id, text: `instructions loaded from ${event.file}${event.truncated ? ` (cut at ${event.bytes} bytes)` : ''}`, warn: event.truncated })
+    case 'extension_notice':
+      return push({ kind: 'notice', id, text: event.message, warn: true })
     case 'turn_changes':
       return { ...view, turnChanges: { ...view.turnChanges, [event.turnId]: event.files.length + (event.more ?? 0) } }
     case 'checkpoint_failed':
       return push({ kind: 'notice', id, text: checkpointFailedText(event), warn: true })
     case 'changes_reverted':
       return push({ kind: 'notice', id, text: revertText(event), warn: event.skipped.length > 0 })
+    case 'hook_started':
+    case 'hook_finished':
+    case 'hooks_notice': {
+      let next: SessionView = view
+      const items = applyHookEvent(view.items, event, id, (row) => (next = pushBesideStream(row)))
+      return next === view ? { ...view, items } : next
+    }
     case 'error':
       return push({ kind: 'error', id, code: event.code, message: event.message })
   }

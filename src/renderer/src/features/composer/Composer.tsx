@@ -5,7 +5,8 @@
  * the goal row above the textarea (../goal/GoalBar.tsx); while disconnected a message is held in
  * the box and sent on reconnect (./OfflineNotice.tsx). Messages queued when Stop was pressed come
  * back into the textarea (after what is typed there), not into a turn. Images pasted or dropped on
- * it wait as thumbnails and go with the next message (./composer-images.ts).
+ * it wait as thumbnails and go with the next message (./composer-images.ts). Typing `/` offers the
+ * session's custom commands (./CommandCompletions.tsx).
  */
 import { useEffect, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react'
 import { imageSizeText } from '../../../../shared/images'
@@ -18,6 +19,7 @@ import { GoalBar } from '../goal/GoalBar'
 import { ThinkingSelect } from './ThinkingSelect'
 import { OfflineNotice, useOfflineHold } from './OfflineNotice'
 import { ModelPicker } from './ModelPicker'
+import { CommandCompletions, useCommandCompletion } from './CommandCompletions'
 
 const LABELS: Record<Mode, string> = { ask: 'Ask', plan: 'Plan', spec: 'Spec', agent: 'Agent' }
 
@@ -42,6 +44,7 @@ export function Composer(): React.JSX.Element {
   const pending = useComposerImages()
   const running = view?.running ?? false
   const mode = view?.mode ?? pendingMode
+  const completion = useCommandCompletion(view?.sessionId, text, setText)
 
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent): void => {
@@ -78,6 +81,7 @@ export function Composer(): React.JSX.Element {
     e.stopPropagation()
   }
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (completion.onKey(e)) return
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault()
       void submit()
@@ -106,6 +110,7 @@ export function Composer(): React.JSX.Element {
           {pending.error}
         </div>
       )}
+      {completion.open && <CommandCompletions matches={completion.matches} selected={completion.selected} pick={completion.pick} />}
       <textarea
         data-testid="composer-input"
         placeholder={view ? 'Ask Cortex to do something… (Enter to send, Shift+Enter for a new line, Esc to stop)' : 'Open a repository first'}

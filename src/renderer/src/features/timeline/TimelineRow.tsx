@@ -1,6 +1,6 @@
 /**
  * One timeline row by kind: user messages (with their images' thumbnails), streamed assistant text (Markdown), tool rows, approval
- * cards, the model's reasoning (collapsed, with its duration), guest status changes, mode and sandbox switches, host warnings, errors, notices and turn
+ * cards, the model's reasoning (collapsed, with its duration), hooks' runs, guest status changes, mode and sandbox switches, host warnings, errors, notices and turn
  * footers (reason, duration, tokens and cost, changed files).
  */
 import { memo } from 'react'
@@ -14,12 +14,26 @@ import { thoughtLabel } from '../../../../shared/thinking'
 import { appAdvice } from './host-advice'
 import { ImageThumbs } from './ImageThumbs'
 import { useAppStore } from '../../store/app-store'
+import { hookSummary } from '../../store/hook-events'
 
 /** One row; memoized so a streaming delta re-renders only the row whose item changed. */
 export const Row = memo(function Row({ item }: { item: TimelineItem }): React.JSX.Element {
   const sessionId = useAppStore((s) => s.currentId)
   switch (item.kind) {
     case 'user':
+      if (item.command) {
+        // a custom command: the line typed, its expansion (what the model got) collapsed
+        return (
+          <div className="row user" data-testid="user-message" data-command={item.command}>
+            <code>{item.command}</code>
+            <details className="command-expansion" data-testid="command-expansion">
+              <summary>expanded from {item.commandFile}</summary>
+              <pre>{item.text}</pre>
+            </details>
+            <ImageThumbs sessionId={sessionId} images={item.images} />
+          </div>
+        )
+      }
       return (
         <div className="row user" data-testid="user-message">
           {item.text}
@@ -87,6 +101,17 @@ export const Row = memo(function Row({ item }: { item: TimelineItem }): React.JS
         <details className="row meta reasoning" data-testid="reasoning-row" data-done={item.done}>
           <summary>{item.done ? thoughtLabel(item.durationMs ?? 0) : 'Thinking…'}{item.redacted && !item.text ? ' (redacted)' : ''}</summary>
           {item.text && <div className="reasoning-text">{item.text}</div>}
+        </details>
+      )
+    case 'hook':
+      // collapsed: what ran and how it ended; the command and what the hook said open on a click
+      return (
+        <details className={`row meta hook hook-${item.status}`} data-testid="hook-row" data-status={item.status} data-event={item.event}>
+          <summary>{hookSummary(item)}{item.message ? ` — ${item.message.split('\n')[0]}` : ''}</summary>
+          <div className="hook-detail">
+            <code>{item.command}</code> <span className="hook-source">({item.source === 'user' ? 'your settings' : item.file})</span>
+            {item.message && <pre className="hook-message">{item.message}</pre>}
+          </div>
         </details>
       )
     case 'notice':
