@@ -283,14 +283,23 @@ export function buildProgram(): Command {
     const { acpCommand } = await import('./acp/acp-command')
     process.exitCode = await acpCommand(opts)
   })
-  program
-    .command('guest')
-    .description('guest image management')
+  const guest = program.command('guest').description('guest image management')
+  guest
     .command('build')
     .description('build the guest image offline if it is missing (tagged by its recipe hash)')
     .action(async () => {
       const { guestBuildCommand } = await import('./guest-command')
       process.exitCode = await guestBuildCommand()
+    })
+  guest
+    .command('setup')
+    .description("show the repository's environment (devcontainer.json) and prepare its guest: base image, setup step run once and cached")
+    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .option('--rebuild', 'run the setup step again even when its cache exists')
+    .option('--trust', 'enable the environment shown for this repository (a change to it disables it again)')
+    .action(async (opts: { repo?: string; rebuild?: boolean; trust?: boolean }) => {
+      const { guestSetupCommand } = await import('./guest-command')
+      process.exitCode = await guestSetupCommand(opts)
     })
   addInteractiveDefault(program)
   return program

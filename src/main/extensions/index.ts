@@ -8,6 +8,7 @@ import type { TrustItem } from '../../shared/extensions'
 import { errorFields } from '../../shared/logger-types'
 import type { ToolDefinition } from '../tools/tool'
 import type { ExtensionContext, ExtensionProvider, SessionExtensions } from './types'
+import { environmentExtension } from './environment/environment-extension'
 import { SkillsProvider } from './skills/skills-provider'
 import { createMcpProvider } from './mcp/provider'
 import { createSubagentsProvider } from './subagents'
@@ -22,7 +23,8 @@ export { ElicitationDesk } from './mcp/elicitation-desk'
 export const EXTENSION_FACTORIES: ReadonlyArray<(ctx: ExtensionContext) => ExtensionProvider | undefined> = [
   (ctx) => new SkillsProvider(ctx),
   withDeferral((ctx) => createMcpProvider(ctx)), // MCP servers, their schemas deferred past the budget (ADR 0034)
-  (ctx) => createSubagentsProvider(ctx)
+  (ctx) => createSubagentsProvider(ctx),
+  environmentExtension
 ]
 
 /** Longest wait (ms) for one provider's close. */

@@ -128,6 +128,13 @@ export interface GuestSpecInput {
   checkpointStore?: string
   /** Host folder of the user's MCP package cache, bound read-only at MCP_PACKAGES_IN_GUEST (guest.ts); unset: not mounted. */
   mcpPackages?: string
+  /**
+   * A project environment's guest (docs/adr/0038): its variables (PATH included) are set, and HOME
+   * is the image's own `/home/cortex` (the setup step's caches live there) in a writable root
+   * filesystem the container discards, instead of a tmpfs over a read-only root. Every other
+   * property is the same.
+   */
+  environment?: { env: Record<string, string> }
 }
 
 let seccompCache: string | undefined
@@ -183,14 +190,18 @@ export function guestContainerSpec(i: GuestSpecInput): GuestContainerSpec {
     Tty: false,
     User: `${i.uid}:${i.gid}`,
     WorkingDir: i.repo,
-    Env: [`HOME=${GUEST_HOME}`, `USER=${user}`, `LOGNAME=${user}`, 'LANG=C.UTF-8', 'TMPDIR=/tmp', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'],
+    Env: [
+      // a project environment's variables, except the guest's identity and folders, which are Cortex's to say
+      ...Object.entries(i.environment?.env ?? {}).filter(([k]) => !['HOME', 'USER', 'LOGNAME', 'TMPDIR', 'PATH'].includes(k)).map(([k, v]) => `${k}=${v}`),
+      `HOME=${GUEST_HOME}`, `USER=${user}`, `LOGNAME=${user}`, ...(i.environment?.env.LANG ? [] : ['LANG=C.UTF-8']), 'TMPDIR=/tmp', `PATH=${i.environment?.env.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'}`
+    ],
     Labels: { ...i.labels, [LABEL_MANAGED]: '1', [LABEL_SESSION]: i.sessionId, [LABEL_REPO]: i.repo, [LABEL_SANDBOX]: i.policy, [LABEL_OWNER]: ownerTag() },
     HostConfig: {
       NetworkMode: i.policy === 'network' ? (i.network ?? 'bridge') : 'none',
       Init: true,
       // the agent's protocol traffic flows through stdout: keep only a small local log for diagnostics
       LogConfig: { Type: 'local', Config: { 'max-size': '1m', 'max-file': '1', compress: 'false' } },
-      ReadonlyRootfs: true,
+      ReadonlyRootfs: !i.environment,
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges', `seccomp=${i.seccompProfile ?? guestSeccompProfile()}`],
       Memory: memory,
@@ -200,7 +211,7 @@ export function guestContainerSpec(i: GuestSpecInput): GuestContainerSpec {
       Tmpfs: {
         '/tmp': tmpfs(l.tmpBytes ?? 1024 ** 3, '1777'),
         '/var/tmp': tmpfs(64 * 1024 ** 2, '1777'),
-        [GUEST_HOME]: tmpfs(l.homeBytes ?? 256 * 1024 ** 2, '0755', `,uid=${i.uid},gid=${i.gid}`)
+        ...(i.environment ? {} : { [GUEST_HOME]: tmpfs(l.homeBytes ?? 256 * 1024 ** 2, '0755', `,uid=${i.uid},gid=${i.gid}`) })
       },
       Mounts: [
         { Type: 'bind', Source: i.repo, Target: i.repo, ReadOnly: i.policy === 'read-only' },

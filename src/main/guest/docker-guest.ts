@@ -5,6 +5,7 @@
  * protocol, restarted by {@link ManagedGuest} when it dies. Honours DOCKER_HOST (unix:// or
  * tcp://) through dockerode; never names a socket itself. Also reaps orphan containers by label.
  */
+import { randomBytes } from 'node:crypto'
 import { lstatSync, mkdirSync, rmSync } from 'node:fs'
 import { promises as fsp } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
@@ -25,8 +26,10 @@ import { CheckpointGuests } from './checkpoint-guests'
 import { guestImageTag, probeGuestImage } from './image'
 import { ensureStartImage, raceAbort } from './abortable'
 import { ManagedGuest } from './managed-guest'
+import type { ProjectEnvironment } from './environment/project-image'
+import { prepareEnvironmentImage, type EnvironmentStartDeps, type PreparedEnvironment } from './environment/setup-step'
 import { DockerBackend, REMOVE_DEADLINE_MS } from './docker-backend'
-import { defaultAgentPath } from './paths'
+import { defaultAgentPath, guestRecipeDir } from './paths'
 import { dockerEndpointOf, ensureHostWatchdog } from './host-watchdog'
 import { dockerWhere, reapOrphans, removeOwned, statusOf, throttleBuildProgress, withTimeout, type ReapOptions } from './docker-util'
 
@@ -79,6 +82,21 @@ export interface DockerGuestProviderOptions {
   warmGuest?: boolean
   /** Idle lifetime of a spare left at close (ms); default {@link spareTtlMs}() (CORTEX_WARM_GUEST_TTL_MS, else 10 min). */
   spareTtlMs?: number
+  /**
+   * The repository's own environment when the user trusts it (devcontainer.json; the resolver in
+   * main/extensions/environment), else undefined: session guests then start from it (its setup
+   * step run once and cached, environment/setup-step.ts); checkpoint guests never do. A resolver
+   * that throws (an invalid file) leaves the default image, with the error as a progress note.
+   */
+  environment?: (repo: string) => Promise<ProjectEnvironment | undefined>
+  /** Wraps a project environment's setup commands (the git-arming disarm, session/setup-guard.ts); see EnvironmentStartDeps. */
+  aroundSetup?: EnvironmentStartDeps['aroundSetup']
+}
+
+/** How one guest start uses a project environment: the image prepared for it and its variables. */
+interface EnvironmentRun {
+  image: string
+  env: Record<string, string>
 }
 
 /** Longest wait at close for the spare guest to be created and started (ms). */
@@ -156,12 +174,51 @@ export class DockerGuestProvider implements GuestProvider {
   }
 
   /**
+   * Prepare the image of `repo`'s project environment now (`cortex guest setup`): its base, Cortex's
+   * runtime, and the setup step when its cache is missing or `opts.rebuild`. Resolves undefined
+   * when the repository has no trusted environment.
+   * @throws CortexError as {@link prepareEnvironmentImage}; AbortError when `opts.signal` aborts
+   */
+  async prepareProjectEnvironment(repo: string, opts: { rebuild?: boolean; signal?: AbortSignal; onProgress?: GuestProgress } = {}): Promise<PreparedEnvironment | undefined> {
+    const env = await this.opts.environment?.(resolve(repo))
+    if (!env) return undefined
+    const st = await fsp.stat(env.repo)
+    const log = this.opts.logger ?? NOOP_LOGGER
+    return this.prepareEnvironment(env, { uid: st.uid, gid: st.gid }, opts.onProgress ?? (() => undefined), opts.signal ?? new AbortController().signal, log, opts.rebuild)
+  }
+
+  private prepareEnvironment(env: ProjectEnvironment, owner: { uid: number; gid: number }, progress: GuestProgress, signal: AbortSignal, log: Logger, rebuild = false): Promise<PreparedEnvironment> {
+    return prepareEnvironmentImage(env, {
+      owner, recipeDir: this.opts.recipeDir ?? guestRecipeDir(), progress, signal, rebuild, aroundSetup: this.opts.aroundSetup,
+      startSetupGuest: (image, vars, network, sig) =>
+        this.startGuest({ sessionId: `setup-${randomBytes(4).toString('hex')}`, repo: env.repo, sandbox: network ? 'network' : 'workspace-write', signal: sig }, log, undefined, { image, env: vars })
+    })
+  }
+
+  /** The project environment a session guest of `repo` starts from, or undefined (none trusted, or its file is invalid: said as progress). */
+  private async environmentRun(repo: string, owner: { uid: number; gid: number }, progress: GuestProgress, signal: AbortSignal | undefined, log: Logger): Promise<EnvironmentRun | undefined> {
+    let env: ProjectEnvironment | undefined
+    try {
+      env = await raceAbort(this.opts.environment?.(repo) ?? Promise.resolve(undefined), signal)
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') throw err
+      progress('starting', `project environment not used: ${(err as Error).message}`)
+      return undefined
+    }
+    if (!env) return undefined
+    const prepared = await this.prepareEnvironment(env, owner, progress, signal ?? new AbortController().signal, log)
+    log.info('project environment', { repo, file: env.def.file, image: prepared.image, setup: prepared.setup })
+    return { image: prepared.image, env: prepared.env }
+  }
+
+  /**
    * Everything before a container is created, shared by a session guest, a checkpoint guest, a
    * spare's claim and a spare's creation: the checks (repository, agent bundle, engine), the image
    * (built when missing unless `noBuild`), the network, the watchdog, the git guard (held until
-   * `release()`) and the create options for a passwd folder.
+   * `release()`) and the create options for a passwd folder. A trusted project environment (ADR 0038)
+   * decides a session guest's image (`setupRun`: the setup guest's); never a checkpoint guest's or a spare's.
    */
-  private async prepare(args: GuestStartOptions, log: Logger, storeRoot?: string, noBuild = false): Promise<Prepared> {
+  private async prepare(args: GuestStartOptions, log: Logger, storeRoot?: string, noBuild = false, setupRun?: EnvironmentRun): Promise<Prepared> {
     const { sessionId, signal } = args
     const policy: SandboxPolicy = args.sandbox ?? DEFAULT_SANDBOX_POLICY
     const progress: GuestProgress = args.onProgress ?? (() => undefined)
@@ -186,10 +243,12 @@ export class DockerGuestProvider implements GuestProvider {
     }
     check()
     const defaultImage = guestImageTag(this.opts.recipeDir)
-    const image = this.opts.image ?? defaultImage
+    // a trusted project environment (ADR 0038) decides the image of session guests, never of checkpoint guests or spares
+    const envRun = setupRun ?? (storeRoot || noBuild ? undefined : await this.environmentRun(repo, { uid: st.uid, gid: st.gid }, progress, signal, log))
+    const image = envRun?.image ?? this.opts.image ?? defaultImage
     // aborting stops waiting for a build, which goes on for the next start (ADR 0008)
     // a user's image starts from its derived image (Cortex's Node added, ADR 0030)
-    const runImage = await ensureStartImage(this.docker, image, progress, { buildImage: noBuild ? false : this.opts.buildImage, recipeDir: this.opts.recipeDir, signal })
+    const runImage = envRun ? image : await ensureStartImage(this.docker, image, progress, { buildImage: noBuild ? false : this.opts.buildImage, recipeDir: this.opts.recipeDir, signal })
     const network = policy === 'network' ? await this.guestNetwork() : undefined
     check()
 
@@ -206,7 +265,8 @@ export class DockerGuestProvider implements GuestProvider {
       const mcpPackages = this.opts.mcpPackagesDir && !storeRoot ? ensureFolder(this.opts.mcpPackagesDir) : undefined
       const specFor = (etc: { passwd: string; group: string }): GuestContainerSpec =>
         guestContainerSpec({
-          sessionId, repo, image: runImage, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: checkpointStore ? { ...this.opts.labels, [LABEL_ROLE]: 'checkpoints' } : this.opts.labels, guardMounts: guard.mounts, checkpointStore, mcpPackages
+          sessionId, repo, image: runImage, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: checkpointStore ? { ...this.opts.labels, [LABEL_ROLE]: 'checkpoints' } : this.opts.labels, guardMounts: guard.mounts, checkpointStore, mcpPackages,
+          ...(envRun ? { environment: { env: envRun.env } } : {})
         })
       return { repo, repoIdentity: `${st.dev}:${st.ino}`, uid: st.uid, gid: st.gid, policy, agentPath, image, defaultImage, runImage, guard, release, checkpointStore, specFor, progress, check }
     } catch (err) {
@@ -215,11 +275,11 @@ export class DockerGuestProvider implements GuestProvider {
     }
   }
 
-  /** Start a session guest (a claimed spare first, with the warm-guest setting), or with `storeRoot` the checkpoint guest of `args.repo` (see {@link checkpointLease}). */
-  private async startGuest(args: GuestStartOptions, log: Logger, storeRoot?: string): Promise<Guest> {
-    const p = await this.prepare(args, log, storeRoot)
+  /** Start a session guest (a claimed spare first, with the warm-guest setting), or with `storeRoot` the checkpoint guest of `args.repo` (see {@link checkpointLease}), or with `setupRun` the setup guest of a project environment (that image, a writable HOME). */
+  private async startGuest(args: GuestStartOptions, log: Logger, storeRoot?: string, setupRun?: EnvironmentRun): Promise<Guest> {
+    const p = await this.prepare(args, log, storeRoot, false, setupRun)
     const { repo, guard, release, progress, check, signal } = { ...p, signal: args.signal }
-    if (this.opts.warmGuest && !storeRoot && !args.oneOff) {
+    if (this.opts.warmGuest && !storeRoot && !args.oneOff && !setupRun) {
       this.lastSession = { repo, sandbox: p.policy }
       let claimed: Guest | undefined
       try {

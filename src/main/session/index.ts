@@ -17,6 +17,10 @@ import { createSessionService, type SessionService } from './service'
 import { SettingsStore, type SecretStore } from '../store/settings-store'
 import { modelSettingsFrom } from './settings-requests'
 import { sessionTitle } from './desk-requests'
+import { TrustStore } from '../extensions'
+import { environmentResolver } from '../extensions/environment/read-environment'
+import { guestSetup, type GuestSetupOptions } from '../extensions/environment/guest-setup'
+import { disarmAroundSetup } from './setup-guard'
 
 export { createSessionService, type SessionService, type SessionServiceOptions } from './service'
 export { resumeModelFlags } from './resume'
@@ -53,7 +57,7 @@ export const GUEST_IMAGE_ENV = 'CORTEX_GUEST_IMAGE'
  * repository and policy. Call `close()` at exit: it removes the pool's guests and the checkpoint guests.
  * @throws CortexError('invalid_input') when CORTEX_WARM_POOL is not a whole number from 0 to 8, or CORTEX_WARM_GUEST_TTL_MS is bad
  */
-export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: Logger; checkpointsDir?: string; image?: string; mcpPackagesDir?: string; warmGuest?: boolean } = {}): GuestProvider & { close(): Promise<void> } {
+export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: Logger; checkpointsDir?: string; image?: string; mcpPackagesDir?: string; warmGuest?: boolean; dataDir?: string } = {}): GuestProvider & { close(): Promise<void> } {
   const raw = process.env[WARM_POOL_ENV]
   const size = opts.warmPool ?? (raw === undefined || raw === '' ? 1 : Number(raw))
   if (!Number.isInteger(size) || size < 0 || size > 8) {
@@ -63,8 +67,21 @@ export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: L
   const logger = opts.logger ?? NOOP_LOGGER
   // the spare's lifetime is checked now: a bad CORTEX_WARM_GUEST_TTL_MS is refused before anything starts
   const spare = opts.warmGuest ? { warmGuest: true, spareTtlMs: spareTtlMs() } : {}
-  const docker = new DockerGuestProvider({ ...(image ? { image } : {}), ...spare, checkpointsDir: opts.checkpointsDir, mcpPackagesDir: opts.mcpPackagesDir, logger: childLogger(logger, { component: 'guest' }) })
+  const docker = new DockerGuestProvider({
+    ...(image ? { image } : {}), ...spare, checkpointsDir: opts.checkpointsDir, mcpPackagesDir: opts.mcpPackagesDir, logger: childLogger(logger, { component: 'guest' }),
+    // a repository's devcontainer.json, once the user trusts it (ADR 0038)
+    ...(opts.dataDir ? { environment: environmentResolver(new TrustStore(opts.dataDir)), aroundSetup: disarmAroundSetup(logger) } : {})
+  })
   return new WarmGuestPool(docker, { size, logger: childLogger(logger, { component: 'warm-pool' }) })
+}
+
+/**
+ * Entry for `cortex guest setup`: show the repository's environment (devcontainer.json), enable it
+ * with `opts.trust`, and prepare its guest image now (ADR 0038); lines go to `write`.
+ * Resolves with the exit status (0 ready, 1 otherwise, with the reason written).
+ */
+export function guestSetupMain(opts: GuestSetupOptions, write: (line: string) => void): Promise<number> {
+  return guestSetup({ aroundSetup: disarmAroundSetup(opts.logger ?? NOOP_LOGGER), ...opts }, write)
 }
 
 /** Options of {@link createCortexService}. */
@@ -130,6 +147,7 @@ export async function createCortexService(opts: CortexServiceOptions): Promise<S
     warmPool: opts.warmPool ?? saved?.warmPool,
     warmGuest: opts.warmGuest ?? false,
     image: saved?.guestImage,
+    dataDir: opts.dataDir,
     logger,
     checkpointsDir: checkpointsDirOf(opts.dataDir),
     mcpPackagesDir: join(opts.dataDir, 'mcp', 'packages')

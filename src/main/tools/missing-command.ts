@@ -32,7 +32,7 @@ export function missingCommandText(name: string, have: string[] | undefined): st
   return (
     `\`${name}\` is not installed in this guest (${list}). Use what it has if that serves the task; ` +
     'otherwise tell the user which toolchain is missing: the user adds one through the project\'s environment ' +
-    '(a guest image that has it, e.g. CORTEX_GUEST_IMAGE). Installing it from inside the guest will not work: ' +
+    '(the repository\'s devcontainer.json naming an image or Dockerfile that has it, or CORTEX_GUEST_IMAGE). Installing it from inside the guest will not work: ' +
     'the guest has no network unless the user allows it for one command, and is not a system you administer.'
   )
 }

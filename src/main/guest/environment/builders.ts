@@ -109,15 +109,16 @@ async function engineArch(): Promise<string> {
 /**
  * Build Cortex's layer (resources/guest/Dockerfile) FROM `base` as image `tag`, with network none:
  * the context holds everything it COPYs. `dockerfile` is the recipe file to build (default
- * `Dockerfile`; `Dockerfile.derive` adds only Node to a user's image).
+ * `Dockerfile`; `Dockerfile.derive` adds only Node to a user's image); `extraArgs` go to `docker build`
+ * before the tag (build args, labels: a project environment's base, project-image.ts).
  * @throws CortexError `image_unavailable` when packing, unpacking or the build fails.
  */
-export async function buildCortexLayer(recipeDir: string, base: string, tag: string, onProgress: (l: string) => void, signal?: AbortSignal, dockerfile = 'Dockerfile'): Promise<void> {
+export async function buildCortexLayer(recipeDir: string, base: string, tag: string, onProgress: (l: string) => void, signal?: AbortSignal, dockerfile = 'Dockerfile', extraArgs: readonly string[] = []): Promise<void> {
   const ctx = mkdtempSync(join(tmpdir(), 'cortex-guest-layer-'))
   try {
     await prepareLayerContext(recipeDir, ctx, await engineArch(), onProgress, signal, dockerfile)
     onProgress(`==> docker build --network none: Cortex's layer FROM ${base} -> ${tag}`)
-    await step(['docker', 'build', '--network', 'none', '--build-arg', `BASE=${base}`, '-t', tag, ctx], `building Cortex's layer FROM ${base}`, onProgress, signal)
+    await step(['docker', 'build', '--network', 'none', '--build-arg', `BASE=${base}`, ...extraArgs, '-t', tag, ctx], `building Cortex's layer FROM ${base}`, onProgress, signal)
   } finally {
     rmSync(ctx, { recursive: true, force: true })
   }

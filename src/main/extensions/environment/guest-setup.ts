@@ -1,0 +1,80 @@
+/**
+ * `cortex guest setup [--repo DIR] [--rebuild] [--trust]`: show what the repository's environment
+ * will run, enable it when the user says `--trust`, and prepare its guest image now (the base,
+ * Cortex's runtime, the setup step into its cache; `--rebuild` runs the setup again). The same
+ * preparation a session's guest start does (docs/adr/0038).
+ */
+import { realpathSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { errorFields, type Logger, NOOP_LOGGER } from '../../../shared/logger-types'
+import { DockerGuestProvider, type DockerGuestProviderOptions } from '../../guest/docker-guest'
+import { DEVCONTAINER_FILES } from '../../guest/environment/devcontainer'
+import { TrustStore } from '../trust-store'
+import { ENVIRONMENT_TRUST_KEY, environmentCardDetail, environmentResolver, readEnvironmentFiles } from './read-environment'
+
+/** Options of {@link guestSetup}. */
+export interface GuestSetupOptions {
+  /** The repository (default the working folder); used by its real path, as sessions key trust. */
+  repo?: string
+  /** CORTEX_HOME: where the trust decision is kept. */
+  dataDir: string
+  /** Run the setup step again even when its cache exists. */
+  rebuild?: boolean
+  /** Enable the definition shown (the user read it): the same decision as the session's trust card. */
+  trust?: boolean
+  /** Stop (Ctrl-C): kills a running build or setup command and removes the setup guest. */
+  signal?: AbortSignal
+  logger?: Logger
+  /** Wraps the setup commands (the session's git-arming disarm); see DockerGuestProviderOptions.aroundSetup. */
+  aroundSetup?: DockerGuestProviderOptions['aroundSetup']
+}
+
+/**
+ * Run `cortex guest setup`, writing lines to `write`. Resolves with the exit status: 0 when the
+ * environment's image is ready, 1 when there is no definition, it is not enabled (and `trust` was
+ * not given), it cannot be used, or the preparation failed (the error's message is written).
+ */
+export async function guestSetup(opts: GuestSetupOptions, write: (line: string) => void): Promise<number> {
+  const abs = resolve(opts.repo ?? '.')
+  let repo: string
+  try {
+    repo = realpathSync(abs)
+  } catch {
+    write(`error: ${abs} does not exist`)
+    return 1
+  }
+  const log = opts.logger ?? NOOP_LOGGER
+  try {
+    const f = readEnvironmentFiles(repo)
+    if (!f) {
+      write(`${repo} has no project environment (${DEVCONTAINER_FILES.join(' or ')})`)
+      return 1
+    }
+    write(`Project environment ${f.file} of ${repo}:`)
+    for (const l of environmentCardDetail(f).split('\n')) write(`  ${l}`)
+    const store = new TrustStore(opts.dataDir)
+    if (!store.isTrusted(repo, ENVIRONMENT_TRUST_KEY, f.hash)) {
+      if (!opts.trust) {
+        write(`not enabled${store.wasTrusted(repo, ENVIRONMENT_TRUST_KEY) ? ' (it changed since you enabled it)' : ''}: sessions use the default guest. Read the above, then run \`cortex guest setup --trust\` to enable it`)
+        return 1
+      }
+      store.trust(repo, [{ key: ENVIRONMENT_TRUST_KEY, hash: f.hash }])
+      write('enabled for this repository (a change to it disables it again)')
+    }
+    if (!f.def) {
+      write(`error: ${f.error ?? 'the definition cannot be used'}`)
+      return 1
+    }
+    const provider = new DockerGuestProvider({ environment: environmentResolver(store), logger: log, aroundSetup: opts.aroundSetup })
+    const prepared = await provider.prepareProjectEnvironment(repo, {
+      rebuild: opts.rebuild, signal: opts.signal, onProgress: (_state, detail) => detail && write(detail)
+    })
+    if (!prepared) throw new Error('the environment was not enabled when the preparation began')
+    write(`ready: sessions of ${repo} start from ${prepared.image} (setup: ${prepared.setup === 'ran' ? 'ran now' : prepared.setup === 'cached' ? 'cached, not run' : 'none'})`)
+    return 0
+  } catch (err) {
+    log.warn('guest setup failed', errorFields(err))
+    write(`error: ${(err as Error).message}`)
+    return 1
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The images of a repository's own environment (devcontainer.json, docs/adr/0038): its base (an
+ * image on the engine, or its Dockerfile built with network none), that base with Cortex's runtime
+ * and a HOME owned by the guest user (resources/guest/Dockerfile.environment), and the setup
+ * step's result committed as a cache image keyed by the recipe and the lockfiles
+ * (setup-step.ts). Every image made here carries the label {@link LABEL_ENV_REPO}.
+ */
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { CortexError } from '../../../shared/errors'
+import { buildCortexLayer, dockerImageExists } from './builders'
+import type { EnvironmentDefinition } from './devcontainer'
+import { assertGlibcImage } from './libc-check'
+import { runCommand } from './run-command'
+
+/** Image repository of bases built from a repository's Dockerfile. */
+export const PROJECT_IMAGE_REPO = 'cortex-project'
+/** Image repository of environment bases with Cortex's runtime and the guest user's HOME. */
+export const ENV_BASE_REPO = 'cortex-envbase'
+/** Image repository of setup caches (the setup step's result, committed). */
+export const ENV_CACHE_REPO = 'cortex-env'
+/** Label on every image made for a repository's environment: the repository's host path. */
+export const LABEL_ENV_REPO = 'dev.cortex.env-repo'
+/** Longest a build of a repository's Dockerfile may take (ms). */
+export const PROJECT_BUILD_DEADLINE_MS = 30 * 60_000
+
+/** A repository's environment, read on the host and trusted by the user (the resolver in main/extensions/environment). */
+export interface ProjectEnvironment {
+  /** Absolute host path of the repository. */
+  repo: string
+  def: EnvironmentDefinition
+  /** The trust hash (devcontainer.json + Dockerfile, sha256 hex). */
+  hash: string
+  /** sha256 hex over the lockfiles found (name and bytes of each). */
+  lockHash: string
+  /** Repository-relative names of the lockfiles in {@link lockHash}. */
+  lockfiles: string[]
+}
+
+function sha(...parts: string[]): string {
+  const h = createHash('sha256')
+  for (const p of parts) h.update(p).update('\0')
+  return h.digest('hex').slice(0, 12)
+}
+
+/**
+ * The id of image `ref` on the engine, or undefined when it is absent.
+ * @throws CortexError `docker_unavailable` when the docker CLI cannot run
+ */
+export async function imageId(ref: string): Promise<string | undefined> {
+  const out: string[] = []
+  let r
+  try {
+    r = await runCommand(['docker', 'image', 'inspect', '--format', '{{.Id}}', ref], (l) => out.push(l))
+  } catch (err) {
+    throw new CortexError('docker_unavailable', `cannot run the docker CLI: ${(err as Error).message}`, { cause: err })
+  }
+  return r.code === 0 ? out.join('').trim() || undefined : undefined
+}
+
+/** The PATH of image `ref`'s config, or undefined (none set, or not readable). */
+export async function imagePath(ref: string): Promise<string | undefined> {
+  const out: string[] = []
+  const r = await runCommand(['docker', 'image', 'inspect', '--format', '{{json .Config.Env}}', ref], (l) => out.push(l)).catch(() => undefined)
+  if (!r || r.code !== 0) return undefined
+  try {
+    const env = JSON.parse(out.join('')) as string[] | null
+    return env?.find((e) => e.startsWith('PATH='))?.slice(5)
+  } catch {
+    return undefined
+  }
+}
+
+async function mustRun(argv: string[], what: string, onLine: (l: string) => void, signal: AbortSignal): Promise<void> {
+  let r
+  try {
+    r = await runCommand(argv, onLine, signal)
+  } catch (err) {
+    if (signal.aborted) throw err
+    throw new CortexError('image_unavailable', `${what} could not run: ${(err as Error).message}`, { cause: err })
+  }
+  if (r.code !== 0) throw new CortexError('image_unavailable', `${what} failed (exit ${r.code}); last output: ${r.tail.slice(-5).join(' | ')}`)
+}
+
+/**
+ * The base image of `env`: the named image (it must be on the engine: nothing is pulled; the user
+ * pulls or builds it), or the repository's Dockerfile built as `cortex-project:<12 hex of the
+ * trust hash>` with `docker build --network none` (or the engine's default network when the
+ * user allowed the setup a network), once per definition (again when `rebuild`: files the
+ * Dockerfile COPYs and its FROM image are not in the tag).
+ * @param signal Stop (and the caller's deadline) kill the build
+ * @throws CortexError `image_unavailable` (image absent, build failed); AbortError on abort
+ */
+export async function projectBaseImage(env: ProjectEnvironment, onLine: (l: string) => void, signal: AbortSignal, rebuild = false): Promise<string> {
+  const base = env.def.base
+  if (base.kind === 'image') {
+    if (!(await imageId(base.image))) {
+      throw new CortexError('image_unavailable', `the project environment's image ${base.image} (${env.def.file}) is not on this Docker engine and Cortex never pulls: pull or build it first (docker pull ${base.image})`)
+    }
+    return base.image
+  }
+  const tag = `${PROJECT_IMAGE_REPO}:${env.hash.slice(0, 12)}`
+  if (!rebuild && (await dockerImageExists(tag))) return tag
+  onLine(`==> building the project's ${base.dockerfile} -> ${tag}${env.def.setupNetwork ? ' (network allowed)' : ' (network none)'}`)
+  const argv = ['docker', 'build', ...(env.def.setupNetwork ? [] : ['--network', 'none']), '-f', join(env.repo, base.dockerfile)]
+  for (const [k, v] of Object.entries(base.args)) argv.push('--build-arg', `${k}=${v}`)
+  if (base.target) argv.push('--target', base.target)
+  argv.push('--label', `${LABEL_ENV_REPO}=${env.repo}`, '-t', tag, join(env.repo, base.context))
+  await mustRun(argv, `building ${base.dockerfile} of ${env.def.file}`, onLine, AbortSignal.any([signal, AbortSignal.timeout(PROJECT_BUILD_DEADLINE_MS)]))
+  return tag
+}
+
+/**
+ * `base` with Cortex's Node runtime (kept out of the way when the image has a node) and
+ * `/home/cortex` owned by `uid:gid` (resources/guest/Dockerfile.environment, built with network
+ * none): `cortex-envbase:<12 hex over the base's id, uid:gid and the recipe files>`, built once.
+ * A base built on musl is refused first (libc-check.ts).
+ * @throws CortexError `image_unavailable`; AbortError on abort (the build is killed)
+ */
+export async function environmentBaseImage(
+  env: ProjectEnvironment, base: string, owner: { uid: number; gid: number }, recipeDir: string, onLine: (l: string) => void, signal: AbortSignal
+): Promise<string> {
+  await assertGlibcImage(base)
+  const id = await imageId(base)
+  if (!id) throw new CortexError('image_unavailable', `the project environment's image ${base} is gone`)
+  let recipe: string
+  try {
+    recipe = ['Dockerfile.environment', 'toolchains.json'].map((f) => readFileSync(join(recipeDir, f), 'utf8')).join('\0')
+  } catch (err) {
+    throw new CortexError('image_unavailable', `cannot read Cortex's environment recipe: ${(err as Error).message}`, { cause: err })
+  }
+  const tag = `${ENV_BASE_REPO}:${sha(id, `${owner.uid}:${owner.gid}`, recipe)}`
+  if (await dockerImageExists(tag)) return tag
+  onLine(`==> adding Cortex's runtime and the guest user's HOME to ${base} -> ${tag} (once per image)`)
+  const extra = ['--build-arg', `GUEST_UID=${owner.uid}`, '--build-arg', `GUEST_GID=${owner.gid}`, '--label', `${LABEL_ENV_REPO}=${env.repo}`]
+  await buildCortexLayer(recipeDir, base, tag, onLine, AbortSignal.any([signal, AbortSignal.timeout(PROJECT_BUILD_DEADLINE_MS)]), 'Dockerfile.environment', extra)
+  return tag
+}
+
+/**
+ * Tag of the setup cache of `env` started from `envBase`: `cortex-env:<12 hex over the trust hash,
+ * the environment base's id (which covers the uid and Cortex's runtime) and the lockfiles' hash>`.
+ */
+export async function setupCacheTag(env: ProjectEnvironment, envBase: string): Promise<string> {
+  const id = (await imageId(envBase)) ?? envBase
+  return `${ENV_CACHE_REPO}:${sha(env.hash, id, env.lockHash)}`
+}
