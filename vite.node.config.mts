@@ -9,7 +9,7 @@ import pkg from './package.json' with { type: 'json' }
  * zod alone is ~270 ES modules and the AI SDK a dozen more, and Node's ESM loader resolves, reads
  * and links each one, which cost more than their code at start-up. One bundled chunk loads them at once.
  */
-const BUNDLED_IN_CLI = ['zod', 'ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible', 'strip-ansi', 'unbash', 'dockerode', 'commander', 'diff', 'marked', 'marked-terminal', 'image-size']
+const BUNDLED_IN_CLI = ['zod', 'ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible', 'strip-ansi', 'unbash', 'dockerode', 'commander', 'diff', 'marked', 'marked-terminal', 'image-size', 'yaml', 'jsonc-parser', 'smol-toml']
 
 /**
  * Modules of the bundled dockerode that load heavy packages Cortex never uses at run time, each
@@ -85,7 +85,12 @@ export default defineConfig({
     rollupOptions: {
       input: { index: 'src/cli/index.ts' },
       external: (id) => external.some((e) => id === e || id.startsWith(`${e}/`)) || Object.values(LAZY_IN_DOCKERODE).some((l) => id === l.file),
-      output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' }
+      output: {
+        format: 'es',
+        entryFileNames: '[name].mjs',
+        // the chunk holding the session service is always `session-*` (start-up tests and ADR 0027 name it), whatever module rollup would name it after
+        chunkFileNames: (chunk) => (chunk.moduleIds.some((id) => id.replace(/\\/g, '/').endsWith('/src/main/session/index.ts')) ? 'chunks/session-[hash].mjs' : 'chunks/[name]-[hash].mjs')
+      }
     }
   }
 })

@@ -50,7 +50,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: the pla
     await expectTurnEnds(page, 2)
     const rejected = web.app.model.requests[2]!
     expect(JSON.stringify(rejected.body)).toContain('Mention the file name in the title')
-    expect(offeredToolNames(rejected)).toEqual(['read_file', 'glob', 'grep', 'plan'])
+    expect(offeredToolNames(rejected)).toEqual(['read_file', 'glob', 'grep', 'plan', 'task'])
     expect(await page.getByTestId('mode-select').inputValue()).toBe('plan')
     await expect.poll(() => page.getByTestId('plan-title').textContent()).toBe('Greeting v2')
 

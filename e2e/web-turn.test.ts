@@ -170,7 +170,7 @@ describe.skipIf(skipWithoutChromium() || skipWithoutDocker())('web host: a Code 
 
     // The model was offered the Plan-mode tools only.
     const body = model.requests.at(-2)?.body as { tools?: Array<{ function?: { name?: string } }> }
-    expect((body.tools ?? []).map((t) => t.function?.name).sort()).toEqual(['glob', 'grep', 'plan', 'read_file'])
+    expect((body.tools ?? []).map((t) => t.function?.name).sort()).toEqual(['glob', 'grep', 'plan', 'read_file', 'task'])
 
     await page.getByTestId('tab-plan').click()
     expect(await page.getByTestId('plan-title').textContent()).toBe('Greet in French')

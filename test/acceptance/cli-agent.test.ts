@@ -81,7 +81,7 @@ describe.skipIf(skipWithoutDocker())('cortex run on a real npm package in a Dock
     // the model saw every tool result it asked for, and was offered the full catalog
     expect(server.requests).toHaveLength(6)
     expect(offeredToolNames(server.requests[0]!).sort()).toEqual(
-      ['bash', 'edit_file', 'glob', 'grep', 'plan', 'read_file', 'todo_read', 'todo_write', 'write_file']
+      ['bash', 'edit_file', 'glob', 'grep', 'plan', 'read_file', 'task', 'todo_read', 'todo_write', 'write_file']
     )
   })
 
@@ -93,7 +93,7 @@ describe.skipIf(skipWithoutDocker())('cortex run on a real npm package in a Dock
     ])
     const run = await cli('ask', 'Write a file')
     expect(run.code).toBe(0)
-    expect(offeredToolNames(server.requests[0]!).sort()).toEqual(['glob', 'grep', 'read_file'])
+    expect(offeredToolNames(server.requests[0]!).sort()).toEqual(['glob', 'grep', 'read_file', 'task'])
     const [refused] = finished(run.events)
     expect(refused).toMatchObject({ name: 'write_file', isError: true })
     expect(refused!.result).toMatch(/not available in ask mode/)

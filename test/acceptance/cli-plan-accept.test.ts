@@ -56,7 +56,7 @@ describe.skipIf(skipWithoutDocker())('plan lock over the headless CLI', () => {
 
     cli.send({ type: 'reject_plan', feedback: 'Call it greeting.txt' })
     await turnEnds(2)
-    expect(offeredToolNames(server.requests[2]!)).toEqual([...ASK, 'plan'])
+    expect(offeredToolNames(server.requests[2]!)).toEqual([...ASK, 'plan', 'task'])
     expect(lastUserText(server.requests[2])).toMatch(/Feedback on the plan "First plan"[\s\S]*Call it greeting\.txt$/)
 
     const from = cli.events.length
@@ -65,7 +65,7 @@ describe.skipIf(skipWithoutDocker())('plan lock over the headless CLI', () => {
     const after: SessionEvent[] = cli.events.slice(from).map((e) => e.event)
     expect(after).toContainEqual({ type: 'mode_changed', mode: 'agent' })
     expect(after).toContainEqual({ type: 'todos_updated', todos: [{ content: 'Write hello.txt', status: 'pending' }, { content: 'Check hello.txt', status: 'pending' }] })
-    expect(offeredToolNames(server.requests[4]!)).toEqual([...ASK, 'write_file', 'edit_file', 'bash', 'todo_read', 'todo_write', 'plan'])
+    expect(offeredToolNames(server.requests[4]!)).toEqual([...ASK, 'write_file', 'edit_file', 'bash', 'todo_read', 'todo_write', 'plan', 'task'])
     expect(lastUserText(server.requests[4])).toMatch(/The plan is accepted[\s\S]*# Revised plan/)
     expect(readFileSync(join(repo, 'hello.txt'), 'utf8')).toBe('hello\n')
 

@@ -94,7 +94,7 @@ describe.skipIf(skipWithoutDocker())('cortex run --warm: a spare guest across ru
     expect(spare.Id.startsWith(guestIdOf(first))).toBe(false) // never the used one
 
     // the same hardening as a session guest started by the production provider on the same folder
-    const provider = new DockerGuestProvider({ buildImage: false })
+    const provider = new DockerGuestProvider({ buildImage: false, mcpPackagesDir: join(home, 'mcp', 'packages') }) // as the CLI's provider: the user's MCP package cache mounted read-only
     const cold = await provider.start({ sessionId: 'warm-compare', repo: r })
     let session: Inspected
     try {

@@ -15,11 +15,12 @@ import { skipWithoutDocker } from '../support/requirements'
 import { offeredToolNames, sentToolResults, startScriptedModelServer, type RecordedRequest, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
 
 const ASK = ['read_file', 'glob', 'grep']
+// `task` (subagents, read-only: offered in every mode) follows the built-ins (shared/modes.ts offeredTools)
 const TOOLS: Record<Mode, string[]> = {
-  ask: ASK,
-  plan: [...ASK, 'plan'],
-  spec: [...ASK, 'spec'],
-  agent: [...ASK, 'write_file', 'edit_file', 'bash', 'todo_read', 'todo_write', 'plan']
+  ask: [...ASK, 'task'],
+  plan: [...ASK, 'plan', 'task'],
+  spec: [...ASK, 'spec', 'task'],
+  agent: [...ASK, 'write_file', 'edit_file', 'bash', 'todo_read', 'todo_write', 'plan', 'task']
 }
 
 const PLAN = {

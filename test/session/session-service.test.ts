@@ -19,7 +19,7 @@ import {
 } from '../support/scripted-model-server'
 import { tempDir } from '../support/temp-dir'
 
-const ALL_TOOLS = ['bash', 'edit_file', 'glob', 'grep', 'plan', 'read_file', 'todo_read', 'todo_write', 'write_file']
+const ALL_TOOLS = ['bash', 'edit_file', 'glob', 'grep', 'plan', 'read_file', 'task', 'todo_read', 'todo_write', 'write_file']
 
 interface Harness {
   service: SessionService
@@ -111,7 +111,7 @@ describe('session service', () => {
       { mode: 'ask' }
     )
     const events = await h.turn('write x')
-    expect(offeredToolNames(h.server.requests[0]!).sort()).toEqual(['glob', 'grep', 'read_file'])
+    expect(offeredToolNames(h.server.requests[0]!).sort()).toEqual(['glob', 'grep', 'read_file', 'task'])
     const [refused] = ofType(events, 'tool_call_finished')
     expect(refused?.isError).toBe(true)
     expect(refused?.result).toMatch(/not available in ask mode/)
@@ -159,7 +159,7 @@ describe('session service', () => {
     await h.turn('one')
     await h.service.submit({ sessionId: h.sessionId, op: { type: 'set_mode', mode: 'plan' } })
     await h.turn('two')
-    expect(offeredToolNames(h.server.requests[1]!).sort()).toEqual(['glob', 'grep', 'plan', 'read_file'])
+    expect(offeredToolNames(h.server.requests[1]!).sort()).toEqual(['glob', 'grep', 'plan', 'read_file', 'task'])
     expect(h.events.some((e) => e.event.type === 'mode_changed')).toBe(true)
   })
 
