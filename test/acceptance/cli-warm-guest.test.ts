@@ -203,9 +203,9 @@ describe.skipIf(skipWithoutDocker())('cortex run --warm: a spare guest across ru
     await until(() => !containersOf(r).includes(spare!), 20_000, 'the killed claimer\'s spare to go')
     // what the next Cortex start's sweep removes (a dead claimer's claim, a passwd folder mounted by none)
     rmSync(etc, { recursive: true, force: true })
-    rmSync(join(tmpdir(), 'cortex-spare-claims', spare!), { force: true })
+    rmSync(join(tmpdir(), `cortex-spare-claims-${process.getuid!()}`, spare!), { force: true })
     try {
-      rmdirSync(join(tmpdir(), 'cortex-spare-claims'))
+      rmdirSync(join(tmpdir(), `cortex-spare-claims-${process.getuid!()}`))
     } catch {
       // another claim is there (another run's): not this test's to remove
     }
@@ -230,9 +230,9 @@ describe.skipIf(skipWithoutDocker())('cortex run --warm: a spare guest across ru
     await exited
     await until(() => !containersOf(r).includes(spare!), 15_000, 'the watchdog to remove the claimed spare')
     rmSync(etc, { recursive: true, force: true })
-    rmSync(join(tmpdir(), 'cortex-spare-claims', spare!), { force: true })
+    rmSync(join(tmpdir(), `cortex-spare-claims-${process.getuid!()}`, spare!), { force: true })
     try {
-      rmdirSync(join(tmpdir(), 'cortex-spare-claims'))
+      rmdirSync(join(tmpdir(), `cortex-spare-claims-${process.getuid!()}`))
     } catch {
       // another claim is there (another run's): not this test's to remove
     }

@@ -4,7 +4,7 @@
  * can write the repository, and a `.claude -> ~/.claude` link or a `settings.json -> ~/.ssh/id_rsa`
  * link must not make Cortex read, show or run a host file as if it were the repository's.
  */
-import { closeSync, fstatSync, lstatSync, readdirSync, readSync } from 'node:fs'
+import { closeSync, constants, fstatSync, lstatSync, readdirSync, readSync } from 'node:fs'
 import { join, sep } from 'node:path'
 import { CortexError } from '../../shared/errors'
 import { openNoFollow, READ_NOFOLLOW } from '../store/no-follow'
@@ -54,7 +54,8 @@ export function readRepoFile(repo: string, rel: string): Buffer | null {
   const path = join(repo, ...p)
   let fd: number
   try {
-    fd = openNoFollow(path, READ_NOFOLLOW)
+    // O_NONBLOCK: a FIFO the model put at this path must not block the host process (the regular-file check follows)
+    fd = openNoFollow(path, READ_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY)
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
     if (err instanceof CortexError) throw new CortexError('invalid_input', `${path} is a symbolic link; Cortex does not follow links in repository extension files`)

@@ -2,6 +2,7 @@
 // temp folder: a changed content is untrusted again, links anywhere on the way are refused, and a
 // decision binds to the content the card showed.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, statSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -36,6 +37,14 @@ describe('readRepoFile', () => {
     expect(() => listRepoDir(repo, '.cortex')).toThrow(/symbolic link/)
     expect(() => readRepoFile(repo, '../x')).toThrow(/repository-relative/)
     expect(listRepoDir(repo, '.claude').map((e) => e.name)).toEqual(['settings.json'])
+  })
+})
+
+describe('readRepoFile and a FIFO', () => {
+  it('refuses a FIFO the model put at an extension path at once instead of blocking the host process', () => {
+    const repo = temp()
+    execFileSync('mkfifo', [join(repo, '.mcp.json')])
+    expect(() => readRepoFile(repo, '.mcp.json')).toThrow(/not a regular file/)
   })
 })
 

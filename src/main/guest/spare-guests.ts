@@ -87,9 +87,12 @@ export function spareSpec(spec: GuestContainerSpec, key: string, ttlMs: number, 
   , Labels: labels }
 }
 
-/** Where claims are recorded: one file per claimed spare, named by its container id. */
+/**
+ * Where claims are recorded: one file per claimed spare, named by its container id; one folder per
+ * user (0700), so no other local account can remove a claim and get a live guest swept.
+ */
 export function claimsDir(): string {
-  return join(tmpdir(), 'cortex-spare-claims')
+  return join(tmpdir(), `cortex-spare-claims-${process.getuid?.() ?? 'user'}`)
 }
 
 /** A full container id: the only names read or removed in the claims folder. */
@@ -97,18 +100,19 @@ const CONTAINER_ID = /^[0-9a-f]{64}$/
 
 /**
  * Whether the claims folder can be trusted: a real folder (never a link another user planted, which
- * would make the stale-claim sweep remove files elsewhere), ours or sticky like /tmp itself.
+ * would make the stale-claim sweep remove files elsewhere), owned by this user and closed to others.
  */
 function claimsDirOk(): boolean {
   const st = lstatSync(claimsDir(), { throwIfNoEntry: false })
-  return !!st && st.isDirectory() && !st.isSymbolicLink() && (st.uid === process.getuid?.() || (st.mode & 0o1000) !== 0)
+  const uid = process.getuid?.()
+  return !!st && st.isDirectory() && !st.isSymbolicLink() && (uid === undefined || st.uid === uid) && (st.mode & 0o077) === 0
 }
 
-/** Create the claims folder when missing (sticky and world-writable like /tmp: every user's processes claim there). */
+/** Create this user's claims folder when missing (0700). */
 function ensureClaimsDir(): void {
   try {
     mkdirSync(claimsDir(), { mode: 0o700 })
-    chmodSync(claimsDir(), 0o1777)
+    chmodSync(claimsDir(), 0o700)
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
   }

@@ -8,7 +8,7 @@ import { tempDir } from '../../../../test/support/temp-dir'
 import { parseHooksFile } from './hook-config'
 import type { HookProcessResult } from './hook-exec'
 import { matcherMatches, selectHooks, toolNames } from './hook-match'
-import { interpretHook } from './hook-output'
+import { interpretHook, verdictOf } from './hook-output'
 import { loadHooks, namedRepoFiles } from './hook-sources'
 import { readFile } from 'node:fs/promises'
 
@@ -94,5 +94,16 @@ describe('repository hooks hash', () => {
     const b = await loadHooks(repo, undefined, read)
     expect(b.repoHash).not.toBe(a.repoHash) // the script changed: the hash changed
     expect(namedRepoFiles('python3 scripts/fmt.py "$1" && ~/bin/x /etc/passwd ../out >> .hook-log 2> ./err.txt', '/r')).toEqual(['scripts/fmt.py'])
+  })
+})
+
+describe('verdictOf', () => {
+  it('drops an approval from a repository hook (the model could script it) but keeps deny and ask; the user keeps approvals', () => {
+    const approve = interpretHook('PreToolUse', ran({ stdout: '{"decision":"approve"}' }), 60)
+    expect(approve.permission).toBe('allow')
+    expect(verdictOf('repository', approve).permission).toBeUndefined()
+    expect(verdictOf('user', approve).permission).toBe('allow')
+    const ask = interpretHook('PreToolUse', ran({ stdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}' }), 60)
+    expect(verdictOf('repository', ask).permission).toBe('ask')
   })
 })

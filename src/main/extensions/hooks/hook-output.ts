@@ -101,3 +101,15 @@ function fromJson(event: HookEventName, json: Record<string, unknown>): HookVerd
   else if (!suppress && verdict.context) verdict.message = verdict.context
   return verdict
 }
+
+/**
+ * What a hook's verdict may decide, by whose file it came from: a repository hook may block, deny or
+ * ask, but never approve (`permissionDecision: "allow"`, `decision: "approve"`): its script can read
+ * files the trust hash does not cover (package.json scripts, sourced files), so an approval from it
+ * would let the model approve its own calls. The user's own hooks keep it.
+ */
+export function verdictOf(source: 'user' | 'repository', v: HookVerdict): HookVerdict {
+  if (source !== 'repository' || v.permission !== 'allow') return v
+  const { permission: _dropped, ...rest } = v
+  return rest
+}

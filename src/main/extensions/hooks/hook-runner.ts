@@ -13,7 +13,7 @@ import type { Guest } from '../../guest/guest'
 import type { HookCommand } from './hook-config'
 import { runHookProcess } from './hook-exec'
 import { selectHooks } from './hook-match'
-import { interpretHook, type HookVerdict } from './hook-output'
+import { interpretHook, verdictOf, type HookVerdict } from './hook-output'
 import { loadHooks, type LoadedHooks, type RepoFileReader } from './hook-sources'
 
 /** What the session's hooks need. */
@@ -84,7 +84,7 @@ export class SessionHooks {
       command: h.command, repo: this.deps.repo, input, timeoutMs: h.timeoutS * 1000, signal: ctx.signal,
       where: h.host ? 'host' : { guest: ctx.getGuest }
     })
-    const v = interpretHook(event, r, h.timeoutS)
+    const v = verdictOf(h.source, interpretHook(event, r, h.timeoutS))
     // text the model reads as a user message at this point of the history (history.ts)
     const context =
       (event === 'Stop' || event === 'SubagentStop') && v.block !== undefined ? `${event} hook feedback (the turn goes on):\n${v.block}`

@@ -22,7 +22,8 @@ export interface LockfilesHash {
 }
 
 function hashFile(path: string, h: ReturnType<typeof createHash>): void {
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0))
+  // O_NONBLOCK: a FIFO the model put here must not block the host process (checked as not a regular file below)
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | constants.O_NONBLOCK | constants.O_NOCTTY)
   try {
     if (!fstatSync(fd).isFile()) {
       h.update('<not a regular file>')

@@ -6,8 +6,8 @@
  * (setup-step.ts). Every image made here carries the label {@link LABEL_ENV_REPO}.
  */
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { lstatSync, readFileSync } from 'node:fs'
+import { isAbsolute, join } from 'node:path'
 import { CortexError } from '../../../shared/errors'
 import { buildCortexLayer, dockerImageExists } from './builders'
 import type { EnvironmentDefinition } from './devcontainer'
@@ -100,8 +100,13 @@ export async function projectBaseImage(env: ProjectEnvironment, onLine: (l: stri
     }
     return base.image
   }
-  const tag = `${PROJECT_IMAGE_REPO}:${env.hash.slice(0, 12)}`
+  // the repository is part of the key: another repository with the same files never gets this one's image
+  const tag = `${PROJECT_IMAGE_REPO}:${sha(env.repo, env.hash)}`
   if (!rebuild && (await dockerImageExists(tag))) return tag
+  // the model can write the repository: a context or Dockerfile reached through a link could send host
+  // files (a home folder) into the image, so no component of either may be a link, and neither may leave the repository
+  assertInRepoNoLinks(env.repo, base.context)
+  assertInRepoNoLinks(env.repo, base.dockerfile)
   onLine(`==> building the project's ${base.dockerfile} -> ${tag}${env.def.setupNetwork ? ' (network allowed)' : ' (network none)'}`)
   const argv = ['docker', 'build', ...(env.def.setupNetwork ? [] : ['--network', 'none']), '-f', join(env.repo, base.dockerfile)]
   for (const [k, v] of Object.entries(base.args)) argv.push('--build-arg', `${k}=${v}`)
@@ -139,10 +144,27 @@ export async function environmentBaseImage(
 }
 
 /**
- * Tag of the setup cache of `env` started from `envBase`: `cortex-env:<12 hex over the trust hash,
+ * Tag of the setup cache of `env` started from `envBase`: `cortex-env:<12 hex over the repository, the trust hash,
  * the environment base's id (which covers the uid and Cortex's runtime) and the lockfiles' hash>`.
  */
 export async function setupCacheTag(env: ProjectEnvironment, envBase: string): Promise<string> {
   const id = (await imageId(envBase)) ?? envBase
-  return `${ENV_CACHE_REPO}:${sha(env.hash, id, env.lockHash)}`
+  return `${ENV_CACHE_REPO}:${sha(env.repo, env.hash, id, env.lockHash)}`
+}
+
+/**
+ * Refuse `rel` (relative to `repo`) when it leaves the repository or any component of it is a
+ * symbolic link (checked with lstat right before the build; a missing path is left to docker's error).
+ * @throws CortexError('invalid_input') naming the path
+ */
+export function assertInRepoNoLinks(repo: string, rel: string): void {
+  const parts = rel.split(/[\\/]+/).filter((p) => p !== '' && p !== '.')
+  if (isAbsolute(rel) || parts.includes('..')) throw new CortexError('invalid_input', `the project environment's path ${rel} leaves the repository; Cortex builds only from inside it`)
+  let at = repo
+  for (const part of parts) {
+    at = join(at, part)
+    const st = lstatSync(at, { throwIfNoEntry: false })
+    if (!st) return
+    if (st.isSymbolicLink()) throw new CortexError('invalid_input', `the project environment's path ${rel} goes through the symbolic link ${at}; Cortex never builds through links (they could reach host files)`)
+  }
 }

@@ -15,6 +15,7 @@ import { throttleBuildProgress } from '../docker-util'
 import { dockerImageExists } from './builders'
 import { environmentBaseImage, imagePath, LABEL_ENV_REPO, projectBaseImage, setupCacheTag, type ProjectEnvironment } from './project-image'
 import { runCommand } from './run-command'
+import { raceAbort } from '../abortable'
 
 /** Longest one setup command may run (ms): its process group is killed then and the step fails. */
 export const SETUP_COMMAND_TIMEOUT_MS = 30 * 60_000
@@ -100,7 +101,8 @@ export async function prepareEnvironmentImage(env: ProjectEnvironment, deps: Env
     }).finally(() => inFlight.delete(tag))
     inFlight.set(tag, run)
   }
-  await run
+  // a start that joined another's setup run stops waiting on its own Stop (the run goes on for its owner)
+  await raceAbort(run, deps.signal)
   return { image: tag, env: vars, setup: 'ran' }
 }
 
