@@ -113,12 +113,13 @@ describe.skipIf(skipWithoutDocker())('cortex run --warm: a spare guest across ru
     expect(spare.HostConfig.AutoRemove).toBe(true)
     expect(session.HostConfig.AutoRemove).toBe(false)
 
-    const since = Math.floor(Date.now() / 1000) - 1
+    // fractional seconds (docker events takes them): the first run's own guests, made a moment earlier, stay outside the window
+    const since = ((Date.now() - 20) / 1000).toFixed(3)
     const second = await run(r, { CORTEX_WARM_GUEST: '' }, ['--warm']) // the flag turns it on too
     expect(spare.Id.startsWith(guestIdOf(second))).toBe(true) // the second run's guest is the spare
     expect(second.events.some((e) => e.event.type === 'guest_status' && e.event.state === 'starting')).toBe(false)
     // no session container was created during the second run: only its checkpoint guest and the new spare
-    const created = docker('events', '--since', String(since), '--until', String(Math.ceil(Date.now() / 1000) + 1), '--filter', 'type=container', '--filter', 'event=create', '--filter', `label=dev.cortex.repo=${r}`, '--format', '{{.Actor.ID}} {{index .Actor.Attributes "dev.cortex.role"}}')
+    const created = docker('events', '--since', since, '--until', String(Math.ceil(Date.now() / 1000) + 1), '--filter', 'type=container', '--filter', 'event=create', '--filter', `label=dev.cortex.repo=${r}`, '--format', '{{.Actor.ID}} {{index .Actor.Attributes "dev.cortex.role"}}')
     // the window (whole seconds) may open before the first spare's and the comparison guest's creation
     const roles = created.split('\n').filter((l) => l && !l.startsWith(spare.Id) && !l.startsWith(cold.id)).map((l) => l.split(' ')[1])
     expect(roles.sort()).toEqual(['checkpoints', 'spare'])
