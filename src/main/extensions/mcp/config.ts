@@ -13,7 +13,7 @@ import { describeServer, describeWithNotes, loadMcpConfig, type McpConfigSet, ty
 
 export { addUserServer, removeUserServer } from './config-file'
 export { importMcpServers, IMPORT_FORMATS, defaultImportFiles, type ImportReport, type ImportFormat } from './config-import'
-export { describeServer, MCP_CONFIG_ENV, type McpConfigSet, type McpServerEntry } from './config-load'
+export { describeServer, describeWithNotes, MCP_CONFIG_ENV, type McpConfigSet, type McpServerEntry } from './config-load'
 export type { RawMcpEntry } from './config-parse'
 
 /**
@@ -79,7 +79,8 @@ export function enableMcpServer(home: string, repo: string | undefined, name: st
   const entry = winning(mcpServersFor(home, repo, env), name, repo)
   const detail = describeWithNotes(entry.server)
   if (entry.source === 'repo') {
-    if (expectedHash !== undefined && (expectedHash.length === 0 || !entry.trust!.hash.startsWith(expectedHash.toLowerCase()))) {
+    if (expectedHash === '') throw new CortexError('invalid_input', `enabling "${name}" from the repository's ${entry.file} needs the hash of the entry you reviewed`)
+    if (expectedHash !== undefined && !entry.trust!.hash.startsWith(expectedHash.toLowerCase())) {
       throw new CortexError('invalid_input', `not enabled: "${name}" (${entry.file}) changed since it was shown: its hash is now ${entry.trust!.hash.slice(0, 12)}, not ${expectedHash.slice(0, 12)}. It would now run:\n  ${detail.split('\n').join('\n  ')}`)
     }
     if (entry.state === 'active') return { outcome: 'unchanged', entry, detail }
