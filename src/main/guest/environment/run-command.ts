@@ -75,7 +75,8 @@ export async function dockerQuery(argv: string[], onLine?: (line: string) => voi
   } catch (err) {
     if (signal?.aborted) throw err
     if (deadline.aborted) {
-      throw new CortexError('docker_unavailable', `the Docker engine did not answer \`${argv.slice(0, 3).join(' ')}\` within ${deadlineS} s: check that it runs (docker info), then try again`, { cause: err })
+      // no cause: the spawn's AbortError in the chain would make the turn take the deadline for the user's Stop
+      throw new CortexError('docker_unavailable', `the Docker engine did not answer \`${argv.slice(0, 3).join(' ')}\` within ${deadlineS} s: check that it runs (docker info), then try again`)
     }
     throw new CortexError('docker_unavailable', `cannot run the docker CLI: ${(err as Error).message}`, { cause: err })
   }
