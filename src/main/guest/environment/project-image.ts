@@ -77,6 +77,21 @@ export async function imagePath(ref: string, signal?: AbortSignal): Promise<stri
   }
 }
 
+/**
+ * Run `fn` with `signal` and {@link PROJECT_BUILD_DEADLINE_MS}: the deadline ends it with
+ * CortexError `image_unavailable` naming `what` (no abort in its cause chain, so the turn does not
+ * take it for the user's Stop); the user's Stop still ends it with the AbortError.
+ */
+async function withBuildDeadline<T>(signal: AbortSignal, what: string, fn: (s: AbortSignal) => Promise<T>): Promise<T> {
+  const deadline = AbortSignal.timeout(PROJECT_BUILD_DEADLINE_MS)
+  try {
+    return await fn(AbortSignal.any([signal, deadline]))
+  } catch (err) {
+    if (!signal.aborted && deadline.aborted) throw new CortexError('image_unavailable', `${what} did not finish within ${PROJECT_BUILD_DEADLINE_MS / 60_000} min`)
+    throw err
+  }
+}
+
 async function mustRun(argv: string[], what: string, onLine: (l: string) => void, signal: AbortSignal, stdin?: Uint8Array): Promise<void> {
   let r
   try {
@@ -120,7 +135,8 @@ export async function projectBaseImage(env: ProjectEnvironment, onLine: (l: stri
   for (const [k, v] of Object.entries(base.args)) argv.push('--build-arg', `${k}=${v}`)
   if (base.target) argv.push('--target', base.target)
   argv.push('--label', `${LABEL_ENV_REPO}=${env.repo}`, '-t', tag, join(env.repo, base.context))
-  await mustRun(argv, `building ${base.dockerfile} of ${env.def.file}`, onLine, AbortSignal.any([signal, AbortSignal.timeout(PROJECT_BUILD_DEADLINE_MS)]), env.dockerfile)
+  const what = `building ${base.dockerfile} of ${env.def.file}`
+  await withBuildDeadline(signal, what, (s) => mustRun(argv, what, onLine, s, env.dockerfile))
   return tag
 }
 
@@ -147,7 +163,7 @@ export async function environmentBaseImage(
   if (await dockerImageExists(tag, signal)) return tag
   onLine(`==> adding Cortex's runtime and the guest user's HOME to ${base} -> ${tag} (once per image)`)
   const extra = ['--build-arg', `GUEST_UID=${owner.uid}`, '--build-arg', `GUEST_GID=${owner.gid}`, '--label', `${LABEL_ENV_REPO}=${env.repo}`]
-  await buildCortexLayer(recipeDir, base, tag, onLine, AbortSignal.any([signal, AbortSignal.timeout(PROJECT_BUILD_DEADLINE_MS)]), 'Dockerfile.environment', extra)
+  await withBuildDeadline(signal, `adding Cortex's runtime to ${base}`, (s) => buildCortexLayer(recipeDir, base, tag, onLine, s, 'Dockerfile.environment', extra))
   return tag
 }
 
