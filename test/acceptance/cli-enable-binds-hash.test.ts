@@ -164,7 +164,21 @@ describe('enabling binds to the hash the user was shown', () => {
     expect(stale.stderr).toMatch(/error: not enabled: the environment's hash is now [0-9a-f]{12}, not [0-9a-f]{12}/)
     expect(trusted(home, repo)).toEqual([])
 
-    const now = /\(hash ([0-9a-f]{12})\):/.exec(stale.stderr)![1]!
+    // on a terminal: the definition is printed, a change before the answer is refused
+    const tty = startPtyCli(['guest', 'setup', '--trust', '--repo', repo], { cols: 160, rows: 40, env })
+    try {
+      await tty.waitFor('Enable this environment exactly as shown? [y/N]', 20_000)
+      expect(tty.text()).toContain('Guest image: cortex-test-never-present:swapped')
+      def('cortex-test-never-present:later')
+      tty.write('y\r')
+      expect(await tty.exited).toBe(1)
+      expect(tty.text()).toContain('not enabled: the environment changed since it was shown')
+      expect(trusted(home, repo)).toEqual([])
+    } finally {
+      tty.kill()
+    }
+
+    const now = /\(hash ([0-9a-f]{12})\):/.exec((await runCli(['guest', 'setup', '--repo', repo], { env })).stderr)![1]!
     const ok = await runCli(['guest', 'setup', '--trust', '--hash', now, '--repo', repo], { env })
     expect(ok.stderr).toContain('enabled for this repository')
     expect(trusted(home, repo)).toEqual(['environment'])
