@@ -30,7 +30,9 @@ export const McpPanelServerSchema = z.object({
   error: z.string().optional(),
   readOnly: z.boolean(),
   tools: z.array(McpPanelToolSchema),
-  tokens: z.number().int().nonnegative()
+  tokens: z.number().int().nonnegative(),
+  /** A repository server's trust hash (sha256 hex of its entry): what Enable binds to (the entry shown in `detail`). */
+  hash: z.string().optional()
 })
 /** See {@link McpPanelServerSchema}. */
 export type McpPanelServer = z.infer<typeof McpPanelServerSchema>
@@ -58,11 +60,15 @@ export const MCP_PANEL_REQUESTS = {
   /** The servers `repo` (absolute host path; absent: the user's own only) sees; with `sessionId`, that session's live states and tools. */
   mcpServers: { input: z.object(repoInput), output: McpPanelSchema },
   /**
-   * Enable or disable server `name`: a repository's server is trusted in its exact current form for
-   * `repo` (or its trust revoked); a user server gets `"enabled"` in the user's config. Answers the
-   * new list. `invalid_input` for an unknown server or one from `--mcp-config`.
+   * Enable or disable server `name`: a repository's server is trusted for `repo` in the form the
+   * panel showed, `hash` (its entry is re-read and refused when the hash differs; required to
+   * enable one), or its trust revoked; a user server gets `"enabled"` in the user's config. Answers
+   * the new list. `invalid_input` for an unknown server, one from `--mcp-config`, or a changed entry.
    */
-  setMcpServerEnabled: { input: z.object({ ...repoInput, name: z.string().min(1).max(200), enabled: z.boolean() }), output: McpPanelSchema },
+  setMcpServerEnabled: {
+    input: z.object({ ...repoInput, name: z.string().min(1).max(200), enabled: z.boolean(), hash: z.string().regex(/^[0-9a-f]{8,64}$/).optional() }),
+    output: McpPanelSchema
+  },
   /** Import Claude Code's, Codex's and Gemini CLI's servers into the user's config (never replacing an entry); `dryRun` writes nothing. */
   importMcpServers: { input: z.object({ from: z.array(z.enum(['claude', 'codex', 'gemini'])).min(1).optional(), repo: z.string().min(1).optional(), dryRun: z.boolean().default(false) }), output: McpImportResultSchema }
 } as const

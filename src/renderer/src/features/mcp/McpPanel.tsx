@@ -144,7 +144,7 @@ export function McpPanel(): React.JSX.Element {
       {panel && panel.servers.length === 0 && <div className="muted">No MCP server configured. Import the ones your other agents use, or add one with cortex mcp add.</div>}
       <ul className="mcp-servers">
         {panel?.servers.map((s) => (
-          <ServerRow key={`${s.source}:${s.file}:${s.name}`} s={s} onToggle={(enabled) => void run(() => api.setMcpServerEnabled({ ...scope, name: s.name, enabled }))} />
+          <ServerRow key={`${s.source}:${s.file}:${s.name}`} s={s} onToggle={(enabled) => void run(() => api.setMcpServerEnabled({ ...scope, name: s.name, enabled, ...(enabled && s.hash ? { hash: s.hash } : {}) }))} />
         ))}
       </ul>
     </section>
