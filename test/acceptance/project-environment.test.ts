@@ -27,7 +27,9 @@ const PROBE = [
   "grep -E '^(CapEff|CapPrm|NoNewPrivs|Seccomp):' /proc/self/status",
   'echo "uid=$(id -u):$(id -g)"',
   'echo "net=$(ls /sys/class/net | tr "\\n" " ")"',
-  '(echo x >> .git/config) 2>/dev/null && echo git=writable || echo git=read-only'
+  '(echo x >> .git/config) 2>/dev/null && echo git=writable || echo git=read-only',
+  'awk \'$2=="/"{split($4,o,","); print "root=" o[1]}\' /proc/mounts',
+  '(echo w > "$HOME/.home-probe") 2>/dev/null && echo home=writable || echo home=read-only'
 ].join('; ')
 
 const owner = process.getuid?.() === 0 ? `${TEST_REPO_UID}:${TEST_REPO_GID}` : `${process.getuid?.()}:${process.getgid?.()}`
@@ -115,6 +117,9 @@ describe.skipIf(skipWithoutDocker())('project environment from devcontainer.json
     expect(out).toContain(`uid=${owner}`)
     expect(out).toMatch(/net=lo \n/)
     expect(out).toContain('git=read-only')
+    // the same read-only root as the default guest; HOME (the setup's result) writable
+    expect(out).toContain('root=ro\n')
+    expect(out).toContain('home=writable')
     const statuses = second.events.flatMap((e) => (e.event.type === 'guest_status' ? [e.event.detail ?? ''] : []))
     const refused = statuses.find((d) => d.includes('refused:')) ?? ''
     for (const k of ['privileged', 'capAdd', 'runArgs', 'mounts']) expect(refused).toContain(`${k} (`)
@@ -133,8 +138,14 @@ describe.skipIf(skipWithoutDocker())('project environment from devcontainer.json
     expect(g.HostConfig.NetworkMode).toBe('none')
     expect(g.Config.User).toBe(owner)
     expect(g.Mounts.map((m: { Destination: string }) => m.Destination)).not.toContain('/host')
+    expect(g.HostConfig.ReadonlyRootfs).toBe(true)
+    expect(Object.keys(g.HostConfig.Tmpfs ?? {}).sort()).toEqual(['/tmp', '/var/tmp'])
+    const homeVolume = (g.Mounts as Array<{ Type: string; Name?: string; Destination: string }>).find((m) => m.Destination === '/home/cortex')
+    expect(homeVolume?.Type).toBe('volume')
     second.end()
     expect((await second.exit(120_000)).code).toBe(0)
+    // HOME's volume went with its guest
+    expect(spawnSync('docker', ['volume', 'inspect', homeVolume!.Name!]).status).not.toBe(0)
     expect(readFileSync(join(repo, '.setup-runs'), 'utf8')).toBe('ran\n')
 
     // 3. the next session starts from the cache: the setup does not run again
