@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto'
 import { chownSync, lstatSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { CortexError } from '../../shared/errors'
+import { raceAbort } from './abortable'
 import { statusOf, withTimeout } from './docker-util'
 
 /** The setting: `auto` = on where the host is not Linux, off on Linux. */
@@ -124,6 +125,7 @@ export async function volumesExist(docker: VolumeEngine, volumes: readonly Depen
  * owner, so Docker does not create it as root), each volume created when missing, labelled, and its
  * root given to `owner` by a one-off container from `image` (root with CAP_CHOWN only, no network,
  * read-only root, nothing but the volume mounted; removed after). A failed chown removes the volume.
+ * Stop ends the wait at once (the chown finishes on its own within its deadline).
  * @throws CortexError `guest_failed` naming the volume; AbortError when `signal` aborts
  */
 export async function ensureDependencyVolumes(
@@ -135,17 +137,26 @@ export async function ensureDependencyVolumes(
       if (process.getuid?.() === 0) chownSync(v.target, owner.uid, owner.gid)
     }
     try {
-      await docker.getVolume(v.name).inspect()
+      await raceAbort(docker.getVolume(v.name).inspect(), signal)
       continue
     } catch (err) {
+      if ((err as Error).name === 'AbortError') throw err
       if (statusOf(err) !== 404) throw new CortexError('docker_unavailable', `Docker engine error inspecting volume ${v.name}: ${(err as Error).message}`, { cause: err })
     }
-    if (signal?.aborted) throw Object.assign(new Error('The operation was aborted'), { name: 'AbortError' })
-    await docker.createVolume({ Name: v.name, Labels: { [LABEL_DEPS_REPO]: repo, [LABEL_DEPS_FOLDER]: v.folder, [LABEL_DEPS_KEY]: key } })
-    try {
-      await withTimeout(chownVolume(docker, v.name, owner, image), CHOWN_DEADLINE_MS, `the volume's owner was not set within ${CHOWN_DEADLINE_MS / 1000} s`)
-    } catch (err) {
+    await raceAbort(docker.createVolume({ Name: v.name, Labels: { [LABEL_DEPS_REPO]: repo, [LABEL_DEPS_FOLDER]: v.folder, [LABEL_DEPS_KEY]: key } }), signal, () => {
+      // created after a Stop: not chowned, so not kept
+      void docker.getVolume(v.name).remove().catch(() => undefined)
+    })
+    // a failed chown removes the volume, also when no one waits any more (Stop): a root-owned volume is never left for the next start
+    const chown = chownVolume(docker, v.name, owner, image).catch(async (err: unknown) => {
       await docker.getVolume(v.name).remove().catch(() => undefined)
+      throw err
+    })
+    chown.catch(() => undefined)
+    try {
+      await raceAbort(withTimeout(chown, CHOWN_DEADLINE_MS, `the volume's owner was not set within ${CHOWN_DEADLINE_MS / 1000} s`), signal)
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') throw err
       throw new CortexError('guest_failed', `cannot prepare the dependency volume ${v.name} for ${v.folder}: ${(err as Error).message}`, { cause: err })
     }
   }
