@@ -11,6 +11,7 @@ import { isAbsolute, join } from 'node:path'
 import { CortexError } from '../../../shared/errors'
 import { raceAbort } from '../abortable'
 import { buildCortexLayer, dockerImageExists } from './builders'
+import { copiedFilesHash } from './context-hash'
 import type { EnvironmentDefinition } from './devcontainer'
 import { assertGlibcImage } from './libc-check'
 import { dockerQuery, runCommand } from './run-command'
@@ -107,11 +108,12 @@ async function mustRun(argv: string[], what: string, onLine: (l: string) => void
  * The base image of `env`: the named image (it must be on the engine: nothing is pulled; the user
  * pulls or builds it), or the repository's Dockerfile built as `cortex-project:<12 hex of the
  * trust hash>` with `docker build --network none` (or the engine's default network when the
- * user allowed the setup a network), once per definition (again when `rebuild`: files the
- * Dockerfile COPYs and its FROM image are not in the tag). The Dockerfile is `env.dockerfile`, the
- * bytes the user trusted, fed as `-f -`; the context folder is sent by docker's own upload, which
- * sends a symbolic link as a link (never what it points to) and resolves COPY sources inside the
- * context, so a link in the repository cannot bring a host file into the image.
+ * user allowed the setup a network), once per definition and content of the files its COPY/ADD
+ * take from the context (context-hash.ts; again when `rebuild`: its FROM image is not in the tag).
+ * The Dockerfile is `env.dockerfile`, the bytes the user trusted, fed as `-f -`; the context folder
+ * is sent by docker's own upload, which sends a symbolic link as a link (never what it points to)
+ * and resolves COPY sources inside the context, so a link in the repository cannot bring a host
+ * file into the image.
  * @param signal Stop (and the caller's deadline) kill the build
  * @throws CortexError `image_unavailable` (image absent, build failed); AbortError on abort
  */
@@ -123,13 +125,14 @@ export async function projectBaseImage(env: ProjectEnvironment, onLine: (l: stri
     }
     return base.image
   }
-  // the repository is part of the key: another repository with the same files never gets this one's image
-  const tag = `${PROJECT_IMAGE_REPO}:${sha(env.repo, env.hash)}`
   if (!env.dockerfile) throw new CortexError('image_unavailable', `the project environment's ${base.dockerfile} (${env.def.file}) was not read: nothing to build`)
-  if (!rebuild && (await dockerImageExists(tag, signal))) return tag
   // the model can write the repository: a context reached through a link could send host files (a home
   // folder) into the image, so no component of it may be a link, and it may not leave the repository
   assertInRepoNoLinks(env.repo, base.context)
+  // the repository is part of the key: another repository with the same files never gets this one's image;
+  // the files the Dockerfile COPYs or ADDs from its context are too: a changed one builds again
+  const tag = `${PROJECT_IMAGE_REPO}:${sha(env.repo, env.hash, copiedHash(env))}`
+  if (!rebuild && (await dockerImageExists(tag, signal))) return tag
   onLine(`==> building the project's ${base.dockerfile} -> ${tag}${env.def.setupNetwork ? ' (network allowed)' : ' (network none)'}`)
   const argv = ['docker', 'build', ...(env.def.setupNetwork ? [] : ['--network', 'none']), '-f', '-']
   for (const [k, v] of Object.entries(base.args)) argv.push('--build-arg', `${k}=${v}`)
@@ -138,6 +141,14 @@ export async function projectBaseImage(env: ProjectEnvironment, onLine: (l: stri
   const what = `building ${base.dockerfile} of ${env.def.file}`
   await withBuildDeadline(signal, what, (s) => mustRun(argv, what, onLine, s, env.dockerfile))
   return tag
+}
+
+/** {@link copiedFilesHash} of `env`'s Dockerfile (read without following links); an unreadable one gives '' (docker's build then says why). */
+function copiedHash(env: ProjectEnvironment): string {
+  const base = env.def.base
+  if (base.kind !== 'build' || !env.dockerfile) return ''
+  // the trusted bytes, the same the build is fed: never the path again
+  return copiedFilesHash(env.repo, base.context, base.dockerfile, Buffer.from(env.dockerfile).toString('utf8'), base.args)
 }
 
 /**
