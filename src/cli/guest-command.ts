@@ -2,7 +2,7 @@
  * `cortex guest build`: build the guest image offline when missing (never rebuilding an existing
  * recipe-hash tag), printing progress lines. Used by .ci/run and by users before first use.
  * `cortex guest setup`: the repository's own environment (devcontainer.json) shown, enabled with
- * --trust, and prepared now (ADR 0038). `cortex guest prune`: environment images and dependency volumes removed (ADR 0041).
+ * --trust, and prepared now (ADR 0038). `cortex guest prune`: environment images and dependency volumes removed (ADR 0042).
  */
 import { guestBuildMain, guestPruneMain, guestSetupMain } from '../main/session'
 import { askYesNo, canAsk } from './confirm-hash'

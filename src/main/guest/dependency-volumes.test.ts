@@ -1,4 +1,4 @@
-// Dependency volumes (ADR 0041): which setting applies where, which folders a repository gets, the
+// Dependency volumes (ADR 0042): which setting applies where, which folders a repository gets, the
 // names (per repository, folder and key), and that a link on the host is never mounted through.
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
