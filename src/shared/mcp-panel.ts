@@ -8,11 +8,12 @@ import { z } from 'zod'
 
 /**
  * A server's state as the panel shows it: `connected` (its session reached it), `connecting`,
- * `failed` (`error` says why), `untrusted` (the repository names it; off until enabled here),
+ * `failed` (`error` says why), `needs_login` (a remote server waits for an OAuth login:
+ * `cortex mcp login NAME`; `error` says so), `untrusted` (the repository names it; off until enabled here),
  * `off` (disabled in the user's config), `shadowed` (another entry of that name wins), `configured`
  * (will start with the next session on this repository).
  */
-export const McpPanelStateSchema = z.enum(['connected', 'connecting', 'failed', 'untrusted', 'off', 'shadowed', 'configured'])
+export const McpPanelStateSchema = z.enum(['connected', 'connecting', 'failed', 'needs_login', 'untrusted', 'off', 'shadowed', 'configured'])
 /** See {@link McpPanelStateSchema}. */
 export type McpPanelState = z.infer<typeof McpPanelStateSchema>
 

@@ -21,7 +21,7 @@ export interface McpRequestDeps {
 
 type McpApi = Pick<CortexApi, 'mcpServers' | 'setMcpServerEnabled' | 'importMcpServers'>
 
-const LIVE_STATE: Record<McpLiveServer['state'], McpPanelState> = { ready: 'connected', connecting: 'connecting', failed: 'failed', closed: 'failed' }
+const LIVE_STATE: Record<McpLiveServer['state'], McpPanelState> = { ready: 'connected', connecting: 'connecting', failed: 'failed', 'needs-login': 'needs_login', closed: 'failed' }
 
 /** One config entry as the panel shows it, with the session's live view of it when there is one. */
 function panelServer(e: McpServerEntry, live: McpLiveServer | undefined): McpPanelServer {
@@ -36,7 +36,7 @@ function panelServer(e: McpServerEntry, live: McpLiveServer | undefined): McpPan
     transport: c.transport,
     detail: describeServer(c),
     state,
-    ...(state === 'failed' ? { error: live?.error ?? (live?.state === 'closed' ? 'closed' : 'failed') } : {}),
+    ...(state === 'failed' || state === 'needs_login' ? { error: live?.error ?? (live?.state === 'closed' ? 'closed' : 'failed') } : {}),
     readOnly: c.readOnly === true,
     tools,
     tokens: tools.reduce((n, t) => n + t.tokens, 0)

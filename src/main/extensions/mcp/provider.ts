@@ -113,7 +113,8 @@ export class McpProvider implements ExtensionProvider {
     const gone = this.connections.filter((c) => wanted.get(c.config.name) !== canonicalJson(c.config))
     this.connections = this.connections.filter((c) => !gone.includes(c))
     const have = new Set(this.connections.map((c) => c.config.name))
-    const report = (server: string, message: string): void => this.ctx.emit({ type: 'error', code: 'guest_failed', message: `MCP server "${server}": ${message}` })
+    const report = (server: string, message: string, level?: 'error' | 'notice'): void =>
+      this.ctx.emit(level === 'notice' ? { type: 'extension_notice', kind: 'mcp', message: `MCP server "${server}": ${message}` } : { type: 'error', code: 'guest_failed', message: `MCP server "${server}": ${message}` })
     for (const config of configs) {
       if (have.has(config.name)) continue
       const elicit = this.ctx.elicit

@@ -1,6 +1,6 @@
 /**
  * The MCP panel in Settings (ADR 0034): every server the current repository sees, its state
- * (connected, connecting, failed, untrusted, off, shadowed, configured), where it comes from, what it
+ * (connected, connecting, failed, needs login, untrusted, off, shadowed, configured), where it comes from, what it
  * runs, its tools and the tokens their schemas cost; Enable/Disable (a repository's server is
  * trusted in its exact current form; a user server's `"enabled"`), and Import, which adds Claude
  * Code's, Codex's and Gemini CLI's servers to the user's config and says what it took and skipped.
@@ -16,6 +16,7 @@ const STATE_LABELS: Record<McpPanelServer['state'], string> = {
   connected: 'connected',
   connecting: 'connecting…',
   failed: 'failed',
+  needs_login: 'needs login',
   untrusted: 'untrusted — off until you enable it',
   off: 'off',
   shadowed: 'shadowed by another entry',
