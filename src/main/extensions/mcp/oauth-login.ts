@@ -5,6 +5,7 @@
  * {@link CortexOAuthProvider}. The browser is handed the authorization URL by the caller's `open`;
  * the redirect reaches a loopback listener on 127.0.0.1; the wait has a deadline and ends on Stop.
  */
+import { randomBytes } from 'node:crypto'
 import { CortexError } from '../../../shared/errors'
 import { mcpServersFor } from './config'
 import type { McpHttpServerConfig } from './config-types'
@@ -42,13 +43,14 @@ export async function mcpOAuthLogin(opts: McpLoginOptions): Promise<{ scope?: st
   const { auth } = await import('@modelcontextprotocol/client')
   const store = new McpOAuthStore(opts.home)
   const previous = store.get(opts.url).redirectUri
-  const listener = await startLoopback(previous ? Number(new URL(previous).port) || undefined : undefined)
+  const state = randomBytes(24).toString('base64url')
+  const listener = await startLoopback(state, previous ? Number(new URL(previous).port) || undefined : undefined)
   opts.onListening?.(listener.redirectUri)
   try {
-    const provider = new CortexOAuthProvider(opts.name, opts.url, store, { kind: 'login', redirectUri: listener.redirectUri, open: opts.open })
+    const provider = new CortexOAuthProvider(opts.name, opts.url, store, { kind: 'login', redirectUri: listener.redirectUri, state, open: opts.open })
     const first = await race(auth(provider, { serverUrl: opts.url, forceReauthorization: true }), opts.signal, opts.name)
     if (first !== 'AUTHORIZED') {
-      const answer = await listener.wait(provider.expectedState, opts.signal, opts.deadlineMs ?? OAUTH_REDIRECT_DEADLINE_MS)
+      const answer = await listener.wait(opts.signal, opts.deadlineMs ?? OAUTH_REDIRECT_DEADLINE_MS)
       await race(auth(provider, { serverUrl: opts.url, authorizationCode: answer.code, iss: answer.iss }), opts.signal, opts.name)
     }
     const tokens = provider.tokens()

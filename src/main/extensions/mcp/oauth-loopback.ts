@@ -21,27 +21,42 @@ export interface LoopbackListener {
   /** `http://127.0.0.1:<port>/callback`. */
   readonly redirectUri: string
   /**
-   * Wait for the redirect carrying `state`.
+   * Wait for the redirect carrying `state` (one that came before this call counts too).
    * @throws CortexError('invalid_input') when the server answered with an OAuth error, and past
    *   `deadlineMs`; an AbortError when `signal` aborts (Stop)
    */
-  wait(state: string, signal: AbortSignal, deadlineMs?: number): Promise<AuthorizationResponse>
+  wait(signal: AbortSignal, deadlineMs?: number): Promise<AuthorizationResponse>
   /** Stop listening (idempotent). */
   close(): Promise<void>
 }
 
 const PAGE = (text: string): string => `<!doctype html><meta charset="utf-8"><title>Cortex Code</title><p>${text}</p>`
 
-/** Listen on 127.0.0.1:`preferredPort` (when given and free) or an ephemeral port. @throws the listen error when neither works */
-export async function startLoopback(preferredPort?: number): Promise<LoopbackListener> {
-  let deliver: ((params: URLSearchParams) => boolean) | undefined
+/**
+ * Listen on 127.0.0.1:`preferredPort` (when given and free) or an ephemeral port for the redirect
+ * carrying `state`. @throws the listen error when neither port works
+ */
+export async function startLoopback(state: string, preferredPort?: number): Promise<LoopbackListener> {
+  let answered: ((r: { ok: AuthorizationResponse } | { err: Error }) => void) | undefined
+  const answer = new Promise<{ ok: AuthorizationResponse } | { err: Error }>((resolve) => (answered = resolve))
+  const deliver = (p: URLSearchParams): boolean => {
+    if (p.get('state') !== state || !answered) return false
+    const error = p.get('error')
+    const code = p.get('code')
+    if (error || !code) {
+      const why = error ? `${error}${p.get('error_description') ? `: ${p.get('error_description')}` : ''}` : 'no authorization code'
+      answered({ err: new CortexError('invalid_input', `the authorization server refused the login (${why})`) })
+    } else answered({ ok: { code, iss: p.get('iss') ?? undefined } })
+    answered = undefined
+    return true
+  }
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
     if (req.method !== 'GET' || url.pathname !== '/callback') {
       res.writeHead(404).end()
       return
     }
-    const taken = deliver?.(url.searchParams) ?? false
+    const taken = deliver(url.searchParams)
     res.writeHead(taken ? 200 : 400, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
     res.end(PAGE(taken ? 'Cortex Code received the answer. You can close this tab.' : 'This is not the answer Cortex Code is waiting for.'))
   })
@@ -49,29 +64,19 @@ export async function startLoopback(preferredPort?: number): Promise<LoopbackLis
   let closed: Promise<void> | undefined
   return {
     redirectUri: `http://127.0.0.1:${port}/callback`,
-    wait(state, signal, deadlineMs = OAUTH_REDIRECT_DEADLINE_MS) {
+    wait(signal, deadlineMs = OAUTH_REDIRECT_DEADLINE_MS) {
       return new Promise<AuthorizationResponse>((resolve, reject) => {
-        const finish = (err: Error | undefined, value?: AuthorizationResponse): void => {
+        const finish = (r: { ok: AuthorizationResponse } | { err: Error }): void => {
           clearTimeout(timer)
           signal.removeEventListener('abort', onAbort)
-          deliver = undefined
-          if (err) reject(err)
-          else resolve(value!)
+          if ('err' in r) reject(r.err)
+          else resolve(r.ok)
         }
-        const onAbort = (): void => finish(signal.reason instanceof Error ? signal.reason : new DOMException('stopped', 'AbortError'))
-        const timer = setTimeout(() => finish(new CortexError('invalid_input', `no answer from the browser within ${Math.round(deadlineMs / 1000)} s; run the login again`)), deadlineMs)
+        const onAbort = (): void => finish({ err: signal.reason instanceof Error ? signal.reason : new DOMException('stopped', 'AbortError') })
+        const timer = setTimeout(() => finish({ err: new CortexError('invalid_input', `no answer from the browser within ${Math.round(deadlineMs / 1000)} s; run the login again`) }), deadlineMs)
         if (signal.aborted) return onAbort()
         signal.addEventListener('abort', onAbort, { once: true })
-        deliver = (p) => {
-          if (p.get('state') !== state) return false
-          const error = p.get('error')
-          const code = p.get('code')
-          if (error || !code) {
-            const why = error ? `${error}${p.get('error_description') ? `: ${p.get('error_description')}` : ''}` : 'no authorization code'
-            finish(new CortexError('invalid_input', `the authorization server refused the login (${why})`))
-          } else finish(undefined, { code, iss: p.get('iss') ?? undefined })
-          return true
-        }
+        void answer.then(finish)
       })
     },
     close() {

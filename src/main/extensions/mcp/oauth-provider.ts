@@ -36,14 +36,14 @@ export type McpOAuthMode =
       kind: 'login'
       /** The loopback redirect URI the listener answers (`http://127.0.0.1:<port>/callback`). */
       redirectUri: string
+      /** The `state` sent with the authorization request; the listener checks it. */
+      state: string
       /** Shows the user the authorization URL (opens the browser, prints it). */
       open(url: URL): void | Promise<void>
     }
 
 /** The provider for one server; see the module comment. */
 export class CortexOAuthProvider implements OAuthClientProvider {
-  /** The `state` sent with the authorization request (login only); the listener checks it. */
-  readonly expectedState = randomBytes(24).toString('base64url')
   /** True once this provider found that the user must log in (a session's connect then shows "needs login"). */
   loginNeeded = false
   private verifier: string | undefined
@@ -76,9 +76,9 @@ export class CortexOAuthProvider implements OAuthClientProvider {
     }
   }
 
-  /** @returns the state string checked on the redirect */
+  /** @returns the state string the listener checks on the redirect (a session's is never used) */
   state(): string {
-    return this.expectedState
+    return this.mode.kind === 'login' ? this.mode.state : randomBytes(24).toString('base64url')
   }
 
   /** The stored registration; for a login, only one registered with this redirect URI. @throws McpNeedsLoginError in a session with none */
