@@ -40,6 +40,7 @@ export {
   type McpServerEntry, type RawMcpEntry
 } from '../extensions/mcp/config'
 export { probeMcpServer, type ProbeResult } from '../extensions/mcp/config-probe'
+export { mcpOAuthLogin, mcpOAuthLogout, mcpOAuthStatus, remoteServerFor } from '../extensions/mcp/oauth-login'
 
 /** Env var: guests kept warm for the repository opened last (0 disables the pool). */
 export const WARM_POOL_ENV = 'CORTEX_WARM_POOL'

@@ -43,7 +43,7 @@ function browser(tamper: (u: URL) => void = () => undefined): { open(url: URL): 
   }
 }
 
-const config = (url: string): McpHttpServerConfig => ({ name: 'remote', transport: 'http', url }) as McpHttpServerConfig
+const config = (url: string): McpHttpServerConfig => ({ name: 'remote', transport: 'http', url })
 
 async function connect(home: string): Promise<McpConnection> {
   const c = config(server.mcpUrl)
