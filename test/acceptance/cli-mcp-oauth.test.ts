@@ -2,12 +2,17 @@
 // MCP server it protects (test/support/oauth-mcp-server.ts, 127.0.0.1 only). The test plays the
 // browser: it reads the printed authorization URL, follows it, and the redirect reaches the CLI's
 // loopback listener. Before the login the server is "needs login" (list and test), after it the
-// tool list comes through; Ctrl-C during the wait ends the command within 2 s.
+// tool list comes through; Ctrl-C during the wait ends the command within 2 s. `cortex run` (a real
+// guest, the scripted model) goes on without the server's tools and a note before the login, and
+// calls the tool after it.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { readFileSync, realpathSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLI, runCli } from '../support/cli'
+import { makeTestRepo } from '../support/guest'
+import { skipWithoutDocker } from '../support/requirements'
+import { offeredToolNames, sentToolResults, startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
 import { startOAuthMcpServer, type OAuthMcpServer } from '../support/oauth-mcp-server'
 import { tempDir } from '../support/temp-dir'
 
@@ -93,4 +98,37 @@ describe('cortex mcp login/logout (built CLI)', () => {
     expect(Date.now() - t0).toBeLessThan(2000)
     expect(login.out()).toContain('stopped: not logged in')
   })
+})
+
+describe.skipIf(skipWithoutDocker())('cortex run with a remote server that asks for OAuth', () => {
+  const models: ScriptedModelServer[] = []
+  afterAll(async () => {
+    for (const m of models) await m.close()
+  })
+
+  it('before the login the run goes on with a note and without the tools; after it the call reaches the server', async () => {
+    const { env } = setup()
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const runEnv = { ...env, CORTEX_WARM_POOL: '0' }
+    const args = (m: ScriptedModelServer): string[] => ['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', m.baseUrl, '--model', 'scripted', '--json', 'use the remote server']
+
+    const m1 = await startScriptedModelServer([{ text: 'nothing to call' }])
+    models.push(m1)
+    const before = await runCli(args(m1), { env: runEnv })
+    expect(before.code, before.stderr).toBe(0)
+    expect(before.stdout + before.stderr).toContain('MCP server \\"remote\\": needs login: run `cortex mcp login remote`')
+    expect(offeredToolNames(m1.requests[0]!)).not.toContain('mcp__remote__echo')
+
+    const login = await startLogin(repo, env)
+    const approve = await fetch(login.url, { redirect: 'manual' })
+    await (await fetch(approve.headers.get('location')!)).text()
+    expect(await login.exit).toBe(0)
+
+    const m2 = await startScriptedModelServer([{ toolCalls: [{ name: 'mcp__remote__echo', args: { text: 'with a token' } }] }, { text: 'done' }])
+    models.push(m2)
+    const after = await runCli(args(m2), { env: runEnv })
+    expect(after.code, after.stderr).toBe(0)
+    expect(offeredToolNames(m2.requests[0]!)).toContain('mcp__remote__echo')
+    expect(sentToolResults(m2.requests[1]!)[0]!.output).toContain('echo: with a token')
+  }, 180_000)
 })
