@@ -184,12 +184,10 @@ export class McpConnection {
       await opened?.transport.close().catch(() => undefined)
       if (this.closing) return
       if (opened?.needsLogin?.()) {
-        // not a failure of the session: the server waits for `cortex mcp login NAME` (or the panel's button)
+        // not a failure: the server waits for `cortex mcp login NAME`; a notice says so, no tools until then
         this.state = 'needs-login'
         this.error = `needs login: run \`cortex mcp login ${this.config.name}\``
-        this.logger.info('MCP server needs a login', { server: this.config.name })
-        this.report(this.config.name, this.error, 'notice')
-        return
+        return this.report(this.config.name, this.error, 'notice')
       }
       this.state = 'failed'
       const base = signal.aborted && !this.lifetime.signal.aborted ? `did not connect within ${MCP_CONNECT_DEADLINE_MS / 1000} s` : (err as Error).message
