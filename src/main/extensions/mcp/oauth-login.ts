@@ -40,7 +40,7 @@ export interface McpLoginOptions {
  *   client registration and discovery results.
  */
 export async function mcpOAuthLogin(opts: McpLoginOptions): Promise<{ scope?: string }> {
-  const { auth } = await import('@modelcontextprotocol/client')
+  const { auth, extractWWWAuthenticateParams } = await import('@modelcontextprotocol/client')
   const store = new McpOAuthStore(opts.home)
   const previous = store.get(opts.url).redirectUri
   const state = randomBytes(24).toString('base64url')
@@ -48,10 +48,13 @@ export async function mcpOAuthLogin(opts: McpLoginOptions): Promise<{ scope?: st
   opts.onListening?.(listener.redirectUri)
   try {
     const provider = new CortexOAuthProvider(opts.name, opts.url, store, { kind: 'login', redirectUri: listener.redirectUri, state, open: opts.open })
-    const first = await race(auth(provider, { serverUrl: opts.url, forceReauthorization: true }), opts.signal, opts.name)
+    // the server's own 401 challenge names its metadata's place and the scope it wants (RFC 9728 §5.1)
+    const asked = await challenge(opts.url, opts.signal).then((r) => (r ? extractWWWAuthenticateParams(r) : {}))
+    const hints = { ...(asked.resourceMetadataUrl && { resourceMetadataUrl: asked.resourceMetadataUrl }), ...(asked.scope && { scope: asked.scope }) }
+    const first = await race(auth(provider, { serverUrl: opts.url, forceReauthorization: true, ...hints }), opts.signal, opts.name)
     if (first !== 'AUTHORIZED') {
       const answer = await listener.wait(opts.signal, opts.deadlineMs ?? OAUTH_REDIRECT_DEADLINE_MS)
-      await race(auth(provider, { serverUrl: opts.url, authorizationCode: answer.code, iss: answer.iss }), opts.signal, opts.name)
+      await race(auth(provider, { serverUrl: opts.url, authorizationCode: answer.code, iss: answer.iss, ...hints }), opts.signal, opts.name)
     }
     const tokens = provider.tokens()
     if (!tokens?.access_token) throw new CortexError('invalid_input', `login to "${opts.name}" ended without an access token`)
@@ -86,6 +89,22 @@ export function mcpOAuthStatus(home: string, url: string): 'logged-in' | 'needs-
   const rec = new McpOAuthStore(home).get(url)
   if (rec.needsLogin) return 'needs-login'
   return rec.tokens ? 'logged-in' : undefined
+}
+
+/** The server's answer to an unauthenticated `ping` when it is a 401 (its WWW-Authenticate), else undefined; never rejects. */
+async function challenge(url: string, signal: AbortSignal): Promise<Response | undefined> {
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'ping' }),
+      signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)])
+    })
+    await res.body?.cancel().catch(() => undefined)
+    return res.status === 401 ? res : undefined
+  } catch {
+    return undefined // unreachable now: auth() below says why
+  }
 }
 
 async function race<T>(p: Promise<T>, signal: AbortSignal, name: string): Promise<T> {
