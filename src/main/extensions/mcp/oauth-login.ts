@@ -13,6 +13,8 @@ import { OAUTH_REDIRECT_DEADLINE_MS, startLoopback } from './oauth-loopback'
 import { CortexOAuthProvider } from './oauth-provider'
 import { McpOAuthStore } from './oauth-store'
 
+export { mcpOAuthStatus } from './oauth-store'
+
 /** What a login needs. */
 export interface McpLoginOptions {
   /** The server's name (messages only). */
@@ -82,13 +84,6 @@ export function remoteServerFor(home: string, repo: string | undefined, name: st
   const config = entry.server.config
   if (config.transport !== 'http') throw new CortexError('invalid_input', `"${name}" is a local server (it runs a command); only remote (URL) servers log in`)
   return config
-}
-
-/** Whether `url` has stored tokens, or a session found it asking for a login. */
-export function mcpOAuthStatus(home: string, url: string): 'logged-in' | 'needs-login' | undefined {
-  const rec = new McpOAuthStore(home).get(url)
-  if (rec.needsLogin) return 'needs-login'
-  return rec.tokens ? 'logged-in' : undefined
 }
 
 /** The server's answer to an unauthenticated `ping` when it is a 401 (its WWW-Authenticate), else undefined; never rejects. */

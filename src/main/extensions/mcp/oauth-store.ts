@@ -82,3 +82,10 @@ export class McpOAuthStore {
     return had
   }
 }
+
+/** Whether `url` has stored tokens (`logged-in`), or a session found it asking for a login (`needs-login`); undefined: neither. */
+export function mcpOAuthStatus(home: string, url: string): 'logged-in' | 'needs-login' | undefined {
+  const rec = new McpOAuthStore(home).get(url)
+  if (rec.needsLogin) return 'needs-login'
+  return rec.tokens ? 'logged-in' : undefined
+}

@@ -88,6 +88,23 @@ describe('MCP OAuth against a local authorization server', () => {
     expect(mcpOAuthStatus(home, server.mcpUrl)).toBeUndefined()
   })
 
+  it('a connection that needed a login connects on its next start once the user has logged in', async () => {
+    const home = tempDir('cortex-oauth-')
+    const c = config(server.mcpUrl)
+    const conn = new McpConnection(c, transportOpener(c, { home, guestFor: () => Promise.reject(new Error('no guest')) }), NOOP_LOGGER)
+    try {
+      await conn.start()
+      expect(conn.state).toBe('needs-login')
+      await login(home, browser().open)
+      expect(mcpOAuthStatus(home, server.mcpUrl)).toBe('logged-in') // what the provider checks at a turn's start
+      await conn.start()
+      expect(conn.state).toBe('ready')
+      expect((await conn.call('echo', { text: 'later' }, new AbortController().signal)).content).toEqual([{ type: 'text', text: 'echo: later' }])
+    } finally {
+      await conn.close()
+    }
+  })
+
   it('an expired access token is refreshed with the refresh token and the call goes through', async () => {
     const home = tempDir('cortex-oauth-')
     await login(home, browser().open)
