@@ -64,6 +64,14 @@ export const MCP_PANEL_REQUESTS = {
    * new list. `invalid_input` for an unknown server or one from `--mcp-config`.
    */
   setMcpServerEnabled: { input: z.object({ ...repoInput, name: z.string().min(1).max(200), enabled: z.boolean() }), output: McpPanelSchema },
+  /**
+   * Start the OAuth login of remote server `name` (state `needs_login`): answers once the
+   * authorization URL is known, with `opened` true when the app opened it in the user's browser
+   * (the desktop app); otherwise the panel shows it as a link. The login then finishes in the
+   * background when the browser's redirect reaches the service's loopback listener (deadline 300 s);
+   * the session connects the server at its next turn. `invalid_input` for an unknown or local server.
+   */
+  loginMcpServer: { input: z.object({ ...repoInput, name: z.string().min(1).max(200) }), output: z.object({ url: z.string(), opened: z.boolean() }) },
   /** Import Claude Code's, Codex's and Gemini CLI's servers into the user's config (never replacing an entry); `dryRun` writes nothing. */
   importMcpServers: { input: z.object({ from: z.array(z.enum(['claude', 'codex', 'gemini'])).min(1).optional(), repo: z.string().min(1).optional(), dryRun: z.boolean().default(false) }), output: McpImportResultSchema }
 } as const
