@@ -32,8 +32,11 @@ const LIVE_STATE: Record<McpLiveServer['state'], McpPanelState> = { ready: 'conn
 /** One config entry as the panel shows it, with the session's live view of it when there is one. */
 function panelServer(e: McpServerEntry, live: McpLiveServer | undefined, home: string): McpPanelServer {
   const c = e.server.config
+  const oauth = c.transport === 'http' ? mcpOAuthStatus(home, c.url) : undefined
   // logged in since the session found it asking: it connects at the session's next turn
-  if (live?.state === 'needs-login' && c.transport === 'http' && mcpOAuthStatus(home, c.url) === 'logged-in') live = { ...live, error: 'logged in: it connects at your next message' }
+  if (live?.state === 'needs-login' && oauth === 'logged-in') live = { ...live, error: 'logged in: it connects at your next message' }
+  // no session: a server some session found asking for a login says so (as `cortex mcp list` does)
+  if (!live && e.state === 'active' && oauth === 'needs-login') live = { name: e.name, state: 'needs-login', error: `needs login: run \`cortex mcp login ${e.name}\` or Log in here`, tools: [] }
   const configState: McpPanelState = e.state === 'untrusted' ? 'untrusted' : e.state === 'disabled' ? 'off' : e.state === 'shadowed' ? 'shadowed' : 'configured'
   const state = e.state === 'active' && live ? LIVE_STATE[live.state] : configState
   const tools = e.state === 'active' && live ? live.tools : []
