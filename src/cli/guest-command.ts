@@ -5,6 +5,7 @@
  * --trust, and prepared now (ADR 0038).
  */
 import { guestBuildMain, guestSetupMain } from '../main/session'
+import { askYesNo, canAsk } from './confirm-hash'
 import { dataDir } from './paths'
 import { terminalSafe } from './terminal-safe'
 
@@ -14,15 +15,18 @@ export async function guestBuildCommand(): Promise<number> {
 }
 
 /**
- * `cortex guest setup [--repo DIR] [--rebuild] [--trust]`: resolves with the exit status (0 ready).
- * Ctrl-C stops a running build or setup command (the setup guest is removed, nothing is cached).
+ * `cortex guest setup [--repo DIR] [--rebuild] [--trust [--hash H]]`: resolves with the exit status
+ * (0 ready). `--trust` enables the definition printed: the one whose hash is H, or on a terminal the
+ * one printed before a `[y/N]` answered yes (guest-setup.ts). Ctrl-C stops a running build or setup
+ * command (the setup guest is removed, nothing is cached).
  */
-export async function guestSetupCommand(opts: { repo?: string; rebuild?: boolean; trust?: boolean }): Promise<number> {
+export async function guestSetupCommand(opts: { repo?: string; rebuild?: boolean; trust?: boolean; hash?: string }): Promise<number> {
   const stop = new AbortController()
   const onSigint = (): void => stop.abort()
   process.once('SIGINT', onSigint)
   try {
-    return await guestSetupMain({ ...opts, dataDir: dataDir(), signal: stop.signal }, (line) => process.stderr.write(`${terminalSafe(line)}\n`))
+    const confirm = canAsk(process.stdin, process.stderr) ? { confirm: () => askYesNo('Enable this environment exactly as shown?', process.stdin, process.stderr) } : {}
+    return await guestSetupMain({ ...opts, ...confirm, dataDir: dataDir(), signal: stop.signal }, (line) => process.stderr.write(`${terminalSafe(line)}\n`))
   } finally {
     process.off('SIGINT', onSigint)
   }

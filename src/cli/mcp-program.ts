@@ -76,18 +76,19 @@ export function addMcpCommands(program: Command): void {
       process.exitCode = mcpRemoveCommand(name)
     })
   for (const on of [true, false]) {
-    mcp
+    const cmd = mcp
       .command(on ? 'enable' : 'disable')
       .description(on
-        ? "enable a repository's server for that repository (prints exactly what it will run; a later change to its entry disables it again), or switch one of yours back on"
+        ? "enable a repository's server for that repository, bound to the entry you reviewed (--hash from `cortex mcp list`, or a [y/N] question on a terminal; a later change to its entry disables it again), or switch one of yours back on"
         : "disable a repository's server for that repository, or switch one of yours off (\"enabled\": false)")
       .argument('<name>', 'server name')
       .addOption(repoOption())
-      .action(async (name: string, opts: { repo?: string }) => {
-        exitOnClosedOutput()
-        const { mcpSwitchCommand } = await import('./mcp-command')
-        process.exitCode = mcpSwitchCommand(on, name, opts)
-      })
+    if (on) cmd.option('--hash <hash>', "a repository server's hash as `cortex mcp list` printed it (8+ hex digits): refused when its entry now differs; without it a terminal asks [y/N]")
+    cmd.action(async (name: string, opts: { repo?: string; hash?: string }) => {
+      exitOnClosedOutput()
+      const { mcpSwitchCommand } = await import('./mcp-command')
+      process.exitCode = await mcpSwitchCommand(on, name, opts)
+    })
   }
   mcp
     .command('import')

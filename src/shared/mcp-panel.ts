@@ -31,7 +31,9 @@ export const McpPanelServerSchema = z.object({
   error: z.string().optional(),
   readOnly: z.boolean(),
   tools: z.array(McpPanelToolSchema),
-  tokens: z.number().int().nonnegative()
+  tokens: z.number().int().nonnegative(),
+  /** A repository server's trust hash (sha256 hex of its entry): what Enable binds to (the entry shown in `detail`). */
+  hash: z.string().optional()
 })
 /** See {@link McpPanelServerSchema}. */
 export type McpPanelServer = z.infer<typeof McpPanelServerSchema>
@@ -59,11 +61,15 @@ export const MCP_PANEL_REQUESTS = {
   /** The servers `repo` (absolute host path; absent: the user's own only) sees; with `sessionId`, that session's live states and tools. */
   mcpServers: { input: z.object(repoInput), output: McpPanelSchema },
   /**
-   * Enable or disable server `name`: a repository's server is trusted in its exact current form for
-   * `repo` (or its trust revoked); a user server gets `"enabled"` in the user's config. Answers the
-   * new list. `invalid_input` for an unknown server or one from `--mcp-config`.
+   * Enable or disable server `name`: a repository's server is trusted for `repo` in the form the
+   * panel showed, `hash` (its entry is re-read and refused when the hash differs; required to
+   * enable one), or its trust revoked; a user server gets `"enabled"` in the user's config. Answers
+   * the new list. `invalid_input` for an unknown server, one from `--mcp-config`, or a changed entry.
    */
-  setMcpServerEnabled: { input: z.object({ ...repoInput, name: z.string().min(1).max(200), enabled: z.boolean() }), output: McpPanelSchema },
+  setMcpServerEnabled: {
+    input: z.object({ ...repoInput, name: z.string().min(1).max(200), enabled: z.boolean(), hash: z.string().regex(/^[0-9a-f]{8,64}$/).optional() }),
+    output: McpPanelSchema
+  },
   /**
    * Start the OAuth login of remote server `name` (state `needs_login`): answers once the
    * authorization URL is known, with `opened` true when the app opened it in the user's browser

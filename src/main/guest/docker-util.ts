@@ -11,6 +11,7 @@ import { LABEL_MANAGED, LABEL_SESSION } from './container-spec'
 import type { GuestProgress } from './guest'
 import { LABEL_OWNER, ownerAlive, ownerTag } from './owner'
 import { isGuestEtcDir, removeStaleGuestEtcDirs, removeStaleSpareEtcDirs } from './paths'
+import { removeStaleBuildLocks } from './build-lock'
 import { raceDeadline } from '../../shared/deadline'
 import { claimedHere, isSpare, releaseClaim, removeStaleClaims, SPARE_MANAGED, spareVerdict } from './spare-guests'
 
@@ -139,6 +140,8 @@ export async function reapOrphans(docker: ReaperEngine, liveSessionIds: Iterable
     const inUse = new Set(all.filter((c) => !gone.has(c.Id)).map(guestEtcDirOf).filter((d): d is string => d !== undefined))
     const stale = [...removeStaleGuestEtcDirs(inUse), ...removeStaleSpareEtcDirs(inUse)]
     if (stale.length) log.info('removed passwd folders of dead processes', { folders: stale })
+    const locks = removeStaleBuildLocks()
+    if (locks.length) log.info('removed image build locks of dead processes', { folders: locks })
   } catch (err) {
     log.debug('passwd folders of dead processes not swept: the container list failed', errorFields(err))
   }

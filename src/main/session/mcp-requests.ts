@@ -6,7 +6,7 @@
  */
 import { parseRequest as parse, type CortexApi } from '../../shared/contract'
 import type { McpPanel, McpPanelServer, McpPanelState } from '../../shared/mcp-panel'
-import { describeServer, disableMcpServer, enableMcpServer, importMcpServers, mcpServersFor, type McpServerEntry } from '../extensions/mcp/config'
+import { describeWithNotes, disableMcpServer, enableMcpServer, importMcpServers, mcpServersFor, type McpServerEntry } from '../extensions/mcp/config'
 import type { McpLiveServer } from '../extensions'
 import { mcpOAuthLogin, mcpOAuthStatus, remoteServerFor } from '../extensions/mcp/oauth-login'
 import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
@@ -45,12 +45,13 @@ function panelServer(e: McpServerEntry, live: McpLiveServer | undefined, home: s
     source: e.source,
     file: e.file,
     transport: c.transport,
-    detail: describeServer(c),
+    detail: describeWithNotes(e.server),
     state,
     ...(state === 'failed' || state === 'needs_login' ? { error: live?.error ?? (live?.state === 'closed' ? 'closed' : 'failed') } : {}),
     readOnly: c.readOnly === true,
     tools,
-    tokens: tools.reduce((n, t) => n + t.tokens, 0)
+    tokens: tools.reduce((n, t) => n + t.tokens, 0),
+    ...(e.trust && { hash: e.trust.hash })
   }
 }
 
@@ -72,8 +73,10 @@ export function mcpRequests(deps: McpRequestDeps): McpApi {
       return list(repo, sessionId)
     },
     async setMcpServerEnabled(input) {
-      const { repo, sessionId, name, enabled } = parse('setMcpServerEnabled', input)
-      ;(enabled ? enableMcpServer : disableMcpServer)(deps.home, repo, name, env)
+      const { repo, sessionId, name, enabled, hash } = parse('setMcpServerEnabled', input)
+      // a repository server is enabled only in the form the panel showed (an absent hash is refused for it)
+      if (enabled) enableMcpServer(deps.home, repo, name, env, hash ?? '')
+      else disableMcpServer(deps.home, repo, name, env)
       return list(repo, sessionId)
     },
     async loginMcpServer(input) {

@@ -175,7 +175,7 @@ export function McpPanel(): React.JSX.Element {
           <ServerRow
             key={`${s.source}:${s.file}:${s.name}`}
             s={s}
-            onToggle={(enabled) => void run(() => api.setMcpServerEnabled({ ...scope, name: s.name, enabled }))}
+            onToggle={(enabled) => void run(() => api.setMcpServerEnabled({ ...scope, name: s.name, enabled, ...(enabled && s.hash ? { hash: s.hash } : {}) }))}
             onLogin={() => login(s.name)}
           />
         ))}
