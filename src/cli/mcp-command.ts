@@ -14,6 +14,7 @@ import {
   enableMcpServer,
   findMcpServer,
   importMcpServers,
+  mcpOAuthStatus,
   mcpServersFor,
   probeMcpServer,
   removeUserServer,
@@ -35,7 +36,7 @@ export interface McpIo {
 const stdio = (): McpIo => ({ out: process.stdout, err: process.stderr, in: process.stdin })
 
 /** The repository's real path (trust is keyed by it, as the session keys it). */
-function repoPath(repo: string | undefined): string {
+export function repoPath(repo: string | undefined): string {
   const abs = resolve(repo ?? '.')
   try {
     return realpathSync(abs)
@@ -61,11 +62,17 @@ function sourceLabel(e: McpServerEntry): string {
   return e.server.importedFrom ? `your config (imported from ${e.server.importedFrom})` : `your config ${e.file}`
 }
 
+/** A remote server's OAuth state (`cortex mcp login`), if it has one. */
+function oauthOf(home: string, e: McpServerEntry): 'logged-in' | 'needs-login' | undefined {
+  return e.server.config.transport === 'http' ? mcpOAuthStatus(home, e.server.config.url) : undefined
+}
+
 /** An entry's state, for people, with what to do about it. */
-function stateLabel(e: McpServerEntry): string {
+function stateLabel(e: McpServerEntry, oauth?: 'logged-in' | 'needs-login'): string {
   switch (e.state) {
     case 'active':
-      return e.source === 'repo' ? 'on (enabled for this repository)' : 'on'
+      if (oauth === 'needs-login') return `needs login: \`cortex mcp login ${e.name}\``
+      return `${e.source === 'repo' ? 'on (enabled for this repository)' : 'on'}${oauth === 'logged-in' ? ' (logged in)' : ''}`
     case 'disabled':
       return 'off ("enabled": false)'
     case 'untrusted':
@@ -83,13 +90,13 @@ export function mcpListCommand(opts: { repo?: string; json?: boolean }, io: McpI
     const repo = repoPath(opts.repo)
     const set = mcpServersFor(dataDir(), repo)
     if (opts.json) {
-      const servers = set.entries.map((e) => ({ name: e.name, source: e.source, file: e.file, state: e.state, trust: e.trust?.state, ...(e.trust && { hash: e.trust.hash }), importedFrom: e.server.importedFrom, config: e.server.config, warnings: e.server.warnings }))
+      const servers = set.entries.map((e) => ({ name: e.name, source: e.source, file: e.file, state: e.state, trust: e.trust?.state, ...(e.trust && { hash: e.trust.hash }), oauth: oauthOf(dataDir(), e), importedFrom: e.server.importedFrom, config: e.server.config, warnings: e.server.warnings }))
       io.out.write(JSON.stringify({ repo, servers, problems: set.problems }) + '\n')
       return set.problems.length > 0 ? 1 : 0
     }
     if (set.entries.length === 0 && set.problems.length === 0) io.out.write(`no MCP servers for ${repo} (add one: cortex mcp add NAME -- CMD ARGS…, or cortex mcp import)\n`)
     for (const e of set.entries) {
-      io.out.write(terminalSafe(`${e.name}  ${stateLabel(e)}  · ${sourceLabel(e)}${e.trust ? `  · hash ${shortHash(e.trust.hash)}` : ''}`) + '\n')
+      io.out.write(terminalSafe(`${e.name}  ${stateLabel(e, oauthOf(dataDir(), e))}  · ${sourceLabel(e)}${e.trust ? `  · hash ${shortHash(e.trust.hash)}` : ''}`) + '\n')
       // a repository's server shows everything it would run (env aside, which it cannot set); the user's own, the command line
       const lines = describeServer(e.server.config).split('\n')
       for (const l of e.source === 'repo' ? lines : lines.slice(0, 1)) io.out.write(terminalSafe(`  ${l}`) + '\n')
