@@ -4,6 +4,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import { exitOnClosedOutput } from './closed-output'
+import { repoOption } from './repo-option'
 
 const collect = (v: string, all: string[]): string[] => [...all, v]
 const parseMs = (v: string): number => {
@@ -12,7 +13,6 @@ const parseMs = (v: string): number => {
   return n
 }
 const FORMATS = ['claude', 'codex', 'gemini'] as const
-const repoOption = (): Option => new Option('--repo <dir>', 'repository folder (default: the current folder)')
 
 /** Options of `cortex mcp add`. */
 export interface McpAddOptions {

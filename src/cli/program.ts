@@ -19,6 +19,7 @@ import { CORTEX_VERSION } from '../shared/version'
 import { addChangesCommands } from './changes-program'
 import { addMcpCommands } from './mcp-program'
 import { exitOnClosedOutput } from './closed-output'
+import { repoOption } from './repo-option'
 
 /** A commander argument parser accepting exactly one of `values`. */
 const oneOf =
@@ -168,7 +169,7 @@ export function buildProgram(): Command {
   rules
     .command('list')
     .description('list the rules of a repository')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .action(async (opts: { repo?: string }) => {
       exitOnClosedOutput()
       const { rulesListCommand } = await import('./rules-command')
@@ -179,7 +180,7 @@ export function buildProgram(): Command {
     .description('add a bash rule: --deny "rm *" refuses matching commands; --allow "npm test *" runs them without asking')
     .option('--deny <pattern>', 'a command prefix ending in " *" or an exact command to refuse (deny rules win over allow rules)')
     .option('--allow <pattern>', 'a command prefix ending in " *" or an exact command to run without asking')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .action(async (opts: { deny?: string; allow?: string; repo?: string }, cmd: Command) => {
       if ((opts.deny === undefined) === (opts.allow === undefined)) cmd.error('error: give exactly one of --deny <pattern> or --allow <pattern>')
       exitOnClosedOutput()
@@ -190,7 +191,7 @@ export function buildProgram(): Command {
     .command('remove')
     .description('remove one rule by its id (see `cortex rules list`)')
     .argument('<id>', 'rule id')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .action(async (id: string, opts: { repo?: string }) => {
       exitOnClosedOutput()
       const { rulesRemoveCommand } = await import('./rules-command')
@@ -200,7 +201,7 @@ export function buildProgram(): Command {
   trust
     .command('list')
     .description('list what the repository defines that waits to be enabled (exactly what will run) and what is enabled')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .action(async (opts: { repo?: string }) => {
       exitOnClosedOutput()
       const { trustListCommand } = await import('./trust-command')
@@ -210,7 +211,7 @@ export function buildProgram(): Command {
     .command('enable')
     .description('enable what waits (or only the KEYs, e.g. hooks) as listed now; a later change turns it off again')
     .argument('[keys...]', 'keys from `cortex trust list` (default: all)')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .action(async (keys: string[], opts: { repo?: string }) => {
       exitOnClosedOutput()
       const { trustEnableCommand } = await import('./trust-command')
@@ -220,7 +221,7 @@ export function buildProgram(): Command {
     .command('disable')
     .description('turn enabled items off again (default: all)')
     .argument('[keys...]', 'keys from `cortex trust list` (default: all)')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .action(async (keys: string[], opts: { repo?: string }) => {
       exitOnClosedOutput()
       const { trustDisableCommand } = await import('./trust-command')
@@ -294,7 +295,7 @@ export function buildProgram(): Command {
   guest
     .command('setup')
     .description("show the repository's environment (devcontainer.json) and prepare its guest: base image, setup step run once and cached")
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .option('--rebuild', 'run the setup step again even when its cache exists')
     .option('--trust', 'enable the environment shown for this repository (a change to it disables it again)')
     .action(async (opts: { repo?: string; rebuild?: boolean; trust?: boolean }) => {
