@@ -4,6 +4,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import { exitOnClosedOutput } from './closed-output'
+import { repoOption } from './repo-option'
 
 const collect = (v: string, all: string[]): string[] => [...all, v]
 const parseMs = (v: string): number => {
@@ -17,7 +18,6 @@ const parseSeconds = (v: string): number => {
   return n
 }
 const FORMATS = ['claude', 'codex', 'gemini'] as const
-const repoOption = (): Option => new Option('--repo <dir>', 'repository folder (default: the current folder)')
 
 /** Options of `cortex mcp add`. */
 export interface McpAddOptions {

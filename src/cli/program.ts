@@ -19,6 +19,7 @@ import { CORTEX_VERSION } from '../shared/version'
 import { addChangesCommands } from './changes-program'
 import { addMcpCommands } from './mcp-program'
 import { exitOnClosedOutput } from './closed-output'
+import { repoOption } from './repo-option'
 
 /** A commander argument parser accepting exactly one of `values`. */
 const oneOf =
@@ -175,7 +176,7 @@ export function buildProgram(): Command {
   rules
     .command('list')
     .description('list the rules of a repository')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .action(async (opts: { repo?: string }) => {
       exitOnClosedOutput()
       const { rulesListCommand } = await import('./rules-command')
@@ -186,7 +187,7 @@ export function buildProgram(): Command {
     .description('add a bash rule: --deny "rm *" refuses matching commands; --allow "npm test *" runs them without asking')
     .option('--deny <pattern>', 'a command prefix ending in " *" or an exact command to refuse (deny rules win over allow rules)')
     .option('--allow <pattern>', 'a command prefix ending in " *" or an exact command to run without asking')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .action(async (opts: { deny?: string; allow?: string; repo?: string }, cmd: Command) => {
       if ((opts.deny === undefined) === (opts.allow === undefined)) cmd.error('error: give exactly one of --deny <pattern> or --allow <pattern>')
       exitOnClosedOutput()
@@ -197,7 +198,7 @@ export function buildProgram(): Command {
     .command('remove')
     .description('remove one rule by its id (see `cortex rules list`)')
     .argument('<id>', 'rule id')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .action(async (id: string, opts: { repo?: string }) => {
       exitOnClosedOutput()
       const { rulesRemoveCommand } = await import('./rules-command')
@@ -207,7 +208,7 @@ export function buildProgram(): Command {
   trust
     .command('list')
     .description('list what the repository defines that waits to be enabled (exactly what will run) and what is enabled')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .action(async (opts: { repo?: string }) => {
       exitOnClosedOutput()
       const { trustListCommand } = await import('./trust-command')
@@ -217,7 +218,7 @@ export function buildProgram(): Command {
     .command('enable')
     .description('enable what waits (or only the KEYs, e.g. hooks), bound to the content you reviewed: --hash from `cortex trust list`, or a [y/N] question on a terminal; a later change turns it off again')
     .argument('[keys...]', 'keys from `cortex trust list` (default: all)')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .option('--hash <hash>', 'the content hash `cortex trust list` printed for an item (8+ hex digits; repeat, one per item): refused when the content now differs', (h: string, all: string[]) => [...all, h], [])
     .action(async (keys: string[], opts: { repo?: string; hash: string[] }) => {
       exitOnClosedOutput()
@@ -228,7 +229,7 @@ export function buildProgram(): Command {
     .command('disable')
     .description('turn enabled items off again (default: all)')
     .argument('[keys...]', 'keys from `cortex trust list` (default: all)')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .action(async (keys: string[], opts: { repo?: string }) => {
       exitOnClosedOutput()
       const { trustDisableCommand } = await import('./trust-command')
@@ -302,7 +303,7 @@ export function buildProgram(): Command {
   guest
     .command('setup')
     .description("show the repository's environment (devcontainer.json) and prepare its guest: base image, setup step run once and cached")
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .option('--rebuild', 'run the setup step again even when its cache exists')
     .option('--trust', 'enable the environment shown for this repository, bound to what you reviewed (--hash, or a [y/N] question on a terminal); a change to it disables it again')
     .option('--hash <hash>', 'with --trust: the hash printed for the environment (8+ hex digits); refused when it now differs')
