@@ -12,6 +12,7 @@ import type { Guest } from '../guest/guest'
 import type { ToolDefinition } from '../tools/tool'
 import type { TrustStore } from './trust-store'
 import type { Elicit } from './mcp/elicitation-desk'
+import type { McpPromptMessage } from './mcp/prompt-commands'
 
 /** What a provider is made with, per session. */
 export interface ExtensionContext {
@@ -49,6 +50,17 @@ export interface McpLiveServer {
   tools: Array<{ name: string; description: string; tokens: number; readOnly: boolean }>
 }
 
+/** An MCP server's prompt offered as the slash command `/name` (`mcp__SERVER__PROMPT`; mcp/prompt-commands.ts). */
+export interface McpPromptCommand {
+  name: string
+  server: string
+  /** The prompt's own name on its server. */
+  prompt: string
+  description?: string
+  /** Its declared arguments as a completion hint: `<required> [optional]`. */
+  argumentHint?: string
+}
+
 /** One capability's contribution to a session. Every method is optional; none may throw (log and degrade instead). */
 export interface ExtensionProvider {
   /** A short name for logs ("mcp", "hooks"). */
@@ -67,6 +79,12 @@ export interface ExtensionProvider {
   close?(): Promise<void>
   /** The MCP servers it runs and their state (the MCP provider only). */
   mcpServers?(): readonly McpLiveServer[]
+  /** The connected servers' prompts as slash commands (the MCP provider only). */
+  mcpPrompts?(): readonly McpPromptCommand[]
+  /** The user message the prompt `/name` gives for the typed `args` (the MCP provider only; mcp/provider.ts). */
+  getMcpPrompt?(name: string, args: string, signal: AbortSignal): Promise<McpPromptMessage>
+  /** Resolves once no MCP server is still connecting (bounded; `signal` ends the wait). */
+  mcpSettled?(signal: AbortSignal): Promise<void>
 }
 
 /** Everything the session asks of its extensions, merged over the providers. */
@@ -86,4 +104,13 @@ export interface SessionExtensions {
   close(): Promise<void>
   /** Every MCP server the session runs, with its state and tools (the MCP panel). */
   mcpServers(): readonly McpLiveServer[]
+  /** The connected MCP servers' prompts as slash commands. */
+  mcpPrompts(): readonly McpPromptCommand[]
+  /**
+   * The user message of the MCP prompt `/name` with the typed `args`.
+   * @throws CortexError('invalid_input') (no such prompt, a missing argument, the server's error); an AbortError when `signal` aborts
+   */
+  getMcpPrompt(name: string, args: string, signal: AbortSignal): Promise<McpPromptMessage>
+  /** Resolves once no MCP server is still connecting (bounded; `signal` ends the wait); at once without servers. */
+  mcpSettled(signal: AbortSignal): Promise<void>
 }

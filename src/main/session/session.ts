@@ -28,6 +28,7 @@ import type { ApprovalPolicy } from '../../shared/approvals'
 import { storeImages, turnImages, type SessionDeps } from './session-deps'
 import { createSessionExtensions, ElicitationDesk, EXTENSION_FACTORIES, TrustStore, type McpLiveServer, type SessionExtensions } from '../extensions'
 import type { ImageInput } from '../../shared/images'
+import type { CommandUse } from '../../shared/custom-commands'
 import { createSessionHooks, type SessionHooksHandle } from '../extensions/hooks'
 import { SessionCommands } from '../extensions/commands/session-commands'
 
@@ -109,7 +110,7 @@ export class Session implements OperationTarget {
       startGuest: (sandbox: SandboxPolicy, signal: AbortSignal) => deps.guests.start({ sessionId: deps.id, repo: deps.repo, sandbox, signal, oneOff: true }) }
     // hooks are a provider that the turn also calls (its HookRunner); commands expand messages: the session holds both directly
     this.hooks = createSessionHooks(ctx, { resumed: (deps.resumed?.length ?? 0) > 0, readyGuest: () => guest.ready, closeMs: CLOSE_TURN_WAIT_MS })
-    this.commands = new SessionCommands(ctx)
+    this.commands = new SessionCommands(ctx, () => this.extensions)
     this.extensions = createSessionExtensions(ctx, [...EXTENSION_FACTORIES, () => this.hooks, () => this.commands])
     const { model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction } = deps
     this.parts = {
@@ -166,10 +167,20 @@ export class Session implements OperationTarget {
     return applyOperation(this, op)
   }
 
-  /** {@link OperationTarget.message}: a custom command expanded, its images stored first (a bad one refuses the message), then start a turn, or queue it during one. */
-  message(typed: string, images?: ImageInput[]): void {
+  /**
+   * {@link OperationTarget.message}: a custom command expanded (an MCP prompt fetched first, its
+   * images added), its images stored first (a bad one refuses the message), then start a turn, or queue it during one.
+   */
+  message(typed: string, images?: ImageInput[]): void | Promise<void> {
+    const prompt = this.commands.mcpPrompt(typed)
+    if (prompt) return prompt.then((m) => this.deliver(m.text, [...(images ?? []), ...m.images], m.command ?? undefined))
     const { text, command } = this.commands.expand(typed)
-    const refs = storeImages(this.deps.images, images)
+    this.deliver(text, images, command)
+  }
+
+  private deliver(text: string, images: ImageInput[] | undefined, command: CommandUse | undefined): void {
+    if (this.closed) throw new CortexError('session_not_found', `session ${this.id} is closed`)
+    const refs = storeImages(this.deps.images, images?.length ? images : undefined)
     if (this.turns.running) this.queue.add(text, refs, command)
     else this.turns.start([...this.queue.take(), { text, ...(refs ? { images: refs } : {}), ...(command ? { command } : {}) }])
   }
@@ -185,6 +196,7 @@ export class Session implements OperationTarget {
    */
   stop(): void {
     this.queue.returnAll()
+    this.commands.stopPrompts() // an MCP prompt still being fetched is not sent
     this.goal.stop()
     this.turns.abort()
     this.modeSwitches.abort() // a switch waiting for background processes to end reports at once

@@ -102,6 +102,9 @@ export function withSchemaDeferral(inner: ExtensionProvider, opts: DeferralOptio
     ...(inner.turnStarting ? { turnStarting: (signal: AbortSignal) => inner.turnStarting!(signal) } : {}),
     ...(inner.onTrustChanged ? { onTrustChanged: () => inner.onTrustChanged!() } : {}),
     ...(inner.close ? { close: () => inner.close!() } : {}),
+    ...(inner.mcpPrompts ? { mcpPrompts: () => inner.mcpPrompts!() } : {}),
+    ...(inner.mcpSettled ? { mcpSettled: (signal: AbortSignal) => inner.mcpSettled!(signal) } : {}),
+    ...(inner.getMcpPrompt ? { getMcpPrompt: (name: string, args: string, signal: AbortSignal) => inner.getMcpPrompt!(name, args, signal) } : {}),
     mcpServers: () => liveServers(inner)
   }
 }
