@@ -24,8 +24,19 @@ export const McpSchemasEventSchema = z.object({
 /** See {@link McpSchemasEventSchema}. */
 export type McpSchemasEvent = z.infer<typeof McpSchemasEventSchema>
 
+/**
+ * `mcp_schemas_loaded`: the model loaded these deferred MCP tools' schemas (tool_search); they are
+ * sent from the next request on, and again after the session is resumed (the log keeps them).
+ * Front ends need not show it (`mcp_schemas` carries the figures).
+ */
+export const McpSchemasLoadedEventSchema = z.object({
+  type: z.literal('mcp_schemas_loaded'),
+  turnId: z.string().optional(),
+  names: z.array(z.string())
+})
+
 /** MCP events, spread into the session event union. */
-export const MCP_EVENTS = [McpSchemasEventSchema] as const
+export const MCP_EVENTS = [McpSchemasEventSchema, McpSchemasLoadedEventSchema] as const
 
 /** The prefix of every MCP tool's model-facing name: `mcp__<server>__<tool>`. */
 export const MCP_TOOL_PREFIX = 'mcp__'

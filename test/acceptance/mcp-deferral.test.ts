@@ -84,4 +84,25 @@ describe.skipIf(skipWithoutDocker())('MCP schema deferral through cortex run (20
     expect(r.stdout).toContain('called payroll_approve with {"id":"P-2"}')
     expect(r.stderr).toMatch(/MCP schemas \d+(\.\d)?k tokens, \d+(\.\d)?k saved \(200 of 200 deferred\)/)
   })
+
+  it('a resumed session sends again the schemas its model loaded (and only those)', async () => {
+    await model?.close()
+    model = await startScriptedModelServer([
+      { toolCalls: [{ name: 'tool_search', args: { query: 'payroll approve', limit: 1 } }] },
+      { text: 'Loaded.' },
+      { text: 'Still here.' }
+    ])
+    const first = await run(true)
+    expect(first.code, first.stderr).toBe(0)
+    const sessionId = first.events[0]!.sessionId!
+    expect(first.events.map((e) => e.event)).toContainEqual(expect.objectContaining({ type: 'mcp_schemas_loaded', names: ['mcp__many__payroll_approve'] }))
+    const resumed = await runCli(['run', '--resume', sessionId, '--provider', 'openai-compatible', '--base-url', model.baseUrl, '--model', 'scripted', '--json', 'Approve P-3'], {
+      env: { CORTEX_HOME: home, CORTEX_MCP_CONFIG: config }
+    })
+    expect(resumed.code, resumed.stderr).toBe(0)
+    const request = model.requests[2]!
+    expect(offeredToolNames(request).filter((n) => n.startsWith('mcp__'))).toEqual(['mcp__many__payroll_approve'])
+    expect(declared(request).find((t) => t.function.name === 'mcp__many__payroll_approve')!.function.parameters).toMatchObject({ required: ['id'] })
+    expect(offeredToolNames(request)).toContain('tool_search')
+  })
 })

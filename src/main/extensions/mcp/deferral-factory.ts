@@ -1,7 +1,8 @@
 /**
  * The MCP provider's factory with schema deferral around it (ADR 0034): the budget from
  * CORTEX_MCP_SCHEMA_BUDGET (tokens, a share or a percentage of the window; default 10%), the window
- * and the mode in force from the extension context. One line in EXTENSION_FACTORIES uses it.
+ * and the mode in force from the extension context, the schemas loaded before a resume from its log.
+ * One line in EXTENSION_FACTORIES uses it.
  */
 import { errorFields } from '../../../shared/logger-types'
 import { DEFAULT_CONTEXT_WINDOW } from '../../harness/compaction/accounting'
@@ -34,7 +35,8 @@ export function withDeferral(make: (ctx: ExtensionContext) => ExtensionProvider 
       budget: schemaBudgetFrom(ctx),
       window: ctx.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
       ...(ctx.modeNow ? { modeNow: ctx.modeNow } : {}),
-      emit: (e) => ctx.emit(e)
+      emit: (e) => ctx.emit(e),
+      loaded: (ctx.resumedEvents ?? []).flatMap((e) => (e.type === 'mcp_schemas_loaded' ? e.names : []))
     })
   }
 }
