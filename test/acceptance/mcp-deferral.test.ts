@@ -94,7 +94,7 @@ describe.skipIf(skipWithoutDocker())('MCP schema deferral through cortex run (20
     ])
     const first = await run(true)
     expect(first.code, first.stderr).toBe(0)
-    const sessionId = first.events[0]!.sessionId!
+    const sessionId = first.events[0]!.sessionId
     expect(first.events.map((e) => e.event)).toContainEqual(expect.objectContaining({ type: 'mcp_schemas_loaded', names: ['mcp__many__payroll_approve'] }))
     const resumed = await runCli(['run', '--resume', sessionId, '--provider', 'openai-compatible', '--base-url', model.baseUrl, '--model', 'scripted', '--json', 'Approve P-3'], {
       env: { CORTEX_HOME: home, CORTEX_MCP_CONFIG: config }
