@@ -105,4 +105,21 @@ describe.skipIf(skipWithoutDocker())('MCP schema deferral through cortex run (20
     expect(declared(request).find((t) => t.function.name === 'mcp__many__payroll_approve')!.function.parameters).toMatchObject({ required: ['id'] })
     expect(offeredToolNames(request)).toContain('tool_search')
   })
+
+  it('takes the budget from the settings file (mcpSchemaBudget), and the environment wins over it', async () => {
+    await model?.close()
+    model = await startScriptedModelServer([{ text: 'All sent.' }, { text: 'All deferred.' }])
+    const ownHome = tempDir('cortex-home-')
+    writeFileSync(join(ownHome, 'settings.json'), JSON.stringify({ mcpSchemaBudget: '100000' }))
+    const args = ['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', model.baseUrl, '--model', 'scripted', '--json', 'hi']
+    const saved = await runCli(args, { env: { CORTEX_HOME: ownHome, CORTEX_MCP_CONFIG: config } })
+    expect(saved.code, saved.stderr).toBe(0)
+    expect(offeredToolNames(model.requests[0]!).filter((n) => n.startsWith('mcp__'))).toHaveLength(200)
+    expect(offeredToolNames(model.requests[0]!)).not.toContain('tool_search')
+    expect(saved.events.map((e) => e.event)).toContainEqual(expect.objectContaining({ type: 'mcp_schemas', tools: 200, deferred: 0, budget: 100_000 }))
+    const env = await runCli(args, { env: { CORTEX_HOME: ownHome, CORTEX_MCP_CONFIG: config, CORTEX_MCP_SCHEMA_BUDGET: '5%' } })
+    expect(env.code, env.stderr).toBe(0)
+    expect(offeredToolNames(model.requests[1]!).filter((n) => n.startsWith('mcp__'))).toEqual([])
+    expect(env.events.map((e) => e.event)).toContainEqual(expect.objectContaining({ type: 'mcp_schemas', deferred: 200, budget: 6400 }))
+  })
 })

@@ -37,6 +37,8 @@ export interface ExtensionContext {
   contextWindow?: number
   /** The mode and lock in force now (MCP schema deferral costs only what the mode offers); absent: not known. */
   modeNow?(): { mode: Mode; lock: ModeLock | null }
+  /** The MCP schema budget saved in Settings ('' or absent: the default); CORTEX_MCP_SCHEMA_BUDGET wins. */
+  mcpSchemaBudget?: string | undefined
   /** The events of the session's log when it was resumed (empty for a new session): what extensions rebuild from (MCP schemas the model loaded). */
   resumedEvents?: readonly SessionEvent[]
   /** Ask the user an MCP server's question (elicitation, mcp/elicitation-desk.ts); resolves with the answer, never rejects. Absent: decline. */

@@ -106,7 +106,7 @@ export class Session implements OperationTarget {
     const modeNow = () => ({ mode: this.mode, lock: this.record.proposals.lock }) // MCP schema deferral costs what the mode offers
     this.elicitation = new ElicitationDesk(emit, () => this.approvals.getPolicy() !== 'never') // nobody is asked anything under `never`
     const ctx = { sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust,
-      contextWindow: deps.compaction?.window, modeNow, elicit: this.elicitation.ask, resumedEvents: (deps.resumed ?? []).map((e) => e.event),
+      contextWindow: deps.compaction?.window, modeNow, elicit: this.elicitation.ask, resumedEvents: (deps.resumed ?? []).map((e) => e.event), mcpSchemaBudget: deps.mcpSchemaBudget,
       startGuest: (sandbox: SandboxPolicy, signal: AbortSignal) => deps.guests.start({ sessionId: deps.id, repo: deps.repo, sandbox, signal, oneOff: true }) }
     // hooks are a provider that the turn also calls (its HookRunner); commands expand messages: the session holds both directly
     this.hooks = createSessionHooks(ctx, { resumed: (deps.resumed?.length ?? 0) > 0, readyGuest: () => guest.ready, closeMs: CLOSE_TURN_WAIT_MS })
