@@ -129,7 +129,7 @@ export class McpProvider implements ExtensionProvider {
     await Promise.all(gone.map((c) => c.close()))
   }
 
-  /** Every ready server's enabled tools. */
+  /** Every ready server's enabled tools, and `mcp_read_resource` while some ready server has resources. */
   tools(): readonly ToolDefinition[] {
     const out: ToolDefinition[] = []
     const rt = this.runtime
@@ -148,6 +148,8 @@ export class McpProvider implements ExtensionProvider {
         out.push(rt.mcpToolDefinition(conn, tool, name, inGuest))
       }
     }
+    const withResources = (): McpConnection[] => this.connections.filter((c) => c.state === 'ready' && c.hasResources)
+    if (withResources().length > 0) out.push(rt.mcpReadResourceTool(withResources)) // read-only: every mode
     return out
   }
 

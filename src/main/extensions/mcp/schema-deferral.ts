@@ -12,6 +12,7 @@
  */
 import type { SessionEvent } from '../../../shared/events'
 import { offeredTools, type Mode, type ModeLock } from '../../../shared/modes'
+import { MCP_TOOL_PREFIX } from '../../../shared/mcp'
 import { defineTool, type ToolDefinition } from '../../tools/tool'
 import type { ExtensionProvider, McpLiveServer } from '../types'
 import { budgetTokens, planDeferral, schemaTokens, type DeferralPlan, type SchemaBudget } from './deferral'
@@ -54,8 +55,9 @@ export function withSchemaDeferral(inner: ExtensionProvider, opts: DeferralOptio
   let last: DeferralPlan | null = null
   let said = ''
 
-  const offeredNow = (tools: readonly ToolDefinition[]): ToolDefinition[] => {
-    if (!opts.modeNow) return [...tools]
+  const offeredNow = (every: readonly ToolDefinition[]): ToolDefinition[] => {
+    const tools = every.filter((t) => t.name.startsWith(MCP_TOOL_PREFIX)) // mcp_read_resource is small and never deferred
+    if (!opts.modeNow) return tools
     const { mode, lock } = opts.modeNow()
     const names = new Set(offeredTools(mode, lock, false, tools.map((t) => ({ name: t.name, readOnly: t.readOnly === true }))))
     return tools.filter((t) => names.has(t.name))
