@@ -1,6 +1,6 @@
 /**
- * Helpers of mcp/connection.ts: listing a server's prompts at connect, and racing a promise against
- * an abort signal (Stop, a deadline, the connection's close).
+ * Helpers of mcp/connection.ts: listing a server's prompts at connect, racing a promise against
+ * an abort signal (Stop, a deadline, the connection's close), and telling an HTTP 4xx refusal.
  */
 import type { Client, Prompt } from '@modelcontextprotocol/client'
 import { errorFields, type Logger } from '../../../shared/logger-types'
@@ -48,4 +48,17 @@ function reasonOf(signal: AbortSignal): Error {
 /** A DOMException named AbortError ("stopped"). */
 export function abortError(): Error {
   return new DOMException('stopped', 'AbortError')
+}
+
+/**
+ * Whether `err` (or an error it wraps) is an HTTP 4xx answer of the server: the SDK's SdkHttpError
+ * carries the status; a plain error names it as "(HTTP 4xx)".
+ */
+export function isHttp4xx(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const status = (e as { status?: unknown }).status
+    if (typeof status === 'number') return status >= 400 && status < 500
+    if (/\(HTTP 4\d\d\)/.test(e.message)) return true
+  }
+  return false
 }

@@ -7,7 +7,7 @@
  * second crash leaves it failed.
  */
 import type { CallToolResult, GetPromptResult, Prompt, Tool, Transport } from '@modelcontextprotocol/client'
-import { abortError, listPrompts, raceSignal } from './connection-helpers'
+import { abortError, isHttp4xx, listPrompts, raceSignal } from './connection-helpers'
 import { Client } from '@modelcontextprotocol/client'
 import { errorFields, type Logger } from '../../../shared/logger-types'
 import { DEFAULT_MCP_TIMEOUT_MS, type McpServerConfig } from './config-types'
@@ -34,6 +34,8 @@ export interface OpenedTransport {
    * replaced guest removed the container), not because the server stopped; absent: never.
    */
   guestReplaced?(): boolean
+  /** A remote server's legacy HTTP+SSE transport, tried once when Streamable HTTP is refused with a 4xx; absent: none. */
+  fallback?(): OpenedTransport
 }
 
 /** Opens a fresh transport to the server (a new process for stdio). Aborting `signal` cancels. */
@@ -174,18 +176,17 @@ export class McpConnection {
     try {
       opened = await raceSignal(this.open(signal), signal)
       this.opened = opened
-      const client = new Client(CLIENT_INFO, { capabilities: this.elicit ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: MCP_PROBE_TIMEOUT_MS } } })
-      const elicit = this.elicit
-      if (elicit) {
-        // a server's question mid-call becomes a card (ADR 0034); URL mode is not offered, so a form is all that comes
-        client.setRequestHandler('elicitation/create', (req, ctx) => {
-          const p = req.params as { mode?: string; message: string; requestedSchema?: { properties?: Record<string, unknown>; required?: unknown } }
-          if (p.mode === 'url' || !p.requestedSchema) return { action: 'decline' as const }
-          return elicit({ message: p.message, requestedSchema: p.requestedSchema }, ctx.mcpReq.signal)
-        })
+      let client: Client
+      try {
+        client = await this.handshake(opened, signal)
+      } catch (err) {
+        // a remote server that does not speak Streamable HTTP answers its POST with a 4xx: try the legacy HTTP+SSE transport (the spec's backwards compatibility)
+        if (!opened.fallback || signal.aborted || !isHttp4xx(err)) throw err
+        await opened.transport.close().catch(() => undefined)
+        this.logger.info('MCP server refused Streamable HTTP; trying the legacy HTTP+SSE transport', { server: this.config.name, ...errorFields(err) })
+        opened = this.opened = opened.fallback()
+        client = await this.handshake(opened, signal)
       }
-      client.onerror = (err) => this.logger.debug('MCP protocol note', { server: this.config.name, ...errorFields(err) })
-      await client.connect(opened.transport, { signal, timeout: MCP_CONNECT_DEADLINE_MS })
       const listed = await client.listTools(undefined, { signal, timeout: MCP_CONNECT_DEADLINE_MS })
       if (this.closing) {
         await client.close().catch(() => undefined)
@@ -211,6 +212,23 @@ export class McpConnection {
       this.logger.warn('MCP server failed to start', { server: this.config.name, error: this.error })
       this.report(this.config.name, `could not start: ${this.error}`)
     }
+  }
+
+  /** A client over `opened`, connected (the protocol negotiated), answering elicitation when the session can ask. */
+  private async handshake(opened: OpenedTransport, signal: AbortSignal): Promise<Client> {
+    const client = new Client(CLIENT_INFO, { capabilities: this.elicit ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: MCP_PROBE_TIMEOUT_MS } } })
+    const elicit = this.elicit
+    if (elicit) {
+      // a server's question mid-call becomes a card (ADR 0034); URL mode is not offered, so a form is all that comes
+      client.setRequestHandler('elicitation/create', (req, ctx) => {
+        const p = req.params as { mode?: string; message: string; requestedSchema?: { properties?: Record<string, unknown>; required?: unknown } }
+        if (p.mode === 'url' || !p.requestedSchema) return { action: 'decline' as const }
+        return elicit({ message: p.message, requestedSchema: p.requestedSchema }, ctx.mcpReq.signal)
+      })
+    }
+    client.onerror = (err) => this.logger.debug('MCP protocol note', { server: this.config.name, ...errorFields(err) })
+    await client.connect(opened.transport, { signal, timeout: MCP_CONNECT_DEADLINE_MS })
+    return client
   }
 
   /** The connection ended by itself: restart once, then leave it failed. */

@@ -2,11 +2,12 @@
  * Opening a transport to one MCP server: a stdio server is started INSIDE a guest (the session's
  * own, or for a server the user allowed network a separate hardened guest with network) through
  * Guest.openProcess, with only the user's configured environment; a Streamable HTTP server is
- * reached from the host with the configured headers and a bearer token from the keys store.
+ * reached from the host with the configured headers and a bearer token from the keys store, over
+ * Streamable HTTP or, when the server refuses that with a 4xx, the legacy HTTP+SSE transport.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { CortexError } from '../../../shared/errors'
 import type { Guest } from '../../guest/guest'
 import type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './config-types'
@@ -73,7 +74,12 @@ function openHttp(config: McpHttpServerConfig, deps: TransportDeps): OpenedTrans
     }
     headers.Authorization = `Bearer ${token}`
   }
-  return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }), describeEnd: () => '' }
+  return {
+    transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }),
+    describeEnd: () => '',
+    // a server of the 2024-11-05 revision: GET the URL for the SSE stream, POST to the endpoint it names (same headers)
+    fallback: () => ({ transport: new SSEClientTransport(url, { requestInit: { headers } }), describeEnd: () => 'legacy HTTP+SSE transport' })
+  }
 }
 
 /**
