@@ -6,7 +6,8 @@
 import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { createServer, type Socket } from 'node:net'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { CortexError } from '../../src/shared/errors'
 import type { SessionEvent } from '../../src/shared/events'
 import { createSessionService } from '../../src/main/session'
@@ -68,4 +69,39 @@ describe('MCP prompts as slash commands (session service)', () => {
     // the user's own command wins over the server's prompt
     expect(await send('/mcp__remote__simple-prompt')).toBe('My own simple prompt (MARKER-USER).')
   }, 120_000)
+
+  it('Stop ends a prompt waiting for its server within 2 s, and nothing is sent', async () => {
+    // a server that takes the connection and never answers: the MCP client stays connecting
+    const sockets: Socket[] = []
+    const silent = createServer((sock) => sockets.push(sock))
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r))
+    cleanup.push(() => new Promise<void>((r) => { for (const s of sockets) s.destroy(); silent.close(() => r()) }))
+    const server = await startScriptedModelServer([{ text: 'never' }])
+    cleanup.push(() => server.close())
+    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-mcpprompt-'))
+    const repo = mkdtempSync(join(tmpdir(), 'cortex-mcpprompt-repo-'))
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }), () => rmSync(repo, { recursive: true, force: true }))
+    writeFileSync(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { silent: { type: 'http', url: `http://127.0.0.1:${(silent.address() as { port: number }).port}/mcp` } } }))
+    if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID)
+    const service = await createSessionService({
+      dataDir,
+      modelSettings: { provider: 'openai-compatible', modelId: 'scripted', baseUrl: server.baseUrl, apiKey: 'k' },
+      guests: { start: () => Promise.reject(new CortexError('guest_failed', 'no guest in this test')) },
+      eagerGuest: false
+    })
+    cleanup.push(() => service.shutdown())
+    const events: SessionEvent[] = []
+    service.onEvent((e) => events.push(e.event))
+    const { id: sessionId } = await service.openSession({ repo, mode: 'agent' })
+    let settled = 0
+    const sent = service.submit({ sessionId, op: { type: 'user_message', text: '/mcp__silent__review a.ts' } }).finally(() => (settled = Date.now()))
+    await vi.waitFor(() => expect(sockets.length).toBeGreaterThan(0), { timeout: 20_000 })
+    expect(settled).toBe(0) // still waiting for the server
+    const stopAt = Date.now()
+    await service.submit({ sessionId, op: { type: 'stop' } })
+    await sent
+    expect(settled - stopAt).toBeLessThan(2000)
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0)
+    expect(events).toContainEqual({ type: 'extension_notice', kind: 'commands', message: 'stopped: /mcp__silent__review a.ts was not sent' })
+  }, 60_000)
 })

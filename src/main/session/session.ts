@@ -173,9 +173,15 @@ export class Session implements OperationTarget {
    */
   message(typed: string, images?: ImageInput[]): void | Promise<void> {
     const prompt = this.commands.mcpPrompt(typed)
-    if (prompt) return prompt.then((m) => this.deliver(m.text, [...(images ?? []), ...m.images], m.command ?? undefined))
+    if (prompt) return prompt.then((m) => this.deliver(m.text, [...(images ?? []), ...m.images], m.command), (err: unknown) => this.promptStopped(typed, err))
     const { text, command } = this.commands.expand(typed)
     this.deliver(text, images, command)
+  }
+
+  /** A prompt fetch Stop ended: nothing is sent, and the user is told what was not (any other failure is the caller's error). */
+  private promptStopped(typed: string, err: unknown): void {
+    if ((err as Error | undefined)?.name !== 'AbortError') throw err
+    this.emit({ type: 'extension_notice', kind: 'commands', message: `stopped: ${typed.split('\n')[0]!.slice(0, 200)} was not sent` })
   }
 
   private deliver(text: string, images: ImageInput[] | undefined, command: CommandUse | undefined): void {
