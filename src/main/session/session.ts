@@ -31,6 +31,7 @@ import type { ImageInput } from '../../shared/images'
 import type { CommandUse } from '../../shared/custom-commands'
 import { createSessionHooks, type SessionHooksHandle } from '../extensions/hooks'
 import { SessionCommands } from '../extensions/commands/session-commands'
+import { MessageOrder } from './message-order'
 
 export type { SessionDeps } from './session-deps'
 
@@ -70,6 +71,8 @@ export class Session implements OperationTarget {
   private readonly elicitation: ElicitationDesk
   /** Hooks (src/main/extensions/hooks): a provider among the extensions, and each turn's HookRunner. */
   private readonly hooks: SessionHooksHandle
+  /** Messages wait behind an MCP prompt being fetched, keeping their order (message-order.ts). */
+  private readonly order = new MessageOrder((typed) => this.emit({ type: 'extension_notice', kind: 'commands', message: `stopped: ${typed.split('\n')[0]!.slice(0, 200)} was not sent` }))
   /** Custom slash commands (one of the extensions): a typed `/name args` is expanded here, for every front end; `list()` for completion (ADR 0036). */
   readonly commands: SessionCommands
 
@@ -172,16 +175,11 @@ export class Session implements OperationTarget {
    * images added), its images stored first (a bad one refuses the message), then start a turn, or queue it during one.
    */
   message(typed: string, images?: ImageInput[]): void | Promise<void> {
-    const prompt = this.commands.mcpPrompt(typed)
-    if (prompt) return prompt.then((m) => this.deliver(m.text, [...(images ?? []), ...m.images], m.command), (err: unknown) => this.promptStopped(typed, err))
-    const { text, command } = this.commands.expand(typed)
-    this.deliver(text, images, command)
-  }
-
-  /** A prompt fetch Stop ended: nothing is sent, and the user is told what was not (any other failure is the caller's error). */
-  private promptStopped(typed: string, err: unknown): void {
-    if ((err as Error | undefined)?.name !== 'AbortError') throw err
-    this.emit({ type: 'extension_notice', kind: 'commands', message: `stopped: ${typed.split('\n')[0]!.slice(0, 200)} was not sent` })
+    const prompt = this.commands.mcpPrompt(typed)?.then((m) => () => this.deliver(m.text, [...(images ?? []), ...m.images], m.command))
+    return this.order.submit(typed, prompt, () => {
+      const { text, command } = this.commands.expand(typed)
+      this.deliver(text, images, command)
+    })
   }
 
   private deliver(text: string, images: ImageInput[] | undefined, command: CommandUse | undefined): void {
@@ -203,6 +201,7 @@ export class Session implements OperationTarget {
   stop(): void {
     this.queue.returnAll()
     this.commands.stopPrompts() // an MCP prompt still being fetched is not sent
+    this.order.stop() // nor a message waiting behind it
     this.goal.stop()
     this.turns.abort()
     this.modeSwitches.abort() // a switch waiting for background processes to end reports at once
