@@ -17,9 +17,9 @@ describe.skipIf(skipWithoutDocker())('cortex run --ask commands on a pseudo-term
   let screen: PtyScreen | undefined
   const home = mkdtempSync(join(tmpdir(), 'cortex-pty-approval-home-'))
   afterAll(async () => {
-    screen?.kill()
+    await screen?.kill()
     await server?.close()
-    rmSync(home, { recursive: true, force: true })
+    rmSync(home, { recursive: true, force: true, maxRetries: 5 })
   })
 
   it('shows the command to approve once, then runs it after y', async () => {

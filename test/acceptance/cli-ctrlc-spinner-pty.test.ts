@@ -15,9 +15,9 @@ describe.skipIf(skipWithoutDocker())('Ctrl-C in cortex run on a pseudo-terminal'
   let screen: PtyScreen | undefined
   const home = mkdtempSync(join(tmpdir(), 'cortex-pty-ctrlc-home-'))
   afterAll(async () => {
-    screen?.kill()
+    await screen?.kill()
     await server?.close()
-    rmSync(home, { recursive: true, force: true })
+    rmSync(home, { recursive: true, force: true, maxRetries: 5 })
   })
 
   it('clears the spinner line before printing stopping…', async () => {

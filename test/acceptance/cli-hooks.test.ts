@@ -7,7 +7,7 @@
 // unless the user's settings mark one `"host": true`.
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { EventEnvelope, SessionEvent } from '../../src/shared/events'
@@ -217,7 +217,7 @@ describe.skipIf(skipWithoutDocker())('cortex run: hooks from the user settings',
     writeFileSync(join(home, 'settings.json'), JSON.stringify({
       hooks: {
         Stop: [{ hooks: [
-          { type: 'command', command: `jq -r .hook_event_name > ${hostFile}`, host: true },
+          { type: 'command', command: `{ jq -r .hook_event_name; pwd; } > ${hostFile}`, host: true },
           { type: 'command', command: `jq -r .hook_event_name > ${guestFile} 2>/dev/null || true` }
         ] }]
       }
@@ -226,7 +226,8 @@ describe.skipIf(skipWithoutDocker())('cortex run: hooks from the user settings',
     const repo = await makeTestRepo({ 'a.txt': 'a\n' })
     const r = await run(repo, home, 'hi')
     expect(r.code, r.stderr).toBe(0)
-    expect(readFileSync(hostFile, 'utf8')).toBe('Stop\n')
+    // it ran in the user's home, not the repository (whose files the guest may have written)
+    expect(readFileSync(hostFile, 'utf8')).toBe(`Stop\n${homedir()}\n`)
     expect(existsSync(guestFile)).toBe(false)
     expect(of(r.events, 'hook_started').map((s) => s.host ?? false).sort()).toEqual([false, true])
   }, 180_000)

@@ -4,12 +4,12 @@
 import { execFileSync, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { appendFileSync, cpSync, mkdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { chooseBuilder } from '../../src/main/guest/environment/builders'
 import { baseImageTag, recipePackages, toolchainPackages } from '../../src/main/guest/environment/recipe'
 import { guestImageTag } from '../../src/main/guest/image'
+import { buildLockPath } from '../../src/main/guest/build-lock'
 import { guestRecipeDir } from '../../src/main/guest/paths'
 import { runCli } from '../support/cli'
 import { skipWithoutDocker } from '../support/requirements'
@@ -55,7 +55,7 @@ describe.skipIf(skipWithoutDocker())('cortex guest build', () => {
     for (const tag of made) {
       spawnSync('docker', ['rmi', '-f', tag], { stdio: 'ignore' })
       // the build's lock file (image.ts) stays for a tag that is built again later; this tag is gone
-      rmSync(join(tmpdir(), `cortex-guest-build-${tag.replace(/[^A-Za-z0-9_.-]/g, '_')}.lock`), { recursive: true, force: true })
+      rmSync(buildLockPath(tag), { recursive: true, force: true })
     }
   })
 

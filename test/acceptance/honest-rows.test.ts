@@ -14,7 +14,7 @@ describe.skipIf(skipWithoutDocker())('honest rows', () => {
   let screen: PtyScreen | undefined
   const home = tempDir('cortex-home-')
   afterAll(async () => {
-    screen?.kill()
+    await screen?.kill()
     await Promise.all(servers.map((s) => s.close()))
   })
   const serve = async (...commands: string[]) => {

@@ -17,9 +17,9 @@ describe.skipIf(skipWithoutDocker())('custom slash commands in the interactive C
   let screen: PtyScreen | undefined
   const home = mkdtempSync(join(tmpdir(), 'cortex-tui-cmds-home-'))
   afterAll(async () => {
-    screen?.kill()
+    await screen?.kill()
     await server?.close()
-    rmSync(home, { recursive: true, force: true })
+    rmSync(home, { recursive: true, force: true, maxRetries: 5 })
   })
 
   it('completes /review and sends its expansion with the argument', async () => {

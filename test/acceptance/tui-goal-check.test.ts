@@ -16,10 +16,10 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive): /goal with a quoted 
   let screen: PtyScreen | undefined
   const home = mkdtempSync(join(tmpdir(), 'cortex-tui-goal-home-'))
   afterAll(async () => {
-    screen?.kill()
+    await screen?.kill()
     await screen?.exited
     await server?.close()
-    rmSync(home, { recursive: true, force: true })
+    rmSync(home, { recursive: true, force: true, maxRetries: 5 })
   })
 
   it('runs the check without its quotes: met after one turn', async () => {

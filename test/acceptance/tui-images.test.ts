@@ -18,9 +18,9 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive): /image', () => {
   const home = mkdtempSync(join(tmpdir(), 'cortex-tui-images-home-'))
   const files = mkdtempSync(join(tmpdir(), 'cortex-tui-images-files-'))
   afterAll(async () => {
-    screen?.kill()
+    await screen?.kill()
     await server?.close()
-    rmSync(home, { recursive: true, force: true })
+    rmSync(home, { recursive: true, force: true, maxRetries: 5 })
     rmSync(files, { recursive: true, force: true })
   })
 
@@ -61,7 +61,7 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive): /image', () => {
       s.write('\x03')
       expect(await Promise.race([s.exited, new Promise<number>((r) => setTimeout(() => r(-1), 20_000))])).toBe(0)
     } finally {
-      s.kill()
+      await s.kill()
     }
   }, 180_000)
 })

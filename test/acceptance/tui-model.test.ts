@@ -16,9 +16,9 @@ describe.skipIf(skipWithoutDocker())('/model in the interactive CLI', () => {
   let screen: PtyScreen | undefined
   const home = mkdtempSync(join(tmpdir(), 'cortex-tui-model-home-'))
   afterAll(async () => {
-    screen?.kill()
+    await screen?.kill()
     await server?.close()
-    rmSync(home, { recursive: true, force: true })
+    rmSync(home, { recursive: true, force: true, maxRetries: 5 })
   })
 
   it('lists the models, switches with /model ID, and sends the next message there', async () => {

@@ -17,10 +17,10 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive): edit rows show the r
   let screen: PtyScreen | undefined
   const home = mkdtempSync(join(tmpdir(), 'cortex-tui-diff-home-'))
   afterAll(async () => {
-    screen?.kill()
+    await screen?.kill()
     await screen?.exited
     await server?.close()
-    rmSync(home, { recursive: true, force: true })
+    rmSync(home, { recursive: true, force: true, maxRetries: 5 })
   })
 
   it('numbers the edit with the file\'s lines and shows a rewrite as its changed line', async () => {

@@ -18,10 +18,10 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive): first screen, list M
   let screen: PtyScreen | undefined
   const home = mkdtempSync(join(tmpdir(), 'cortex-tui-smalls-home-'))
   afterAll(async () => {
-    screen?.kill()
+    await screen?.kill()
     await screen?.exited
     await server?.close()
-    rmSync(home, { recursive: true, force: true })
+    rmSync(home, { recursive: true, force: true, maxRetries: 5 })
   })
 
   it('shows where it works, renders list Markdown, keeps the composer at 40×12 and takes a pasted reason', async () => {

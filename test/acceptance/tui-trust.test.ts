@@ -16,10 +16,10 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive): the trust card', () 
   let screen: PtyScreen | undefined
   const home = mkdtempSync(join(tmpdir(), 'cortex-tui-trust-home-'))
   afterAll(async () => {
-    screen?.kill()
+    await screen?.kill()
     await screen?.exited
     await server?.close()
-    rmSync(home, { recursive: true, force: true })
+    rmSync(home, { recursive: true, force: true, maxRetries: 5 })
   })
 
   it('lists the hook, keeps it off, and /trust enable turns it on for the next turn', async () => {

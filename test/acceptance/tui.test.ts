@@ -28,9 +28,9 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
   let screen: PtyScreen | undefined
   const home = mkdtempSync(join(tmpdir(), 'cortex-tui-home-'))
   afterAll(async () => {
-    screen?.kill()
+    await screen?.kill()
     await server?.close()
-    rmSync(home, { recursive: true, force: true })
+    rmSync(home, { recursive: true, force: true, maxRetries: 5 })
   })
 
   it('diffs, approvals, Esc, resize, Shift+Tab and the goal on the border', async () => {
@@ -178,7 +178,7 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
       await s.waitFor(/continue it\s*with: cortex --resume/, 5000)
     } finally {
       s.dump('last')
-      s.kill()
+      await s.kill()
     }
   }, 240_000)
 })
@@ -224,9 +224,9 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive): a mode switch during
       await s.waitFor((l) => l.some((x) => x.trim() === 'ok'), 60_000)
     } finally {
       s.dump('withdrawn-last')
-      s.kill()
+      await s.kill()
       await server.close()
-      rmSync(home, { recursive: true, force: true })
+      rmSync(home, { recursive: true, force: true, maxRetries: 5 })
     }
   }, 180_000)
 })

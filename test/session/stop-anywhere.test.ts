@@ -15,6 +15,7 @@ import { createDefaultGuestProvider, createSessionService, type SessionService }
 import { DockerGuestProvider, LABEL_SESSION } from '../../src/main/guest/docker-guest'
 import type { GuestProvider } from '../../src/main/guest/guest'
 import { ensureGuestImage, guestImageTag } from '../../src/main/guest/image'
+import { buildLockPath } from '../../src/main/guest/build-lock'
 import { NOT_RUN_RESULT, STOPPED_RESULT } from '../../src/main/harness/interrupted'
 import { ensureAgentBundle, makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
@@ -237,7 +238,7 @@ describe.skipIf(skipWithoutDocker())('Stop anywhere, history always valid (issue
     // builds until the test writes <recipe>/release, then fails (no image)
     writeFileSync(join(recipeDir, 'build-image.sh'), `echo "==> fake build step"\nwhile [ ! -e ${JSON.stringify(join(recipeDir, 'release'))} ]; do sleep 0.1; done\necho "fake build: no image"\nexit 1\n`)
     writeFileSync(join(recipeDir, 'packages.txt'), `# stop-anywhere ${randomBytes(6).toString('hex')}\n`)
-    const lock = join(tmpdir(), `cortex-guest-build-${guestImageTag(recipeDir).replace(/[^A-Za-z0-9_.-]/g, '_')}.lock`)
+    const lock = buildLockPath(guestImageTag(recipeDir))
     const h = await harness(new DockerGuestProvider({ recipeDir, labels: { 'dev.cortex.test': '1' } }), 'openai-compatible', eager)
     try {
       const id = await h.open(repo)

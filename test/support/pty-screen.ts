@@ -27,8 +27,12 @@ export interface PtyScreen {
   dump(name: string): string
   /** Exit code once the process ended. */
   exited: Promise<number>
-  /** Kill the process (SIGKILL) if it still runs. */
-  kill(): void
+  /**
+   * Kill the CLI and every process of its group (SIGKILL; the pty makes it a group leader, so a git
+   * or docker child it spawned goes too) if it still runs; resolves with the exit code once it ended,
+   * so a test's cleanup removes CORTEX_HOME only after nothing writes there any more.
+   */
+  kill(): Promise<number>
 }
 
 /** Start `cortex ...args` on a `cols`×`rows` pseudo-terminal with `env` added to the environment. */
@@ -88,7 +92,14 @@ export function startPtyCli(args: string[], opts: { cols: number; rows: number; 
     },
     exited,
     kill: () => {
-      if (alive) p.kill('SIGKILL')
+      if (alive) {
+        try {
+          process.kill(-p.pid, 'SIGKILL')
+        } catch {
+          p.kill('SIGKILL') // not a group leader (or already gone): the process alone
+        }
+      }
+      return exited
     }
   }
   return screen

@@ -10,6 +10,7 @@ import { readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { removeStaleGuestEtcDirs } from '../../src/main/guest/paths'
+import { removeStaleBuildLocks } from '../../src/main/guest/build-lock'
 import { IN_CI } from './requirements'
 
 /** Names of the project's temporary entries: `tempDir('cortex-…')`, makeTestRepo's cortex-test-*, the product's own. */
@@ -49,6 +50,7 @@ export default function setup(): () => void {
     // A guest's passwd folder whose Cortex process was killed (-9, in the guest-lifetime tests) is
     // removed by the product at its next start; do now what that start would (dead owners only).
     removeStaleGuestEtcDirs(new Set())
+    removeStaleBuildLocks() // an image build lock of a CLI killed mid-check: its next start would take it over
     const left = projectEntries().filter((p) => !before.has(p))
     if (left.length === 0) return
     const shown = left.slice(0, 40).join('\n  ')

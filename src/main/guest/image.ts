@@ -3,8 +3,6 @@
  * existence check, and building a missing image with visible progress. Talks to Docker through the
  * `docker` CLI (the build script needs it anyway); only docker-guest.ts uses dockerode.
  */
-import { mkdirSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { CortexError } from '../../shared/errors'
 import type { PingResult, SpawnResult } from '../../shared/guest-protocol'
 import { errorFields, type Logger } from '../../shared/logger-types'
@@ -12,7 +10,7 @@ import { buildGuestImage, dockerImageExists, type BuilderChoice } from './enviro
 import { GUEST_IMAGE_REPO, GUEST_RECIPE_FILES, recipeHash } from './environment/recipe'
 import type { Guest } from './guest'
 import { guestRecipeDir } from './paths'
-import { join } from 'node:path'
+import { releaseBuildLock, tryTakeBuildLock } from './build-lock'
 
 export { GUEST_IMAGE_REPO, GUEST_RECIPE_FILES } from './environment/recipe'
 /** Tools the guest agent and the tools need in a user-named image, besides `node` ≥ 18. */
@@ -45,35 +43,17 @@ export interface EnsureImageResult {
 }
 
 const inFlight = new Map<string, Promise<EnsureImageResult>>()
-/** A build lock older than this is considered abandoned (ms). */
-const STALE_LOCK_MS = 20 * 60_000
-
-function lockAge(dir: string): number {
-  try {
-    return Date.now() - statSync(dir).mtimeMs
-  } catch {
-    return -1 // no lock folder (removed meanwhile): not stale
-  }
-}
 
 async function buildOnce(tag: string, recipeDir: string, onProgress: (line: string) => void, signal?: AbortSignal): Promise<EnsureImageResult> {
   const started = Date.now()
-  const lock = join(tmpdir(), `cortex-guest-build-${tag.replace(/[^A-Za-z0-9_.-]/g, '_')}.lock`)
   // Cross-process lock (e.g. parallel test workers): one builds, the others wait for the image.
   for (;;) {
     if (await imageExists(tag)) return { tag, built: false, durationMs: Date.now() - started }
-    try {
-      mkdirSync(lock)
-      break
-    } catch {
-      // another process holds the build lock: wait for its image (or take over a stale lock)
-      if (lockAge(lock) > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true })
-      else {
-        onProgress(`waiting for another build of ${tag} to finish`)
-        await new Promise((r) => setTimeout(r, 2000))
-      }
-      if (signal?.aborted) throw new CortexError('image_unavailable', `building ${tag} was cancelled`)
-    }
+    if (tryTakeBuildLock(tag)) break
+    // another live process holds the build lock: wait for its image (a dead holder's lock is taken over)
+    onProgress(`waiting for another build of ${tag} to finish`)
+    await new Promise((r) => setTimeout(r, 2000))
+    if (signal?.aborted) throw new CortexError('image_unavailable', `building ${tag} was cancelled`)
   }
   try {
     if (await imageExists(tag)) return { tag, built: false, durationMs: Date.now() - started }
@@ -82,7 +62,7 @@ async function buildOnce(tag: string, recipeDir: string, onProgress: (line: stri
     if (!(await imageExists(tag))) throw new CortexError('image_unavailable', `building guest image ${tag} ended without the image (builder: ${builder.kind})`)
     return { tag, built: true, durationMs: Date.now() - started, builder }
   } finally {
-    rmSync(lock, { recursive: true, force: true })
+    releaseBuildLock(tag)
   }
 }
 

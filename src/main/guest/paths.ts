@@ -111,7 +111,8 @@ export function removeStaleSpareEtcDirs(inUse: ReadonlySet<string>, now: number 
 }
 
 /** Whether a process with id `pid` exists on this machine (EPERM: it exists under another user). */
-function pidAlive(pid: number): boolean {
+/** Whether process `pid` exists on this host (EPERM counts: it exists, owned by someone else). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true

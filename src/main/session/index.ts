@@ -21,6 +21,8 @@ import { TrustStore } from '../extensions'
 import { environmentResolver } from '../extensions/environment/read-environment'
 import { guestSetup, type GuestSetupOptions } from '../extensions/environment/guest-setup'
 import { disarmAroundSetup } from './setup-guard'
+import { dependencyVolumesModeOf, type DependencyVolumesMode } from '../guest/dependency-volumes'
+import { pruneGuestCaches } from '../guest/prune'
 
 export { createSessionService, type SessionService, type SessionServiceOptions } from './service'
 export { resumeModelFlags } from './resume'
@@ -36,10 +38,11 @@ export { cliLogLevels, createFileLogger, LOG_LEVEL_ENV, type FileLoggerOptions }
 export { checkImage } from '../tools/image-check'
 export { repositoryTrust, enableRepositoryTrust, disableRepositoryTrust, type RepositoryTrust } from './trust-requests'
 export {
-  addUserServer, removeUserServer, enableMcpServer, disableMcpServer, mcpServersFor, importMcpServers, describeServer, MCP_CONFIG_ENV,
+  addUserServer, removeUserServer, enableMcpServer, disableMcpServer, findMcpServer, mcpServersFor, importMcpServers, describeServer, MCP_CONFIG_ENV,
   type McpServerEntry, type RawMcpEntry
 } from '../extensions/mcp/config'
 export { probeMcpServer, type ProbeResult } from '../extensions/mcp/config-probe'
+export { mcpOAuthLogin, mcpOAuthLogout, mcpOAuthStatus, remoteServerFor } from '../extensions/mcp/oauth-login'
 
 /** Env var: guests kept warm for the repository opened last (0 disables the pool). */
 export const WARM_POOL_ENV = 'CORTEX_WARM_POOL'
@@ -70,7 +73,7 @@ export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: L
   const docker = new DockerGuestProvider({
     ...(image ? { image } : {}), ...spare, checkpointsDir: opts.checkpointsDir, mcpPackagesDir: opts.mcpPackagesDir, logger: childLogger(logger, { component: 'guest' }),
     // a repository's devcontainer.json, once the user trusts it (ADR 0038)
-    ...(opts.dataDir ? { environment: environmentResolver(new TrustStore(opts.dataDir)), aroundSetup: disarmAroundSetup(logger) } : {})
+    ...(opts.dataDir ? { environment: environmentResolver(new TrustStore(opts.dataDir)), aroundSetup: disarmAroundSetup(logger), dependencyVolumes: dependencyVolumesSetting(opts.dataDir) } : {})
   })
   return new WarmGuestPool(docker, { size, logger: childLogger(logger, { component: 'warm-pool' }) })
 }
@@ -81,7 +84,48 @@ export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: L
  * Resolves with the exit status (0 ready, 1 otherwise, with the reason written).
  */
 export function guestSetupMain(opts: GuestSetupOptions, write: (line: string) => void): Promise<number> {
-  return guestSetup({ aroundSetup: disarmAroundSetup(opts.logger ?? NOOP_LOGGER), ...opts }, write)
+  return guestSetup({ aroundSetup: disarmAroundSetup(opts.logger ?? NOOP_LOGGER), dependencyVolumes: dependencyVolumesSetting(opts.dataDir), ...opts }, write)
+}
+
+/**
+ * The dependency-volumes setting of a repository, read from `<dataDir>/settings.json` at each guest
+ * start (its per-repository choice, else the default; a missing or bad file: auto), under
+ * CORTEX_DEPENDENCY_VOLUMES (the CLI flag) when set.
+ * @throws CortexError('invalid_input') from the returned function for a bad CORTEX_DEPENDENCY_VOLUMES
+ */
+export function dependencyVolumesSetting(dataDir: string): (repo: string) => DependencyVolumesMode {
+  return (repo) => {
+    let mode: DependencyVolumesMode = 'auto'
+    try {
+      const store = new SettingsStore(dataDir)
+      if (store.exists()) {
+        const s = store.read()
+        mode = s.dependencyVolumesRepos[repo] ?? s.dependencyVolumes
+      }
+    } catch {
+      // the service reports a bad settings file itself
+    }
+    return dependencyVolumesModeOf(mode)
+  }
+}
+
+/**
+ * `cortex guest prune [--repo DIR]`: remove the project environments' images and the dependency
+ * volumes (of one repository, or all) from the engine named by DOCKER_HOST; lines go to `write`.
+ * Resolves with the exit status (0 done, 1 when the engine cannot be reached).
+ */
+export async function guestPruneMain(opts: { repo?: string }, write: (line: string) => void): Promise<number> {
+  try {
+    const r = await pruneGuestCaches(new DockerGuestProvider().docker, opts.repo)
+    for (const i of r.images) write(`removed image ${i}`)
+    for (const v of r.volumes) write(`removed volume ${v}`)
+    for (const k of r.kept) write(`kept ${k}`)
+    write(`pruned: ${r.images.length} image${r.images.length === 1 ? '' : 's'}, ${r.volumes.length} volume${r.volumes.length === 1 ? '' : 's'}${r.kept.length ? `, ${r.kept.length} kept (in use)` : ''}`)
+    return 0
+  } catch (err) {
+    write(`error: cannot reach the Docker engine (${(err as Error).message})`)
+    return 1
+  }
 }
 
 /** Options of {@link createCortexService}. */
@@ -108,6 +152,8 @@ export interface CortexServiceOptions {
   allowUnconfigured?: boolean
   /** Resume sessions only to review or undo (`cortex changes`, `cortex rewind`): see SessionServiceOptions.reviewOnly. */
   reviewOnly?: boolean
+  /** Opens an http(s) URL in the user's browser (the desktop app: shell.openExternal; the MCP login). */
+  openExternal?(url: string): Promise<void>
 }
 
 /**
@@ -160,6 +206,7 @@ export async function createCortexService(opts: CortexServiceOptions): Promise<S
   logger.info('session service starting', { dataDir: opts.dataDir, provider: modelSettings.provider, model: modelSettings.modelId })
   const service = await createSessionService({
     dataDir: opts.dataDir, modelSettings, guests, logger, secrets: opts.secrets, reviewOnly: opts.reviewOnly,
+    ...(opts.openExternal && { openExternal: opts.openExternal }),
     ...(saved ? { streamIdleTimeoutMs: saved.streamIdleTimeoutS * 1000, mcpSchemaBudget: saved.mcpSchemaBudget } : {}),
     // the environment (--context-window, CORTEX_COMPACT_THRESHOLD) wins over the saved settings (harness/compaction/settings.ts)
     ...(saved ? { compaction: { ...(saved.contextWindow > 0 ? { window: saved.contextWindow } : {}), threshold: saved.compactThresholdPct / 100 } } : {})

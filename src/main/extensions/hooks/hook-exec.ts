@@ -6,6 +6,7 @@
  * its whole process group, and Stop.
  */
 import { spawn } from 'node:child_process'
+import { homedir } from 'node:os'
 import type { Guest } from '../../guest/guest'
 
 /** Bytes of each output stream a hook's result keeps. */
@@ -71,10 +72,16 @@ export async function runHookProcess(req: HookProcessRequest): Promise<HookProce
   }
 }
 
-/** A user's `"host": true` hook: a process group of its own on this machine, ended at its timeout or Stop. */
+/**
+ * A user's `"host": true` hook: a process group of its own on this machine, ended at its timeout or
+ * Stop. Its working folder is the user's home, not the repository: every file in the repository may
+ * have been written in the guest, and a command resolved there (`npx prettier` finding
+ * node_modules/.bin, `./notify.sh`) would run it on the host. The repository's path is still in
+ * CLAUDE_PROJECT_DIR for a hook that names it on purpose.
+ */
 function runOnHost(req: HookProcessRequest, started: number): Promise<HookProcessResult> {
   return new Promise((resolve) => {
-    const child = spawn('/bin/bash', ['-c', req.command], { cwd: req.repo, env: { ...process.env, ...hookEnv(req.repo) }, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn('/bin/bash', ['-c', req.command], { cwd: homedir(), env: { ...process.env, ...hookEnv(req.repo) }, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
     const out = { stdout: '', stderr: '' }
     for (const name of ['stdout', 'stderr'] as const) {
       child[name].setEncoding('utf8')

@@ -51,14 +51,15 @@ export function abortError(): Error {
 }
 
 /**
- * Whether `err` (or an error it wraps) is an HTTP 4xx answer of the server: the SDK's SdkHttpError
- * carries the status; a plain error names it as "(HTTP 4xx)".
+ * Whether `err` (or an error it wraps) is an HTTP 4xx answer of the server other than 401 and 403
+ * (those ask for credentials, not another transport): the SDK's SdkHttpError carries the status; a
+ * plain error names it as "(HTTP 4xx)".
  */
 export function isHttp4xx(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const status = (e as { status?: unknown }).status
-    if (typeof status === 'number') return status >= 400 && status < 500
-    if (/\(HTTP 4\d\d\)/.test(e.message)) return true
+    if (typeof status === 'number') return status >= 400 && status < 500 && status !== 401 && status !== 403
+    if (/\(HTTP 4(?!01|03)\d\d\)/.test(e.message)) return true
   }
   return false
 }

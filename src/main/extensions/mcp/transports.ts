@@ -2,8 +2,10 @@
  * Opening a transport to one MCP server: a stdio server is started INSIDE a guest (the session's
  * own, or for a server the user allowed network a separate hardened guest with network) through
  * Guest.openProcess, with only the user's configured environment; a Streamable HTTP server is
- * reached from the host with the configured headers and a bearer token from the keys store, over
- * Streamable HTTP or, when the server refuses that with a 4xx, the legacy HTTP+SSE transport.
+ * reached from the host with the configured headers and a bearer token from the keys store, or —
+ * when neither names an Authorization — with OAuth tokens from `cortex mcp login` (oauth-provider.ts),
+ * refreshed by the SDK when the server refuses an expired one.
+ * Streamable HTTP first; a server that refuses it with a 4xx (not 401/403) is tried over the legacy HTTP+SSE transport.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -13,6 +15,8 @@ import type { Guest } from '../../guest/guest'
 import type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './config-types'
 import type { OpenedTransport, TransportOpener } from './connection'
 import { GuestProcessTransport } from './guest-transport'
+import { CortexOAuthProvider } from './oauth-provider'
+import { McpOAuthStore } from './oauth-store'
 import { guestArgv } from './package-cache'
 
 /** What opening a transport needs from the session. */
@@ -74,11 +78,18 @@ function openHttp(config: McpHttpServerConfig, deps: TransportDeps): OpenedTrans
     }
     headers.Authorization = `Bearer ${token}`
   }
+  // a server of the 2024-11-05 revision: GET the URL for the SSE stream, POST to the endpoint it names (same headers and credentials)
+  const legacy = (authProvider?: CortexOAuthProvider) => (): OpenedTransport => ({ transport: new SSEClientTransport(url, { requestInit: { headers }, ...(authProvider ? { authProvider } : {}) }), describeEnd: () => 'legacy HTTP+SSE transport' })
+  if (Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
+    return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }), describeEnd: () => '', fallback: legacy() }
+  }
+  // no configured credentials: OAuth, used only when the server answers 401 (a session never opens a browser)
+  const authProvider = new CortexOAuthProvider(config.name, config.url, new McpOAuthStore(deps.home), { kind: 'session' })
   return {
-    transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }),
+    transport: new StreamableHTTPClientTransport(url, { requestInit: { headers }, authProvider }),
     describeEnd: () => '',
-    // a server of the 2024-11-05 revision: GET the URL for the SSE stream, POST to the endpoint it names (same headers)
-    fallback: () => ({ transport: new SSEClientTransport(url, { requestInit: { headers } }), describeEnd: () => 'legacy HTTP+SSE transport' })
+    needsLogin: () => authProvider.loginNeeded,
+    fallback: legacy(authProvider)
   }
 }
 
