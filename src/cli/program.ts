@@ -17,7 +17,7 @@ import type { ApprovalPolicy } from '../shared/approvals'
 import { APPROVAL_POLICIES, MODES, PROVIDER_NAMES, SANDBOX_POLICIES, THINKING_LEVELS } from '../shared/enum-values'
 import { CORTEX_VERSION } from '../shared/version'
 import { addChangesCommands } from './changes-program'
-import { addMcpCommands } from './mcp-program'
+import { addMcpCacheCommands, addMcpCommands, MCP_CACHE_DESCRIPTION } from './mcp-program'
 import { exitOnClosedOutput } from './closed-output'
 import { repoOption } from './repo-option'
 
@@ -160,18 +160,8 @@ export function buildProgram(): Command {
     const { runCommand } = await import('./run-command')
     process.exitCode = await runCommand(prompt.join(' '), opts)
   })
-  program
-    .command('mcp-cache')
-    .description("add npm packages to Cortex's MCP package cache (CORTEX_HOME/mcp/packages, mounted read-only in every guest) so `npx -y PKG` servers start offline")
-    .command('add')
-    .description('add packages: with the host npm (--ignore-scripts), or offline by copying them and their dependencies out of a node_modules folder (--from)')
-    .argument('<packages...>', 'npm package names (e.g. @modelcontextprotocol/server-filesystem)')
-    .option('--from <node_modules>', 'copy from this node_modules folder instead of running npm (offline)')
-    .option('--offline', 'npm only: use the host npm cache, never the network', false)
-    .action(async (packages: string[], opts: { from?: string; offline: boolean }) => {
-      const { mcpCacheAdd } = await import('./mcp-cache-command')
-      process.exitCode = await mcpCacheAdd(packages, opts)
-    })
+  // the earlier spelling of `cortex mcp cache add`, kept working and out of the help
+  addMcpCacheCommands(program.command('mcp-cache', { hidden: true }).description(MCP_CACHE_DESCRIPTION))
   const rules = program.command('rules').description("a repository's Always and deny rules for approvals (stored in CORTEX_HOME, never in the repository)")
   rules
     .command('list')

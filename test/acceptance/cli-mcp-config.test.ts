@@ -125,4 +125,17 @@ describe('cortex mcp (built CLI)', () => {
     expect(notObject.stderr).toContain('expected a JSON object like {"mcpServers"')
     expect(existsSync(join(home, 'sessions'))).toBe(false)
   })
+
+  it('mcp cache add --from fills the package cache offline; the earlier mcp-cache spelling still works, out of the help', async () => {
+    const { home, env } = setup()
+    const nodeModules = join(process.cwd(), 'node_modules')
+    const added = await runCli(['mcp', 'cache', 'add', 'ms', '--from', nodeModules], { env })
+    expect(added.code, added.stderr).toBe(0)
+    const cached = join(home, 'mcp', 'packages', 'node_modules', 'ms', 'package.json')
+    expect(JSON.parse(readFileSync(cached, 'utf8'))).toMatchObject({ name: 'ms' })
+    const alias = await runCli(['mcp-cache', 'add', 'ms', '--from', nodeModules], { env })
+    expect(alias.code, alias.stderr).toBe(0)
+    expect((await runCli(['mcp', '--help'], { env })).stdout).toMatch(/^\s+cache\b/m)
+    expect((await runCli(['--help'], { env })).stdout).not.toContain('mcp-cache')
+  })
 })

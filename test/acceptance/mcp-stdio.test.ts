@@ -1,6 +1,6 @@
 // MCP over stdio through the built `cortex run` with the scripted model server and the REAL
 // server-everything from npm: its package comes from the user's MCP package cache (filled offline by
-// `cortex mcp-cache add --from node_modules`), it runs INSIDE the session's guest (docker top lists it;
+// `cortex mcp cache add --from node_modules`), it runs INSIDE the session's guest (docker top lists it;
 // every host-visible process of it lives in another pid namespace), its tools' results (text,
 // structuredContent, an image, resource links) reach the model, and nothing is left after the run;
 // server-filesystem, allowed the repository and /tmp, reads the repository but cannot see a host

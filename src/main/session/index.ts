@@ -207,7 +207,7 @@ export async function createCortexService(opts: CortexServiceOptions): Promise<S
   const service = await createSessionService({
     dataDir: opts.dataDir, modelSettings, guests, logger, secrets: opts.secrets, reviewOnly: opts.reviewOnly,
     ...(opts.openExternal && { openExternal: opts.openExternal }),
-    ...(saved ? { streamIdleTimeoutMs: saved.streamIdleTimeoutS * 1000 } : {}),
+    ...(saved ? { streamIdleTimeoutMs: saved.streamIdleTimeoutS * 1000, mcpSchemaBudget: saved.mcpSchemaBudget } : {}),
     // the environment (--context-window, CORTEX_COMPACT_THRESHOLD) wins over the saved settings (harness/compaction/settings.ts)
     ...(saved ? { compaction: { ...(saved.contextWindow > 0 ? { window: saved.contextWindow } : {}), threshold: saved.compactThresholdPct / 100 } } : {})
   })

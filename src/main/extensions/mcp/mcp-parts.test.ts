@@ -92,7 +92,7 @@ describe('guestArgv', () => {
     writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: '@scope/srv', bin: { srv: './dist/index.js' } }))
     const base = { name: 's', transport: 'stdio' as const, env: {} }
     expect(guestArgv({ ...base, command: 'npx', args: ['-y', '@scope/srv@1.2.3', '--flag'] }, home)).toEqual(['node', '/opt/cortex/mcp-packages/node_modules/@scope/srv/dist/index.js', '--flag'])
-    expect(() => guestArgv({ ...base, command: 'npx', args: ['-y', 'other'] }, home)).toThrow(/other is not in Cortex's MCP package cache .*`cortex mcp-cache add other`/)
+    expect(() => guestArgv({ ...base, command: 'npx', args: ['-y', 'other'] }, home)).toThrow(/other is not in Cortex's MCP package cache .*`cortex mcp cache add other`/)
     expect(guestArgv({ ...base, command: 'npx', args: ['-y', 'other'], network: true }, home)).toEqual(['npx', '-y', 'other'])
     expect(guestArgv({ ...base, command: 'python3', args: ['srv.py'] }, home)).toEqual(['python3', 'srv.py'])
     // uvx & co. download at start: without network a clear refusal naming how to pre-fill; with network as written

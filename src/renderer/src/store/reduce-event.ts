@@ -176,6 +176,7 @@ export function applyEvent(view: SessionView, event: SessionEvent, seq: number):
     case 'context_usage':
     case 'mcp_schemas':
       return applyCompactionEvent(view, event, id, (n) => push(n)) // ./compaction-events.ts
+    case 'mcp_schemas_loaded': // kept for a resume; mcp_schemas carries the figures
     case 'shell_output':
     case 'shell_exited':
       return view // the shell tab (features/terminal/ShellPane.tsx) subscribes to these itself
