@@ -15,6 +15,7 @@ import { runHookProcess } from './hook-exec'
 import { selectHooks } from './hook-match'
 import { interpretHook, verdictOf, type HookVerdict } from './hook-output'
 import { loadHooks, type LoadedHooks, type RepoFileReader } from './hook-sources'
+import { keepHostHooksOffRepository } from './host-hook-policy'
 
 /** What the session's hooks need. */
 export interface SessionHooksDeps {
@@ -49,9 +50,9 @@ export class SessionHooks {
   /** @param deps see {@link SessionHooksDeps} */
   constructor(private readonly deps: SessionHooksDeps) {}
 
-  /** The hooks as they are on disk now (never throws). */
-  load(): Promise<LoadedHooks> {
-    return loadHooks(this.deps.repo, this.deps.home, this.deps.readRepoFile)
+  /** The hooks as they are on disk now, a host hook naming the repository turned into a guest hook (never throws). */
+  async load(): Promise<LoadedHooks> {
+    return keepHostHooksOffRepository(await loadHooks(this.deps.repo, this.deps.home, this.deps.readRepoFile), this.deps.repo)
   }
 
   /**
