@@ -51,7 +51,10 @@ describe.skipIf(skipWithoutDocker())('image labels never make a session guest a 
     })
     repos.push(repo)
     const env = { CORTEX_HOME: tempDir('cortex-labels-home-'), CORTEX_WARM_POOL: '0' }
-    const enabled = await runCli(['guest', 'setup', '--trust', '--repo', repo], { env })
+    // the definition's hash as shown, then enabled with it
+    const shown = /--hash ([0-9a-f]+)/.exec((await runCli(['guest', 'setup', '--trust', '--repo', repo], { env })).stderr)?.[1]
+    expect(shown).toBeDefined()
+    const enabled = await runCli(['guest', 'setup', '--trust', '--hash', shown!, '--repo', repo], { env })
     expect(enabled.code, enabled.stderr).toBe(0)
 
     const a = await startScriptedModelServer([{ toolCalls: [{ name: 'bash', args: { command: 'touch .a-started; sleep 25; echo a-finished' } }] }, { text: 'Done.' }])

@@ -40,7 +40,10 @@ describe.skipIf(skipWithoutDocker())('a sparse lockfile at a guest start', () =>
     const repo = await makeTestRepo({ '.devcontainer.json': JSON.stringify({ image: guestImageTag() }), 'package-lock.json': '{}\n' })
     repos.push(repo)
     const env = { CORTEX_HOME: tempDir('cortex-sparselock-home-'), CORTEX_WARM_POOL: '0' }
-    const enabled = await runCli(['guest', 'setup', '--trust', '--repo', repo], { env })
+    // the definition's hash as shown, then enabled with it
+    const shown = /--hash ([0-9a-f]+)/.exec((await runCli(['guest', 'setup', '--trust', '--repo', repo], { env })).stderr)?.[1]
+    expect(shown).toBeDefined()
+    const enabled = await runCli(['guest', 'setup', '--trust', '--hash', shown!, '--repo', repo], { env })
     expect(enabled.code, enabled.stderr).toBe(0)
     const lock = join(repo, 'package-lock.json')
     truncateSync(lock, 2 ** 40)
