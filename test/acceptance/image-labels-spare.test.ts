@@ -79,5 +79,9 @@ describe.skipIf(skipWithoutDocker())('image labels never make a session guest a 
     const finished = await cli.waitFor('tool_call_finished', undefined, { timeoutMs: 120_000 })
     expect(finished.isError, JSON.stringify(finished)).toBe(false)
     expect(JSON.stringify(finished)).toContain('a-finished')
+    await cli.waitFor('turn_ended', undefined, { timeoutMs: 60_000 })
+    cli.end() // a clean exit removes A's guests and passwd folders
+    expect((await cli.exit()).code).toBe(0)
+    cli = undefined
   }, 600_000)
 })

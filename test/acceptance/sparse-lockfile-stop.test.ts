@@ -61,5 +61,8 @@ describe.skipIf(skipWithoutDocker())('a sparse lockfile at a guest start', () =>
     cli.send({ type: 'stop' })
     await cli.waitFor('turn_ended', undefined, { timeoutMs: 30_000 })
     expect(Date.now() - t0).toBeLessThan(2000)
+    cli.end() // a clean exit removes the session's guests and passwd folders
+    expect((await cli.exit()).code).toBe(0)
+    cli = undefined
   }, 300_000)
 })
