@@ -20,6 +20,7 @@ import { addChangesCommands } from './changes-program'
 import { addMcpCacheCommands, addMcpCommands, MCP_CACHE_DESCRIPTION } from './mcp-program'
 import { exitOnClosedOutput } from './closed-output'
 import { repoOption } from './repo-option'
+import { dataDir } from './paths'
 
 /** A commander argument parser accepting exactly one of `values`. */
 const oneOf =
@@ -92,11 +93,17 @@ const DEPENDENCY_VOLUMES_OPTION = (): Option =>
  * `--mcp-config FILE…` → CORTEX_MCP_CONFIG (absolute paths, `path.delimiter`-separated), which the
  * MCP config loader reads (src/main/extensions/mcp/config-load.ts). A file that is missing or not a
  * JSON object is refused here, before any session or guest exists; its entries are checked at load.
+ * So is (exit 2) a file inside the repository (`--repo`, or the resumed session's) or another folder
+ * a guest writes: it would hand the model the user's trust (flag-file-policy.ts, ADR 0033).
  */
-function applyMcpConfigFlag(files: string[], cmd: Command): void {
+async function applyMcpConfigFlag(files: string[], opts: { repo?: string; resume?: string }, cmd: Command): Promise<void> {
   if (files.length === 0) return
   const paths = files.map((f) => resolvePath(f))
+  const repo = opts.resume ? await storedSessionRepo(opts.resume) : resolvePath(opts.repo ?? '.')
+  const { flagFileRefusal } = await import('../main/session')
   for (const p of paths) {
+    const refused = flagFileRefusal(p, repo, dataDir())
+    if (refused !== null) cmd.error(`error: ${refused}`, { exitCode: 2 })
     let doc: unknown
     try {
       doc = JSON.parse(readFileSync(p, 'utf8'))
@@ -106,6 +113,12 @@ function applyMcpConfigFlag(files: string[], cmd: Command): void {
     if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) cmd.error(`error: --mcp-config ${p}: expected a JSON object like {"mcpServers": {"name": {"command": "…"}}}`)
   }
   process.env.CORTEX_MCP_CONFIG = paths.join(pathDelimiter)
+}
+
+/** The repository of stored session `id`, or undefined when there is none (runCommand reports that). */
+async function storedSessionRepo(id: string): Promise<string | undefined> {
+  const { listStoredSessions } = await import('../main/session')
+  return listStoredSessions(dataDir()).find((m) => m.id === id)?.repo
 }
 
 /** `--allow-root-repo` → CORTEX_ALLOW_ROOT_REPO=1, which the session service reads (src/main/session/repo-policy.ts). */
@@ -154,7 +167,7 @@ export function buildProgram(): Command {
     // refused before any side effect (no session stored, no guest started): `cortex run ""`
     if (prompt.length > 0 && prompt.join(' ').trim() === '' && opts.input !== 'stream-json') cmd.error('error: PROMPT is empty: say what to do')
     if (opts.image.length > 0 && prompt.length === 0) cmd.error('error: --image attaches to PROMPT: give one (with --input stream-json, send images in a user_message on stdin)')
-    applyMcpConfigFlag(opts.mcpConfig, cmd)
+    await applyMcpConfigFlag(opts.mcpConfig, opts, cmd)
     applyRootRepoFlag(opts)
     applyIdleTimeoutFlag(opts)
     const { runCommand } = await import('./run-command')

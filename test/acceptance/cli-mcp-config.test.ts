@@ -116,12 +116,13 @@ describe('cortex mcp (built CLI)', () => {
   })
 
   it('run --mcp-config refuses a missing file or one that is not a JSON object before any session exists', async () => {
-    const { home, repo, env } = setup()
-    const missing = await runCli(['run', '--repo', repo, '--mcp-config', join(repo, 'nope.json'), 'hi'], { env })
+    const { home, repo, userHome, env } = setup()
+    // outside the repository: a flag file inside it is refused whatever it holds (mcp-config-flag-in-repo.test.ts)
+    const missing = await runCli(['run', '--repo', repo, '--mcp-config', join(userHome, 'nope.json'), 'hi'], { env })
     expect(missing.code).not.toBe(0)
-    expect(missing.stderr).toContain(`error: --mcp-config ${join(repo, 'nope.json')}: ENOENT`)
-    writeFileSync(join(repo, 'list.json'), '[1, 2]')
-    const notObject = await runCli(['run', '--repo', repo, '--mcp-config', join(repo, 'list.json'), 'hi'], { env })
+    expect(missing.stderr).toContain(`error: --mcp-config ${join(userHome, 'nope.json')}: ENOENT`)
+    writeFileSync(join(userHome, 'list.json'), '[1, 2]')
+    const notObject = await runCli(['run', '--repo', repo, '--mcp-config', join(userHome, 'list.json'), 'hi'], { env })
     expect(notObject.stderr).toContain('expected a JSON object like {"mcpServers"')
     expect(existsSync(join(home, 'sessions'))).toBe(false)
   })

@@ -38,7 +38,7 @@ export { cliLogLevels, createFileLogger, LOG_LEVEL_ENV, type FileLoggerOptions }
 export { checkImage } from '../tools/image-check'
 export { repositoryTrust, enableRepositoryTrust, disableRepositoryTrust, type RepositoryTrust } from './trust-requests'
 export {
-  addUserServer, removeUserServer, enableMcpServer, disableMcpServer, findMcpServer, mcpServersFor, importMcpServers, describeServer, MCP_CONFIG_ENV,
+  addUserServer, removeUserServer, enableMcpServer, disableMcpServer, findMcpServer, mcpServersFor, importMcpServers, describeServer, MCP_CONFIG_ENV, flagFileRefusal,
   type McpServerEntry, type RawMcpEntry
 } from '../extensions/mcp/config'
 export { probeMcpServer, type ProbeResult } from '../extensions/mcp/config-probe'

@@ -79,7 +79,7 @@ export function environmentResolver(trust: TrustStore): (repo: string) => Promis
     const f = readEnvironmentFiles(repo)
     if (!f || !trust.isTrusted(repo, ENVIRONMENT_TRUST_KEY, f.hash)) return undefined
     if (!f.def) throw new CortexError('invalid_input', f.error ?? `${f.file} cannot be used`)
-    const locks = hashLockfiles(repo)
+    const locks = await hashLockfiles(repo)
     // the Dockerfile's bytes that were link-checked and hashed are what gets built (fed on stdin): never its path, read again
     return { repo, def: f.def, hash: f.hash, lockHash: locks.hash, lockfiles: locks.files, ...(f.dockerfile && { dockerfile: f.dockerfile.bytes }) }
   }
