@@ -5,7 +5,6 @@
  * protocol, restarted by {@link ManagedGuest} when it dies. Honours DOCKER_HOST (unix:// or
  * tcp://) through dockerode; never names a socket itself. Also reaps orphan containers by label.
  */
-import { randomBytes } from 'node:crypto'
 import { lstatSync, mkdirSync, rmSync } from 'node:fs'
 import { promises as fsp } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
@@ -16,7 +15,7 @@ import { DEFAULT_SANDBOX_POLICY } from '../../shared/sandbox'
 import type { SandboxPolicy } from '../../shared/sandbox'
 import { AgentClient, abortError } from './agent-client'
 import { GUEST_NETWORK, LABEL_MANAGED, LABEL_ROLE, guestContainerSpec, passwdFiles } from './container-spec'
-import type { GuestContainerSpec, GuestLimits } from './container-spec'
+import type { GuestContainerSpec } from './container-spec'
 import { claimSpare, makeSpare, type Prepared } from './spare-claim'
 import { spareTtlMs } from './spare-guests'
 import type { Guest, GuestProgress, GuestProvider, GuestStartOptions, StoreLease } from './guest'
@@ -26,12 +25,13 @@ import { CheckpointGuests } from './checkpoint-guests'
 import { guestImageTag, probeGuestImage } from './image'
 import { ensureStartImage, raceAbort } from './abortable'
 import { ManagedGuest } from './managed-guest'
-import type { ProjectEnvironment } from './environment/project-image'
-import { prepareEnvironmentImage, type EnvironmentStartDeps, type PreparedEnvironment } from './environment/setup-step'
+import type { PreparedEnvironment } from './environment/setup-step'
+import { GuestEnvironments } from './environment/guest-environments'
+import type { EnvironmentRun, GuestProviderSettings } from './docker-guest-options'
 import { DockerBackend, REMOVE_DEADLINE_MS } from './docker-backend'
-import { dependencyVolumesModeOf, dependencyVolumesPresent, prepareDependencyVolumes, type DependencyVolumesMode } from './dependency-volumes'
+import { prepareDependencyVolumes } from './dependency-volumes'
 import { hashLockfiles } from './environment/lockfiles'
-import { defaultAgentPath, guestRecipeDir } from './paths'
+import { defaultAgentPath } from './paths'
 import { dockerEndpointOf, ensureHostWatchdog } from './host-watchdog'
 import { dockerWhere, reapOrphans, removeOwned, statusOf, throttleBuildProgress, withTimeout, type ReapOptions } from './docker-util'
 
@@ -45,66 +45,12 @@ export type { GuestLimits } from './container-spec'
 export const DOCKER_PING_TIMEOUT_MS = 4000
 export { REMOVE_DEADLINE_MS }
 
-/** Options of {@link DockerGuestProvider}. */
-export interface DockerGuestProviderOptions {
+/** Options of {@link DockerGuestProvider}: its engine client, and the settings of docker-guest-options.ts. */
+export interface DockerGuestProviderOptions extends GuestProviderSettings {
   /** A dockerode client; default `new Dockerode(dockerOptions)` (honours DOCKER_HOST). */
   docker?: Dockerode
   /** Connection options for the default client (e.g. `{ socketPath }`); ignored when `docker` is given. */
   dockerOptions?: Dockerode.DockerOptions
-  /**
-   * Image tag; default {@link guestImageTag}(). A user-named image is refused when built on musl,
-   * started from its derived image with Cortex's Node (ADR 0030), and probed once at attach for
-   * node ≥ 18 and {@link REQUIRED_GUEST_COMMANDS}; one lacking them fails with `image_unavailable`.
-   */
-  image?: string
-  /** Build the image when missing (default true); false → `image_unavailable` when missing. */
-  buildImage?: boolean
-  /** Host path of the agent bundle; default `<package root>/out/guest-agent/agent.cjs`. */
-  agentPath?: string
-  /** Resource limits. */
-  limits?: GuestLimits
-  /** Extra container labels (e.g. to mark test containers). */
-  labels?: Record<string, string>
-  /** How long to wait for the agent's `ready` (ms). Default 30 000. */
-  readyTimeoutMs?: number
-  /** Where starts, failures, removals and the agent connection's diagnostics are logged (default nowhere). */
-  logger?: Logger
-  /** Recipe folder of the default image, whose tag is computed from it (default resources/guest; tests build a recipe of their own). */
-  recipeDir?: string
-  /** `<dataDir>/checkpoints`: each repository's checkpoint guest mounts its store from here (checkpoint-mount.ts); unset, no checkpoints. */
-  checkpointsDir?: string
-  /** A checkpoint guest without a store operation this long (ms) is removed; default CHECKPOINT_GUEST_IDLE_MS (checkpoint-guests.ts). */
-  checkpointIdleMs?: number
-  /** `<CORTEX_HOME>/mcp/packages`: the user's MCP package cache, created when missing and bound read-only into every guest (unset: not mounted). */
-  mcpPackagesDir?: string
-  /**
-   * The warm-guest setting of `cortex run` and the TUI (ADR 0040): a session guest is a claimed
-   * spare when a matching one is there, and {@link DockerGuestProvider.close} leaves a fresh one.
-   */
-  warmGuest?: boolean
-  /** Idle lifetime of a spare left at close (ms); default {@link spareTtlMs}() (CORTEX_WARM_GUEST_TTL_MS, else 10 min). */
-  spareTtlMs?: number
-  /**
-   * The repository's own environment when the user trusts it (devcontainer.json; the resolver in
-   * main/extensions/environment), else undefined: session guests then start from it (its setup
-   * step run once and cached, environment/setup-step.ts); checkpoint guests never do. A resolver
-   * that throws (an invalid file) leaves the default image, with the error as a progress note.
-   */
-  environment?: (repo: string) => Promise<ProjectEnvironment | undefined>
-  /** Wraps a project environment's setup commands (the git-arming disarm, session/setup-guard.ts); see EnvironmentStartDeps. */
-  aroundSetup?: EnvironmentStartDeps['aroundSetup']
-  /** The dependency-volumes setting of a repository (dependency-volumes.ts); default {@link dependencyVolumesModeOf}() (CORTEX_DEPENDENCY_VOLUMES, else auto). */
-  dependencyVolumes?: (repo: string) => DependencyVolumesMode
-}
-
-/** How one guest start uses a project environment: the image prepared for it and its variables. */
-interface EnvironmentRun {
-  image: string
-  env: Record<string, string>
-  /** The setup guest (its writable root is committed); else a session guest (read-only root, HOME a volume from the image). */
-  setup?: boolean
-  /** Content key of the dependency volumes: the setup cache's tag (the setup guest fills the volumes session guests mount). */
-  volumeKey?: string
 }
 
 /** Longest wait at close for the spare guest to be created and started (ms). */
@@ -117,10 +63,12 @@ export class DockerGuestProvider implements GuestProvider {
   private readonly repoPlaceholders = new Map<string, Set<string>>()
   /** The repository and policy of the last session guest started (the spare left at close is for them). */
   private lastSession: { repo: string; sandbox: SandboxPolicy } | undefined
+  private readonly environments: GuestEnvironments
 
   /** @param opts see {@link DockerGuestProviderOptions} */
   constructor(private readonly opts: DockerGuestProviderOptions = {}) {
     this.docker = opts.docker ?? new Dockerode(opts.dockerOptions)
+    this.environments = new GuestEnvironments(opts, this.docker, (args, log, run) => this.startGuest(args, log, undefined, run))
   }
 
   /**
@@ -182,48 +130,13 @@ export class DockerGuestProvider implements GuestProvider {
   }
 
   /**
-   * Prepare the image of `repo`'s project environment now (`cortex guest setup`): its base, Cortex's
+   * Prepare `repo`'s trusted project environment now (`cortex guest setup`): its image, Cortex's
    * runtime, and the setup step when its cache is missing or `opts.rebuild`. Resolves undefined
    * when the repository has no trusted environment.
-   * @throws CortexError as {@link prepareEnvironmentImage}; AbortError when `opts.signal` aborts
+   * @throws CortexError as prepareEnvironmentImage (environment/setup-step.ts); AbortError when `opts.signal` aborts
    */
-  async prepareProjectEnvironment(repo: string, opts: { rebuild?: boolean; signal?: AbortSignal; onProgress?: GuestProgress } = {}): Promise<PreparedEnvironment | undefined> {
-    const env = await this.opts.environment?.(resolve(repo))
-    if (!env) return undefined
-    const st = await fsp.stat(env.repo)
-    const log = this.opts.logger ?? NOOP_LOGGER
-    return this.prepareEnvironment(env, { uid: st.uid, gid: st.gid }, opts.onProgress ?? (() => undefined), opts.signal ?? new AbortController().signal, log, opts.rebuild)
-  }
-
-  private prepareEnvironment(env: ProjectEnvironment, owner: { uid: number; gid: number }, progress: GuestProgress, signal: AbortSignal, log: Logger, rebuild = false): Promise<PreparedEnvironment> {
-    return prepareEnvironmentImage(env, {
-      owner, recipeDir: this.opts.recipeDir ?? guestRecipeDir(), progress, signal, rebuild, aroundSetup: this.opts.aroundSetup,
-      startSetupGuest: (image, vars, network, sig, cacheTag) =>
-        this.startGuest({ sessionId: `setup-${randomBytes(4).toString('hex')}`, repo: env.repo, sandbox: network ? 'network' : 'workspace-write', signal: sig }, log, undefined, { image, env: vars, setup: true, volumeKey: cacheTag }),
-      // a cache whose dependency volumes are gone (pruned) runs the setup again
-      cacheReady: (tag) => dependencyVolumesPresent(this.docker, { repo: env.repo, mode: this.dependencyMode(env.repo), contentKey: tag, lockHash: env.lockHash })
-    })
-  }
-
-  /** The dependency-volumes setting of `repo`. */
-  private dependencyMode(repo: string): DependencyVolumesMode {
-    return this.opts.dependencyVolumes?.(repo) ?? dependencyVolumesModeOf()
-  }
-
-  /** The project environment a session guest of `repo` starts from, or undefined (none trusted, or its file is invalid: said as progress). */
-  private async environmentRun(repo: string, owner: { uid: number; gid: number }, progress: GuestProgress, signal: AbortSignal | undefined, log: Logger): Promise<EnvironmentRun | undefined> {
-    let env: ProjectEnvironment | undefined
-    try {
-      env = await raceAbort(this.opts.environment?.(repo) ?? Promise.resolve(undefined), signal)
-    } catch (err) {
-      if ((err as Error).name === 'AbortError') throw err
-      progress('starting', `project environment not used: ${(err as Error).message}`)
-      return undefined
-    }
-    if (!env) return undefined
-    const prepared = await this.prepareEnvironment(env, owner, progress, signal ?? new AbortController().signal, log)
-    log.info('project environment', { repo, file: env.def.file, image: prepared.image, setup: prepared.setup })
-    return { image: prepared.image, env: prepared.env, volumeKey: prepared.image }
+  prepareProjectEnvironment(repo: string, opts: { rebuild?: boolean; signal?: AbortSignal; onProgress?: GuestProgress } = {}): Promise<PreparedEnvironment | undefined> {
+    return this.environments.forRepo(repo, opts, this.opts.logger ?? NOOP_LOGGER)
   }
 
   /**
@@ -259,7 +172,7 @@ export class DockerGuestProvider implements GuestProvider {
     check()
     const defaultImage = guestImageTag(this.opts.recipeDir)
     // a trusted project environment (ADR 0038) decides the image of session guests, never of checkpoint guests or spares
-    const envRun = setupRun ?? (storeRoot || noBuild ? undefined : await this.environmentRun(repo, { uid: st.uid, gid: st.gid }, progress, signal, log))
+    const envRun = setupRun ?? (storeRoot || noBuild ? undefined : await this.environments.run(repo, { uid: st.uid, gid: st.gid }, progress, signal, log))
     const image = envRun?.image ?? this.opts.image ?? defaultImage
     // aborting stops waiting for a build, which goes on for the next start (ADR 0008)
     // a user's image starts from its derived image (Cortex's Node added, ADR 0030)
@@ -268,7 +181,7 @@ export class DockerGuestProvider implements GuestProvider {
     check()
     // dependency folders in volumes (the setting; never in a checkpoint guest, which snapshots the host's tree)
     const volumes = storeRoot ? [] : await prepareDependencyVolumes(this.docker, {
-      repo, mode: this.dependencyMode(repo), contentKey: envRun?.volumeKey ?? runImage, lockHash: (await hashLockfiles(repo, signal)).hash, owner: { uid: st.uid, gid: st.gid }, image: runImage, say: (l) => progress('starting', l), signal
+      repo, mode: this.environments.dependencyMode(repo), contentKey: envRun?.volumeKey ?? runImage, lockHash: (await hashLockfiles(repo, signal)).hash, owner: { uid: st.uid, gid: st.gid }, image: runImage, say: (l) => progress('starting', l), signal
     })
     check()
 
