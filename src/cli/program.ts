@@ -75,11 +75,17 @@ function withModelFlags(cmd: Command): Command {
 }
 
 /** `--stream-idle-timeout` → CORTEX_STREAM_IDLE_TIMEOUT, which the session service reads (src/main/harness/model-request.ts). */
-function applyIdleTimeoutFlag(opts: { streamIdleTimeout?: string; contextWindow?: string }): void {
+function applyIdleTimeoutFlag(opts: { streamIdleTimeout?: string; contextWindow?: string; dependencyVolumes?: string }): void {
   if (opts.streamIdleTimeout !== undefined) process.env.CORTEX_STREAM_IDLE_TIMEOUT = opts.streamIdleTimeout
+  // `--dependency-volumes` → CORTEX_DEPENDENCY_VOLUMES, over the repository's saved choice for this process (guest/dependency-volumes.ts)
+  if (opts.dependencyVolumes !== undefined) process.env.CORTEX_DEPENDENCY_VOLUMES = opts.dependencyVolumes
   // `--context-window` → CORTEX_CONTEXT_WINDOW, read (and validated) by the session service (harness/compaction/settings.ts)
   if (opts.contextWindow !== undefined) process.env.CORTEX_CONTEXT_WINDOW = opts.contextWindow
 }
+
+/** `--dependency-volumes` of `cortex run` and the interactive UI: this process only (env CORTEX_DEPENDENCY_VOLUMES; `cortex guest setup --dependency-volumes` saves it per repository). */
+const DEPENDENCY_VOLUMES_OPTION = (): Option =>
+  new Option('--dependency-volumes <mode>', 'dependency folders (node_modules, .venv, target) in Docker volumes: auto (where the host is not Linux) | on | off; default the repository\'s saved choice, else auto').choices(['auto', 'on', 'off'])
 
 /**
  * `--mcp-config FILE…` → CORTEX_MCP_CONFIG (absolute paths, `path.delimiter`-separated), which the
@@ -135,6 +141,7 @@ export function buildProgram(): Command {
       .addOption(new Option('--goal-tokens <n>', 'token budget of --goal (input + output tokens of its turns)').argParser(parseCount))
       .option('--goal-check <cmd>', 'with --goal: a shell command that must exit 0 in the guest for the goal to be met')
       .option('--warm', 'leave one fresh guest for the next run on this repository and take the one left before (env CORTEX_WARM_GUEST=1, or "warmGuest": true in settings.json)')
+      .addOption(DEPENDENCY_VOLUMES_OPTION())
       .option('--image <file>', 'attach an image (PNG, JPEG, GIF or WebP, at most 5 MB and 8000 px a side) to PROMPT; repeat for more', (file: string, all: string[]) => [...all, file], [])
       .option('--mcp-config <file>', 'MCP servers for this run from FILE ({"mcpServers": {…}}, the .mcp.json shape), trusted like your own config; repeat for more', (file: string, all: string[]) => [...all, file], [])
       .argument('[prompt...]', 'what to do (optional with --input stream-json: the first user_message on stdin starts the turn)')
@@ -297,9 +304,18 @@ export function buildProgram(): Command {
     .option('--repo <dir>', 'repository folder (default: the current folder)')
     .option('--rebuild', 'run the setup step again even when its cache exists')
     .option('--trust', 'enable the environment shown for this repository (a change to it disables it again)')
-    .action(async (opts: { repo?: string; rebuild?: boolean; trust?: boolean }) => {
+    .addOption(new Option('--dependency-volumes <mode>', "save where this repository's dependency folders (node_modules, .venv, target) live in its guests: auto (Docker volumes where the host is not Linux) | on (volumes) | off (the repository's own folders)").choices(['auto', 'on', 'off']))
+    .action(async (opts: { repo?: string; rebuild?: boolean; trust?: boolean; dependencyVolumes?: 'auto' | 'on' | 'off' }) => {
       const { guestSetupCommand } = await import('./guest-command')
       process.exitCode = await guestSetupCommand(opts)
+    })
+  guest
+    .command('prune')
+    .description("remove the project environments' images and setup caches and the dependency volumes (in-use ones are kept); the next session builds again what it needs")
+    .option('--repo <dir>', 'only those of this repository')
+    .action(async (opts: { repo?: string }) => {
+      const { guestPruneCommand } = await import('./guest-command')
+      process.exitCode = await guestPruneCommand(opts)
     })
   addInteractiveDefault(program)
   return program
@@ -320,6 +336,7 @@ function addInteractiveDefault(program: Command): void {
       .addOption(new Option('--sandbox <policy>', 'interactive: read-only | workspace-write | network').argParser(parseSandbox))
       .addOption(new Option('--ask <policy>', 'interactive: when to ask before a tool call: never | commands | changes (default commands)').argParser(parseAsk))
       .option('--warm', 'interactive: leave one fresh guest for the next run on this repository and take the one left before (env CORTEX_WARM_GUEST=1, or "warmGuest": true in settings.json)')
+      .addOption(DEPENDENCY_VOLUMES_OPTION())
       .addOption(thinkingOption())
   ).action(async (opts) => {
     if (!process.stdin.isTTY || !process.stdout.isTTY) {

@@ -23,6 +23,9 @@ const httpUrl = z
     }
   }, 'must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1')
 
+/** Where a repository's dependency folders live in its guests (ADR 0041): `auto` (volumes where the host is not Linux), `on` (volumes), `off` (the repository's own folders). */
+export const DependencyVolumesSchema = z.enum(['auto', 'on', 'off'])
+
 /** The settings a user edits. Empty strings mean "the default / the environment's". */
 export const SettingsSchema = z.object({
   provider: z.enum(PROVIDER_NAMES).default('openai-compatible'),
@@ -40,6 +43,10 @@ export const SettingsSchema = z.object({
   warmPool: z.number().int('must be a whole number').min(0, 'must be 0 to 8').max(8, 'must be 0 to 8').default(1),
   /** `cortex run` and the TUI leave one spare guest for the next run on the same repository (ADR 0040). */
   warmGuest: z.boolean().default(false),
+  /** Dependency folders (node_modules, .venv, target) in Docker volumes, not the repository's tree (ADR 0041): auto = where the host is not Linux. */
+  dependencyVolumes: DependencyVolumesSchema.default('auto'),
+  /** Per-repository choices overriding {@link dependencyVolumes}, by the repository's absolute path (`cortex guest setup --dependency-volumes`). */
+  dependencyVolumesRepos: z.record(z.string(), DependencyVolumesSchema).default({}),
   /** A model stream silent this long (seconds) is aborted and retried once. */
   streamIdleTimeoutS: z.number().int('must be a whole number of seconds').min(10, 'must be 10 to 3600 seconds').max(3600, 'must be 10 to 3600 seconds').default(120),
   /** The model's context window in tokens; 0 = the built-in table (src/main/harness/compaction/accounting.ts). CORTEX_CONTEXT_WINDOW / --context-window win. */

@@ -27,7 +27,9 @@ const PROBE = [
   "grep -E '^(CapEff|CapPrm|NoNewPrivs|Seccomp):' /proc/self/status",
   'echo "uid=$(id -u):$(id -g)"',
   'echo "net=$(ls /sys/class/net | tr "\\n" " ")"',
-  '(echo x >> .git/config) 2>/dev/null && echo git=writable || echo git=read-only'
+  '(echo x >> .git/config) 2>/dev/null && echo git=writable || echo git=read-only',
+  'awk \'$2=="/"{split($4,o,","); print "root=" o[1]}\' /proc/mounts',
+  '(echo w > "$HOME/.home-probe") 2>/dev/null && echo home=writable || echo home=read-only'
 ].join('; ')
 
 const owner = process.getuid?.() === 0 ? `${TEST_REPO_UID}:${TEST_REPO_GID}` : `${process.getuid?.()}:${process.getgid?.()}`
@@ -115,6 +117,9 @@ describe.skipIf(skipWithoutDocker())('project environment from devcontainer.json
     expect(out).toContain(`uid=${owner}`)
     expect(out).toMatch(/net=lo \n/)
     expect(out).toContain('git=read-only')
+    // the same read-only root as the default guest; HOME (the setup's result) writable
+    expect(out).toContain('root=ro\n')
+    expect(out).toContain('home=writable')
     const statuses = second.events.flatMap((e) => (e.event.type === 'guest_status' ? [e.event.detail ?? ''] : []))
     const refused = statuses.find((d) => d.includes('refused:')) ?? ''
     for (const k of ['privileged', 'capAdd', 'runArgs', 'mounts']) expect(refused).toContain(`${k} (`)
@@ -133,8 +138,14 @@ describe.skipIf(skipWithoutDocker())('project environment from devcontainer.json
     expect(g.HostConfig.NetworkMode).toBe('none')
     expect(g.Config.User).toBe(owner)
     expect(g.Mounts.map((m: { Destination: string }) => m.Destination)).not.toContain('/host')
+    expect(g.HostConfig.ReadonlyRootfs).toBe(true)
+    expect(Object.keys(g.HostConfig.Tmpfs ?? {}).sort()).toEqual(['/tmp', '/var/tmp'])
+    const homeVolume = (g.Mounts as Array<{ Type: string; Name?: string; Destination: string }>).find((m) => m.Destination === '/home/cortex')
+    expect(homeVolume?.Type).toBe('volume')
     second.end()
     expect((await second.exit(120_000)).code).toBe(0)
+    // HOME's volume went with its guest
+    expect(spawnSync('docker', ['volume', 'inspect', homeVolume!.Name!]).status).not.toBe(0)
     expect(readFileSync(join(repo, '.setup-runs'), 'utf8')).toBe('ran\n')
 
     // 3. the next session starts from the cache: the setup does not run again
@@ -169,14 +180,15 @@ describe.skipIf(skipWithoutDocker())('project environment from devcontainer.json
       execFileSync('sh', ['-c', `printf 'FROM %s\\nLABEL dev.cortex.test=1\\n' "${guestImageTag()}" | docker build -q -t ${tag} -`], { stdio: 'ignore' })
     }
     // the setup waits (at most 2 min) for a file the test writes, so its guest can be looked at while it runs
-    const wait = `touch .setup-started; i=0; while [ ! -e .setup-go ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done; echo "ran-$(cat /etc/greeting)" >> .setup-runs; ` +
+    const wait = `touch .setup-started; i=0; while [ ! -e .setup-go ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done; echo "ran-$(cat /etc/greeting)-$(cat /etc/greeting-file)" >> .setup-runs; ` +
       // a nested repository with a hook the host's git would run: disarmed right after the setup (ADR 0006)
       `git init -q sub && printf '#!/bin/sh\\necho armed\\n' > sub/.git/hooks/post-checkout; true`
     // the base is the repository's own Dockerfile (FROM the local image, a build arg, a RUN: built with network none)
-    const dockerfile = `FROM ${tag}\nARG GREETING\nUSER root\nRUN echo "$GREETING" > /etc/greeting\n`
+    const dockerfile = `FROM ${tag}\nARG GREETING\nUSER root\nRUN echo "$GREETING" > /etc/greeting\nCOPY .devcontainer/greeting.txt /etc/greeting-file\n`
     const repo = await makeTestRepo({
       '.devcontainer/devcontainer.json': JSON.stringify({ build: { dockerfile: 'Dockerfile', context: '..', args: { GREETING: 'hello' } }, postCreateCommand: wait, customizations: { cortex: { setupNetwork: true } } }),
-      '.devcontainer/Dockerfile': dockerfile
+      '.devcontainer/Dockerfile': dockerfile,
+      '.devcontainer/greeting.txt': 'one\n'
     })
     repos.push(repo)
     const setup = (...extra: string[]) => runCli(['guest', 'setup', '--repo', repo, ...extra], { env })
@@ -229,7 +241,14 @@ describe.skipIf(skipWithoutDocker())('project environment from devcontainer.json
     const rebuilt = await setup('--rebuild')
     expect(rebuilt.code, rebuilt.stderr).toBe(0)
     expect(rebuilt.stderr).toContain('setup: ran now')
-    expect(readFileSync(join(repo, '.setup-runs'), 'utf8')).toBe('ran-hello\nran-hello\n')
+    expect(readFileSync(join(repo, '.setup-runs'), 'utf8')).toBe('ran-hello-one\nran-hello-one\n')
+    // a file the Dockerfile COPYs changed (the definition did not): the base is built again, and the setup runs on it
+    writeFileSync(join(repo, '.devcontainer/greeting.txt'), 'two\n')
+    const copied = await setup()
+    expect(copied.code, copied.stderr).toBe(0)
+    expect(copied.stderr).toContain("==> building the project's .devcontainer/Dockerfile")
+    expect(copied.stderr).toContain('setup: ran now')
+    expect(readFileSync(join(repo, '.setup-runs'), 'utf8')).toBe('ran-hello-one\nran-hello-one\nran-hello-two\n')
 
     // a changed Dockerfile is a changed definition: disabled until the user looks again
     writeFileSync(join(repo, '.devcontainer/Dockerfile'), `${dockerfile}RUN true\n`)

@@ -98,9 +98,21 @@ export interface GuestContainerSpec {
     NanoCpus: number
     PidsLimit: number
     Tmpfs: Record<string, string>
-    Mounts: Array<{ Type: 'bind'; Source: string; Target: string; ReadOnly: boolean }>
+    Mounts: GuestMount[]
   }
 }
+
+/**
+ * One mount of a guest: a host folder or file bound at a path, or a Docker volume (named: a
+ * dependency volume, dependency-volumes.ts; unnamed (Source ''): a project environment's HOME, filled from the
+ * image at creation and removed with the container).
+ */
+export type GuestMount =
+  | { Type: 'bind'; Source: string; Target: string; ReadOnly: boolean }
+  | { Type: 'volume'; Source: string; Target: string; ReadOnly: boolean; VolumeOptions?: { NoCopy: boolean; Labels: Record<string, string>; DriverConfig: { Name: string; Options: Record<string, string> } } }
+
+/** Label on the unnamed HOME volume of a project environment's guest (removed with its container; `cortex guest prune` removes a leftover). */
+export const LABEL_HOME_VOLUME = 'dev.cortex.home-volume'
 
 /** Inputs of {@link guestContainerSpec}. */
 export interface GuestSpecInput {
@@ -130,11 +142,15 @@ export interface GuestSpecInput {
   mcpPackages?: string
   /**
    * A project environment's guest (docs/adr/0038): its variables (PATH included) are set, and HOME
-   * is the image's own `/home/cortex` (the setup step's caches live there) in a writable root
-   * filesystem the container discards, instead of a tmpfs over a read-only root. Every other
-   * property is the same.
+   * is the image's own `/home/cortex` (the setup step's caches live there) instead of a tmpfs:
+   * for a session guest an unnamed volume Docker fills from the image at creation (writable,
+   * removed with the container) over the same read-only root as the default guest; for the setup
+   * guest (`setup`), whose result `docker commit` keeps, the root filesystem is writable. Every
+   * other property is the same.
    */
-  environment?: { env: Record<string, string> }
+  environment?: { env: Record<string, string>; setup?: boolean }
+  /** Named volumes mounted over dependency folders in the repository (dependency-volumes.ts), after the repository bind. */
+  volumes?: ReadonlyArray<{ name: string; target: string }>
 }
 
 let seccompCache: string | undefined
@@ -201,7 +217,7 @@ export function guestContainerSpec(i: GuestSpecInput): GuestContainerSpec {
       Init: true,
       // the agent's protocol traffic flows through stdout: keep only a small local log for diagnostics
       LogConfig: { Type: 'local', Config: { 'max-size': '1m', 'max-file': '1', compress: 'false' } },
-      ReadonlyRootfs: !i.environment,
+      ReadonlyRootfs: !i.environment?.setup,
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges', `seccomp=${i.seccompProfile ?? guestSeccompProfile()}`],
       Memory: memory,
@@ -215,6 +231,10 @@ export function guestContainerSpec(i: GuestSpecInput): GuestContainerSpec {
       },
       Mounts: [
         { Type: 'bind', Source: i.repo, Target: i.repo, ReadOnly: i.policy === 'read-only' },
+        // dependency folders from their volumes (the devcontainer pattern): never in the host's tree
+        ...(i.volumes ?? []).map((v) => ({ Type: 'volume' as const, Source: v.name, Target: v.target, ReadOnly: i.policy === 'read-only' })),
+        // a project environment's HOME: the image's (the setup's caches), writable, gone with the container
+        ...(i.environment && !i.environment.setup ? [{ Type: 'volume' as const, Source: '', Target: GUEST_HOME, ReadOnly: false, VolumeOptions: { NoCopy: false, Labels: { [LABEL_MANAGED]: '1', [LABEL_HOME_VOLUME]: '1', [LABEL_OWNER]: ownerTag() }, DriverConfig: { Name: 'local', Options: {} } } }] : []),
         { Type: 'bind', Source: i.agentPath, Target: AGENT_IN_GUEST, ReadOnly: true },
         { Type: 'bind', Source: i.etc.passwd, Target: '/etc/passwd', ReadOnly: true },
         { Type: 'bind', Source: i.etc.group, Target: '/etc/group', ReadOnly: true },

@@ -39,7 +39,7 @@ export interface BackendContainer extends ShellContainer {
   attach(opts: { stream: boolean; stdin: boolean; stdout: boolean; stderr: boolean; hijack: boolean }): Promise<NodeJS.ReadWriteStream>
   inspect(): Promise<ContainerState>
   logs(opts: { stdout: boolean; stderr: boolean; tail: number; follow: false }): Promise<Buffer>
-  remove(opts: { force: boolean }): Promise<unknown>
+  remove(opts: { force: boolean; v?: boolean }): Promise<unknown>
 }
 
 /** The parts of a dockerode client a {@link DockerBackend} uses. */
@@ -239,7 +239,7 @@ export class DockerBackend implements GuestBackend {
   async remove(): Promise<void> {
     try {
       // force = SIGKILL first, which also ends stopped (SIGSTOP) and hung processes
-      await withTimeout(this.container.remove({ force: true }), REMOVE_DEADLINE_MS, `Docker did not remove guest ${this.container.id.slice(0, 12)} within ${REMOVE_DEADLINE_MS} ms`)
+      await withTimeout(this.container.remove({ force: true, v: true }), REMOVE_DEADLINE_MS, `Docker did not remove guest ${this.container.id.slice(0, 12)} within ${REMOVE_DEADLINE_MS} ms`)
     } catch (err) {
       if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err
     } finally {

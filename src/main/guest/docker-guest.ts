@@ -29,6 +29,8 @@ import { ManagedGuest } from './managed-guest'
 import type { ProjectEnvironment } from './environment/project-image'
 import { prepareEnvironmentImage, type EnvironmentStartDeps, type PreparedEnvironment } from './environment/setup-step'
 import { DockerBackend, REMOVE_DEADLINE_MS } from './docker-backend'
+import { dependencyVolumesModeOf, dependencyVolumesPresent, prepareDependencyVolumes, type DependencyVolumesMode } from './dependency-volumes'
+import { hashLockfiles } from './environment/lockfiles'
 import { defaultAgentPath, guestRecipeDir } from './paths'
 import { dockerEndpointOf, ensureHostWatchdog } from './host-watchdog'
 import { dockerWhere, reapOrphans, removeOwned, statusOf, throttleBuildProgress, withTimeout, type ReapOptions } from './docker-util'
@@ -91,12 +93,18 @@ export interface DockerGuestProviderOptions {
   environment?: (repo: string) => Promise<ProjectEnvironment | undefined>
   /** Wraps a project environment's setup commands (the git-arming disarm, session/setup-guard.ts); see EnvironmentStartDeps. */
   aroundSetup?: EnvironmentStartDeps['aroundSetup']
+  /** The dependency-volumes setting of a repository (dependency-volumes.ts); default {@link dependencyVolumesModeOf}() (CORTEX_DEPENDENCY_VOLUMES, else auto). */
+  dependencyVolumes?: (repo: string) => DependencyVolumesMode
 }
 
 /** How one guest start uses a project environment: the image prepared for it and its variables. */
 interface EnvironmentRun {
   image: string
   env: Record<string, string>
+  /** The setup guest (its writable root is committed); else a session guest (read-only root, HOME a volume from the image). */
+  setup?: boolean
+  /** Content key of the dependency volumes: the setup cache's tag (the setup guest fills the volumes session guests mount). */
+  volumeKey?: string
 }
 
 /** Longest wait at close for the spare guest to be created and started (ms). */
@@ -190,9 +198,16 @@ export class DockerGuestProvider implements GuestProvider {
   private prepareEnvironment(env: ProjectEnvironment, owner: { uid: number; gid: number }, progress: GuestProgress, signal: AbortSignal, log: Logger, rebuild = false): Promise<PreparedEnvironment> {
     return prepareEnvironmentImage(env, {
       owner, recipeDir: this.opts.recipeDir ?? guestRecipeDir(), progress, signal, rebuild, aroundSetup: this.opts.aroundSetup,
-      startSetupGuest: (image, vars, network, sig) =>
-        this.startGuest({ sessionId: `setup-${randomBytes(4).toString('hex')}`, repo: env.repo, sandbox: network ? 'network' : 'workspace-write', signal: sig }, log, undefined, { image, env: vars })
+      startSetupGuest: (image, vars, network, sig, cacheTag) =>
+        this.startGuest({ sessionId: `setup-${randomBytes(4).toString('hex')}`, repo: env.repo, sandbox: network ? 'network' : 'workspace-write', signal: sig }, log, undefined, { image, env: vars, setup: true, volumeKey: cacheTag }),
+      // a cache whose dependency volumes are gone (pruned) runs the setup again
+      cacheReady: (tag) => dependencyVolumesPresent(this.docker, { repo: env.repo, mode: this.dependencyMode(env.repo), contentKey: tag, lockHash: env.lockHash })
     })
+  }
+
+  /** The dependency-volumes setting of `repo`. */
+  private dependencyMode(repo: string): DependencyVolumesMode {
+    return this.opts.dependencyVolumes?.(repo) ?? dependencyVolumesModeOf()
   }
 
   /** The project environment a session guest of `repo` starts from, or undefined (none trusted, or its file is invalid: said as progress). */
@@ -208,7 +223,7 @@ export class DockerGuestProvider implements GuestProvider {
     if (!env) return undefined
     const prepared = await this.prepareEnvironment(env, owner, progress, signal ?? new AbortController().signal, log)
     log.info('project environment', { repo, file: env.def.file, image: prepared.image, setup: prepared.setup })
-    return { image: prepared.image, env: prepared.env }
+    return { image: prepared.image, env: prepared.env, volumeKey: prepared.image }
   }
 
   /**
@@ -251,6 +266,11 @@ export class DockerGuestProvider implements GuestProvider {
     const runImage = envRun ? image : await ensureStartImage(this.docker, image, progress, { buildImage: noBuild ? false : this.opts.buildImage, recipeDir: this.opts.recipeDir, signal })
     const network = policy === 'network' ? await this.guestNetwork() : undefined
     check()
+    // dependency folders in volumes (the setting; never in a checkpoint guest, which snapshots the host's tree)
+    const volumes = storeRoot ? [] : await prepareDependencyVolumes(this.docker, {
+      repo, mode: this.dependencyMode(repo), contentKey: envRun?.volumeKey ?? runImage, lockHash: hashLockfiles(repo).hash, owner: { uid: st.uid, gid: st.gid }, image: runImage, say: (l) => progress('starting', l), signal
+    })
+    check()
 
     // before the first container exists: from now on a killed process leaves no guest behind
     ensureHostWatchdog(await dockerEndpointOf(this.docker.modem as unknown as Record<string, unknown>).catch(() => undefined), (msg) => log.warn(msg))
@@ -265,8 +285,8 @@ export class DockerGuestProvider implements GuestProvider {
       const mcpPackages = this.opts.mcpPackagesDir && !storeRoot ? ensureFolder(this.opts.mcpPackagesDir) : undefined
       const specFor = (etc: { passwd: string; group: string }): GuestContainerSpec =>
         guestContainerSpec({
-          sessionId, repo, image: runImage, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: checkpointStore ? { ...this.opts.labels, [LABEL_ROLE]: 'checkpoints' } : this.opts.labels, guardMounts: guard.mounts, checkpointStore, mcpPackages,
-          ...(envRun ? { environment: { env: envRun.env } } : {})
+          sessionId, repo, image: runImage, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: checkpointStore ? { ...this.opts.labels, [LABEL_ROLE]: 'checkpoints' } : this.opts.labels, guardMounts: guard.mounts, checkpointStore, mcpPackages, volumes,
+          ...(envRun ? { environment: { env: envRun.env, setup: envRun.setup } } : {})
         })
       return { repo, repoIdentity: `${st.dev}:${st.ino}`, uid: st.uid, gid: st.gid, policy, agentPath, image, defaultImage, runImage, guard, release, checkpointStore, specFor, progress, check }
     } catch (err) {

@@ -68,7 +68,7 @@ export interface ListedContainer {
 /** The engine calls the reaper makes (a dockerode client satisfies it). */
 export interface ReaperEngine {
   listContainers(opts: { all: boolean; filters: { label: string[] } }): Promise<ListedContainer[]>
-  getContainer(id: string): { remove(opts: { force: boolean }): Promise<unknown> }
+  getContainer(id: string): { remove(opts: { force: boolean; v?: boolean }): Promise<unknown> }
 }
 
 /** Options of {@link reapOrphans}. */
@@ -119,7 +119,7 @@ export async function reapOrphans(docker: ReaperEngine, liveSessionIds: Iterable
     if (owner !== undefined && owner !== ownerTag() && ownerAlive(owner)) continue
     if (opts.othersOnly && owner === ownerTag()) continue
     try {
-      await docker.getContainer(c.Id).remove({ force: true })
+      await docker.getContainer(c.Id).remove({ force: true, v: true })
       removed.push(c.Id)
     } catch (err) {
       if (statusOf(err) === 409) continue // removal already in progress: the sweep doing it removes the folder
@@ -164,7 +164,7 @@ export function guestEtcDirOf(c: ListedContainer): string | undefined {
 /** The engine calls {@link removeOwned} makes (a dockerode client satisfies it). */
 export interface OwnedEngine {
   listContainers(opts: { all: boolean; filters: { label: string[] } }): Promise<ListedContainer[]>
-  getContainer(id: string): { remove(opts: { force: boolean }): Promise<unknown>; inspect(): Promise<unknown> }
+  getContainer(id: string): { remove(opts: { force: boolean; v?: boolean }): Promise<unknown>; inspect(): Promise<unknown> }
 }
 
 /**
@@ -184,7 +184,7 @@ export async function removeOwned(docker: OwnedEngine, deadlineMs: number): Prom
         const c = { Id: id }
         const container = docker.getContainer(c.Id)
         try {
-          await container.remove({ force: true })
+          await container.remove({ force: true, v: true })
           removed.push(c.Id)
         } catch (err) {
           if (statusOf(err) === 404) removed.push(c.Id)

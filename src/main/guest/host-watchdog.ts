@@ -1,7 +1,7 @@
 /**
  * The host watchdog: a small detached Node process, started with this process's first guest, that
  * holds a pipe from this process and, when the pipe closes (this process exited, crashed or was
- * killed with SIGKILL), force-removes every guest container labelled with this process's owner tag
+ * killed with SIGKILL), force-removes (with its unnamed volumes: an environment guest's HOME) every guest container labelled with this process's owner tag
  * through the Docker API, and every container id the host named on the pipe (`+<id>` lines: the
  * spare guests it claimed, which carry no owner label, ADR 0040). It complements the guest's own exit on host EOF (ADR 0007), which stops
  * the container but cannot remove it, and cannot run while the guest agent is SIGSTOPped. Built-ins
@@ -41,7 +41,7 @@ const run = async () => {
   if (started) return
   started = true
   setTimeout(() => process.exit(0), ${WATCHDOG_REMOVE_DEADLINE_MS}).unref()
-  const remove = (id) => call('DELETE', '/containers/' + id + '?force=1').catch(() => undefined)
+  const remove = (id) => call('DELETE', '/containers/' + id + '?force=1&v=1').catch(() => undefined)
   try {
     const list = JSON.parse(await call('GET', '/containers/json?all=1&filters=' + encodeURIComponent(filters)))
     await Promise.all([...list.map((c) => remove(c.Id)), ...[...named].map(remove)])

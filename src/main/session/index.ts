@@ -21,6 +21,8 @@ import { TrustStore } from '../extensions'
 import { environmentResolver } from '../extensions/environment/read-environment'
 import { guestSetup, type GuestSetupOptions } from '../extensions/environment/guest-setup'
 import { disarmAroundSetup } from './setup-guard'
+import { dependencyVolumesModeOf, type DependencyVolumesMode } from '../guest/dependency-volumes'
+import { pruneGuestCaches } from '../guest/prune'
 
 export { createSessionService, type SessionService, type SessionServiceOptions } from './service'
 export { resumeModelFlags } from './resume'
@@ -70,7 +72,7 @@ export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: L
   const docker = new DockerGuestProvider({
     ...(image ? { image } : {}), ...spare, checkpointsDir: opts.checkpointsDir, mcpPackagesDir: opts.mcpPackagesDir, logger: childLogger(logger, { component: 'guest' }),
     // a repository's devcontainer.json, once the user trusts it (ADR 0038)
-    ...(opts.dataDir ? { environment: environmentResolver(new TrustStore(opts.dataDir)), aroundSetup: disarmAroundSetup(logger) } : {})
+    ...(opts.dataDir ? { environment: environmentResolver(new TrustStore(opts.dataDir)), aroundSetup: disarmAroundSetup(logger), dependencyVolumes: dependencyVolumesSetting(opts.dataDir) } : {})
   })
   return new WarmGuestPool(docker, { size, logger: childLogger(logger, { component: 'warm-pool' }) })
 }
@@ -81,7 +83,48 @@ export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: L
  * Resolves with the exit status (0 ready, 1 otherwise, with the reason written).
  */
 export function guestSetupMain(opts: GuestSetupOptions, write: (line: string) => void): Promise<number> {
-  return guestSetup({ aroundSetup: disarmAroundSetup(opts.logger ?? NOOP_LOGGER), ...opts }, write)
+  return guestSetup({ aroundSetup: disarmAroundSetup(opts.logger ?? NOOP_LOGGER), dependencyVolumes: dependencyVolumesSetting(opts.dataDir), ...opts }, write)
+}
+
+/**
+ * The dependency-volumes setting of a repository, read from `<dataDir>/settings.json` at each guest
+ * start (its per-repository choice, else the default; a missing or bad file: auto), under
+ * CORTEX_DEPENDENCY_VOLUMES (the CLI flag) when set.
+ * @throws CortexError('invalid_input') from the returned function for a bad CORTEX_DEPENDENCY_VOLUMES
+ */
+export function dependencyVolumesSetting(dataDir: string): (repo: string) => DependencyVolumesMode {
+  return (repo) => {
+    let mode: DependencyVolumesMode = 'auto'
+    try {
+      const store = new SettingsStore(dataDir)
+      if (store.exists()) {
+        const s = store.read()
+        mode = s.dependencyVolumesRepos[repo] ?? s.dependencyVolumes
+      }
+    } catch {
+      // the service reports a bad settings file itself
+    }
+    return dependencyVolumesModeOf(mode)
+  }
+}
+
+/**
+ * `cortex guest prune [--repo DIR]`: remove the project environments' images and the dependency
+ * volumes (of one repository, or all) from the engine named by DOCKER_HOST; lines go to `write`.
+ * Resolves with the exit status (0 done, 1 when the engine cannot be reached).
+ */
+export async function guestPruneMain(opts: { repo?: string }, write: (line: string) => void): Promise<number> {
+  try {
+    const r = await pruneGuestCaches(new DockerGuestProvider().docker, opts.repo)
+    for (const i of r.images) write(`removed image ${i}`)
+    for (const v of r.volumes) write(`removed volume ${v}`)
+    for (const k of r.kept) write(`kept ${k}`)
+    write(`pruned: ${r.images.length} image${r.images.length === 1 ? '' : 's'}, ${r.volumes.length} volume${r.volumes.length === 1 ? '' : 's'}${r.kept.length ? `, ${r.kept.length} kept (in use)` : ''}`)
+    return 0
+  } catch (err) {
+    write(`error: cannot reach the Docker engine (${(err as Error).message})`)
+    return 1
+  }
 }
 
 /** Options of {@link createCortexService}. */

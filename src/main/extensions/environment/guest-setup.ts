@@ -4,12 +4,15 @@
  * Cortex's runtime, the setup step into its cache; `--rebuild` runs the setup again). The same
  * preparation a session's guest start does (docs/adr/0038).
  */
-import { realpathSync } from 'node:fs'
+import { readFileSync, realpathSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { errorFields, type Logger, NOOP_LOGGER } from '../../../shared/logger-types'
 import { DockerGuestProvider, type DockerGuestProviderOptions } from '../../guest/docker-guest'
 import { DEVCONTAINER_FILES } from '../../guest/environment/devcontainer'
 import { TrustStore } from '../trust-store'
+import { dependencyVolumesApply, dependencyVolumesModeOf, type DependencyVolumesMode } from '../../guest/dependency-volumes'
+import { SettingsStore } from '../../store/settings-store'
+import { SettingsSchema } from '../../../shared/settings'
 import { ENVIRONMENT_TRUST_KEY, environmentCardDetail, environmentResolver, readEnvironmentFiles } from './read-environment'
 
 /** Options of {@link guestSetup}. */
@@ -27,6 +30,10 @@ export interface GuestSetupOptions {
   logger?: Logger
   /** Wraps the setup commands (the session's git-arming disarm); see DockerGuestProviderOptions.aroundSetup. */
   aroundSetup?: DockerGuestProviderOptions['aroundSetup']
+  /** The dependency-volumes setting of a repository (session/index.ts dependencyVolumesSetting); default CORTEX_DEPENDENCY_VOLUMES, else auto. */
+  dependencyVolumes?: DockerGuestProviderOptions['dependencyVolumes']
+  /** `--dependency-volumes MODE`: save MODE for this repository in settings.json first (sessions use it from their next guest start). */
+  saveDependencyVolumes?: DependencyVolumesMode
 }
 
 /**
@@ -45,6 +52,12 @@ export async function guestSetup(opts: GuestSetupOptions, write: (line: string) 
   }
   const log = opts.logger ?? NOOP_LOGGER
   try {
+    if (opts.saveDependencyVolumes) {
+      saveRepoDependencyVolumes(opts.dataDir, repo, opts.saveDependencyVolumes)
+      write(`dependency volumes set to ${opts.saveDependencyVolumes} for ${repo}`)
+    }
+    const mode = (opts.dependencyVolumes ?? (() => dependencyVolumesModeOf()))(repo)
+    write(`dependency folders (setting ${mode}${mode === 'auto' ? `, the host is ${process.platform}` : ''}): ${dependencyVolumesApply(mode) ? 'in Docker volumes per repository and lockfiles, not in the repository\'s tree (cortex guest prune removes them)' : 'the repository\'s own folders'}`)
     const f = readEnvironmentFiles(repo)
     if (!f) {
       write(`${repo} has no project environment (${DEVCONTAINER_FILES.join(' or ')})`)
@@ -65,7 +78,7 @@ export async function guestSetup(opts: GuestSetupOptions, write: (line: string) 
       write(`error: ${f.error ?? 'the definition cannot be used'}`)
       return 1
     }
-    const provider = new DockerGuestProvider({ environment: environmentResolver(store), logger: log, aroundSetup: opts.aroundSetup })
+    const provider = new DockerGuestProvider({ environment: environmentResolver(store), logger: log, aroundSetup: opts.aroundSetup, dependencyVolumes: opts.dependencyVolumes })
     const prepared = await provider.prepareProjectEnvironment(repo, {
       rebuild: opts.rebuild, signal: opts.signal, onProgress: (_state, detail) => detail && write(detail)
     })
@@ -77,4 +90,23 @@ export async function guestSetup(opts: GuestSetupOptions, write: (line: string) 
     write(`error: ${(err as Error).message}`)
     return 1
   }
+}
+
+/**
+ * Save `mode` as `repo`'s dependency-volumes choice in `<dataDir>/settings.json` (other settings kept).
+ * @throws Error when the file exists but is not valid settings (it is left as it is)
+ */
+function saveRepoDependencyVolumes(dataDir: string, repo: string, mode: DependencyVolumesMode): void {
+  const store = new SettingsStore(dataDir)
+  if (store.exists()) {
+    let raw: unknown
+    try {
+      raw = JSON.parse(readFileSync(store.file, 'utf8'))
+    } catch {
+      raw = undefined
+    }
+    if (!SettingsSchema.safeParse(raw).success) throw new Error(`${store.file} is not valid settings: fix it first (it was left as it is)`)
+  }
+  const s = store.read()
+  store.write({ ...s, dependencyVolumesRepos: { ...s.dependencyVolumesRepos, [repo]: mode } })
 }

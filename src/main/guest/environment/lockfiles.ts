@@ -21,7 +21,12 @@ export interface LockfilesHash {
   hash: string
 }
 
-function hashFile(path: string, h: ReturnType<typeof createHash>): void {
+/**
+ * Feed the bytes of the regular file at host `path` into `h`, opened without following a link
+ * (O_NOFOLLOW) and without blocking on a FIFO; anything but a regular file adds `<not a regular file>`.
+ * @throws Error from open/read (a link, a missing file)
+ */
+export function hashFile(path: string, h: ReturnType<typeof createHash>): void {
   // O_NONBLOCK: a FIFO the model put here must not block the host process (checked as not a regular file below)
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | constants.O_NONBLOCK | constants.O_NOCTTY)
   try {

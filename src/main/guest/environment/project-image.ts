@@ -6,10 +6,11 @@
  * (setup-step.ts). Every image made here carries the label {@link LABEL_ENV_REPO}.
  */
 import { createHash } from 'node:crypto'
-import { lstatSync, readFileSync } from 'node:fs'
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
 import { CortexError } from '../../../shared/errors'
 import { buildCortexLayer, dockerImageExists } from './builders'
+import { copiedFilesHash } from './context-hash'
 import type { EnvironmentDefinition } from './devcontainer'
 import { assertGlibcImage } from './libc-check'
 import { runCommand } from './run-command'
@@ -87,8 +88,8 @@ async function mustRun(argv: string[], what: string, onLine: (l: string) => void
  * The base image of `env`: the named image (it must be on the engine: nothing is pulled; the user
  * pulls or builds it), or the repository's Dockerfile built as `cortex-project:<12 hex of the
  * trust hash>` with `docker build --network none` (or the engine's default network when the
- * user allowed the setup a network), once per definition (again when `rebuild`: files the
- * Dockerfile COPYs and its FROM image are not in the tag).
+ * user allowed the setup a network), once per definition and content of the files its COPY/ADD
+ * take from the context (context-hash.ts; again when `rebuild`: its FROM image is not in the tag).
  * @param signal Stop (and the caller's deadline) kill the build
  * @throws CortexError `image_unavailable` (image absent, build failed); AbortError on abort
  */
@@ -100,13 +101,14 @@ export async function projectBaseImage(env: ProjectEnvironment, onLine: (l: stri
     }
     return base.image
   }
-  // the repository is part of the key: another repository with the same files never gets this one's image
-  const tag = `${PROJECT_IMAGE_REPO}:${sha(env.repo, env.hash)}`
-  if (!rebuild && (await dockerImageExists(tag))) return tag
   // the model can write the repository: a context or Dockerfile reached through a link could send host
   // files (a home folder) into the image, so no component of either may be a link, and neither may leave the repository
   assertInRepoNoLinks(env.repo, base.context)
   assertInRepoNoLinks(env.repo, base.dockerfile)
+  // the repository is part of the key: another repository with the same files never gets this one's image;
+  // the files the Dockerfile COPYs or ADDs from its context are too: a changed one builds again
+  const tag = `${PROJECT_IMAGE_REPO}:${sha(env.repo, env.hash, copiedHash(env))}`
+  if (!rebuild && (await dockerImageExists(tag))) return tag
   onLine(`==> building the project's ${base.dockerfile} -> ${tag}${env.def.setupNetwork ? ' (network allowed)' : ' (network none)'}`)
   const argv = ['docker', 'build', ...(env.def.setupNetwork ? [] : ['--network', 'none']), '-f', join(env.repo, base.dockerfile)]
   for (const [k, v] of Object.entries(base.args)) argv.push('--build-arg', `${k}=${v}`)
@@ -114,6 +116,24 @@ export async function projectBaseImage(env: ProjectEnvironment, onLine: (l: stri
   argv.push('--label', `${LABEL_ENV_REPO}=${env.repo}`, '-t', tag, join(env.repo, base.context))
   await mustRun(argv, `building ${base.dockerfile} of ${env.def.file}`, onLine, AbortSignal.any([signal, AbortSignal.timeout(PROJECT_BUILD_DEADLINE_MS)]))
   return tag
+}
+
+/** {@link copiedFilesHash} of `env`'s Dockerfile (read without following links); an unreadable one gives '' (docker's build then says why). */
+function copiedHash(env: ProjectEnvironment): string {
+  const base = env.def.base
+  if (base.kind !== 'build') return ''
+  let text: string
+  try {
+    const fd = openSync(join(env.repo, base.dockerfile), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | constants.O_NONBLOCK | constants.O_NOCTTY)
+    try {
+      text = fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : ''
+    } finally {
+      closeSync(fd)
+    }
+  } catch {
+    return ''
+  }
+  return copiedFilesHash(env.repo, base.context, base.dockerfile, text, base.args)
 }
 
 /**

@@ -39,7 +39,12 @@ export interface EnvironmentStartDeps {
    * Start the setup guest from `image`: the guest's hardening, a writable HOME in the image,
    * `env` set, a network only when `network`. Resolves once its agent is ready.
    */
-  startSetupGuest(image: string, env: Record<string, string>, network: boolean, signal: AbortSignal): Promise<Guest>
+  startSetupGuest(image: string, env: Record<string, string>, network: boolean, signal: AbortSignal, cacheTag: string): Promise<Guest>
+  /**
+   * Whether what the cache image `tag` relies on outside it is there too (the dependency volumes the
+   * setup filled, dependency-volumes.ts); false runs the setup again. Absent: the image suffices.
+   */
+  cacheReady?: (tag: string) => Promise<boolean>
   /** Run the setup step again even when its cache exists (`cortex guest setup --rebuild`). */
   rebuild?: boolean
   /**
@@ -89,14 +94,14 @@ export async function prepareEnvironmentImage(env: ProjectEnvironment, deps: Env
   const tag = await setupCacheTag(env, envBase)
   const lockNote = env.lockfiles.length ? `lockfiles: ${env.lockfiles.join(', ')}` : 'no lockfiles'
   if (deps.rebuild) await runCommand(['docker', 'rmi', tag]).catch(() => undefined)
-  else if (await dockerImageExists(tag)) {
+  else if ((await dockerImageExists(tag)) && (await (deps.cacheReady?.(tag) ?? true))) {
     deps.progress('starting', `project environment ${def.file}: starting from the setup cache ${tag} (${lockNote}), offline`)
     return { image: tag, env: vars, setup: 'cached' }
   }
   let run = inFlight.get(tag)
   if (!run) {
     run = withLock(tag, deps.signal, async () => {
-      if (!deps.rebuild && (await dockerImageExists(tag))) return
+      if (!deps.rebuild && (await dockerImageExists(tag)) && (await (deps.cacheReady?.(tag) ?? true))) return
       await runSetup(env, envBase, tag, vars, lockNote, deps, say)
     }).finally(() => inFlight.delete(tag))
     inFlight.set(tag, run)
@@ -137,7 +142,7 @@ async function withLock(tag: string, signal: AbortSignal, fn: () => Promise<void
 async function runSetup(env: ProjectEnvironment, envBase: string, tag: string, vars: Record<string, string>, lockNote: string, deps: EnvironmentStartDeps, say: (line: string) => void): Promise<void> {
   const { def } = env
   say(`==> setup step of ${def.file} (${def.setup.length} command${def.setup.length === 1 ? '' : 's'}, ${def.setupNetwork ? 'with network, as the user allowed' : 'network none'}, ${lockNote}) -> ${tag}`)
-  const guest = await deps.startSetupGuest(envBase, vars, def.setupNetwork, deps.signal)
+  const guest = await deps.startSetupGuest(envBase, vars, def.setupNetwork, deps.signal, tag)
   const commands = async (): Promise<void> => {
     for (const c of def.setup) {
       say(`==> ${c.label}: ${c.argv.join(' ')}`)

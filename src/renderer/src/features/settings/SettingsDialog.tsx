@@ -201,6 +201,14 @@ export function SettingsDialog({ onClose }: { onClose(): void }): React.JSX.Elem
               <Field label="Guest image" name="guestImage" error={errors.guestImage} note="Applies at the next start.">
                 {text('guestImage', 'empty: the built-in image')}
               </Field>
+              <Field
+                label="Dependency folders in volumes"
+                name="dependencyVolumes"
+                error={errors.dependencyVolumes}
+                note="node_modules, .venv, target in Docker volumes instead of the repository's tree. auto: where the host is not Linux. Per repository: cortex guest setup --dependency-volumes; the guest's start says which applies. Applies at the next guest start."
+              >
+                {select('dependencyVolumes', ['auto', 'on', 'off'])}
+              </Field>
               <Field label="Sandbox (new sessions)" name="sandbox" error={errors.sandbox}>
                 {select('sandbox', SANDBOX_POLICIES)}
               </Field>
