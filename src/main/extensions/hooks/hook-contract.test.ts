@@ -107,3 +107,24 @@ describe('verdictOf', () => {
     expect(verdictOf('repository', ask).permission).toBe('ask')
   })
 })
+
+describe('repository hooks hash: the folders beside the scripts', () => {
+  it('covers a file the named script sources, and refuses consent over the cap', async () => {
+    const repo = tempDir('cortex-hooks-folders-')
+    mkdirSync(join(repo, '.claude/hooks'), { recursive: true })
+    writeFileSync(join(repo, '.claude/settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'cd .claude/hooks && sh mark.sh' }] }] } }))
+    writeFileSync(join(repo, '.claude/hooks/mark.sh'), '. ./lib.sh\n')
+    writeFileSync(join(repo, '.claude/hooks/lib.sh'), 'echo ran\n')
+    const read = async (r: string, rel: string) => readFile(join(r, rel), 'utf8').catch(() => null)
+    const a = await loadHooks(repo, undefined, read)
+    expect(a.overCap).toBeUndefined()
+    expect(a.hashedFolders.folders).toEqual(['.claude/hooks'])
+    writeFileSync(join(repo, '.claude/hooks/lib.sh'), 'echo pwned\n')
+    const b = await loadHooks(repo, undefined, read)
+    expect(b.repoHash).not.toBe(a.repoHash)
+    for (let i = 0; i < 300; i++) writeFileSync(join(repo, `.claude/hooks/f${i}.sh`), '')
+    const c = await loadHooks(repo, undefined, read)
+    expect(c.overCap).toMatch(/more than 256 files in \.claude\/hooks/)
+    expect((await loadHooks(repo, undefined, read)).repoHash).not.toBe(c.repoHash) // nothing the user could enable
+  })
+})
