@@ -1,12 +1,12 @@
-// Hostile review (ADR 0038 §3, ADR 0039): the environment's trust hash covers devcontainer.json and
-// the Dockerfile only, not the script its setup command runs. The user enables an environment whose
-// setup is `sh .devcontainer/setup.sh` with a network (customizations.cortex.setupNetwork); the
-// model then rewrites setup.sh and touches the lockfile (both in the guest); the next session runs
-// the model's script in a setup guest WITH a network, and commits its result as every later
-// session's image. Expected: a changed setup script disables the environment until the user looks.
-// FAILS on 3df3491: the setup log gets the model's line (with the network interfaces it saw).
+// The environment's trust binds the files its setup runs (ADR 0038 §3, ADR 0039: network is granted
+// to the content the user saw). The user enables an environment whose setup is
+// `sh .devcontainer/setup.sh` with a network (customizations.cortex.setupNetwork); the model then
+// rewrites setup.sh and the lockfile in the guest: the next session does not run the model's script
+// (with or without network), and the card says the environment changed. Without a network, a
+// lockfile change alone still re-runs the (unchanged) setup offline, as the setup cache says.
+// (First written as hostile-setup-script-swap: on 3df3491 the setup log got the model's line.)
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { ensureGuestImage, guestImageTag } from '../../src/main/guest/image'
@@ -16,7 +16,7 @@ import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
 import { tempDir } from '../support/temp-dir'
 
-describe.skipIf(skipWithoutDocker())('hostile: the setup script changes after the environment was enabled', () => {
+describe.skipIf(skipWithoutDocker())('environment trust: the files the setup reads', () => {
   const repos: string[] = []
   let server: ScriptedModelServer | undefined
   afterEach(async () => {
@@ -57,5 +57,40 @@ describe.skipIf(skipWithoutDocker())('hostile: the setup script changes after th
     const second = await run()
     expect(second.code, second.stderr).toBe(0)
     expect(log()).not.toContain('model-written')
+    const again = await runCli(['guest', 'setup', '--repo', repo], { env })
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain('Files the setup runs')
+    expect(again.stderr).toContain('.devcontainer/setup.sh')
+    expect(again.stderr).toContain('With network, also bound: the lockfiles')
+    expect(again.stderr).toContain('changed since you enabled it')
+  }, 600_000)
+
+  it('with network a lockfile change asks again; without network it re-runs the setup offline', async () => {
+    await ensureGuestImage()
+    const files = (network: boolean) => ({
+      '.devcontainer/devcontainer.json': JSON.stringify({ image: guestImageTag(), postCreateCommand: 'sh .devcontainer/setup.sh', customizations: { cortex: { setupNetwork: network } } }),
+      '.devcontainer/setup.sh': 'echo ran >> .setup-log\n',
+      'package-lock.json': '{"lockfileVersion": 3}\n'
+    })
+    const env = { CORTEX_HOME: tempDir('cortex-setup-lock-home-'), CORTEX_WARM_POOL: '0' }
+    for (const network of [true, false]) {
+      const repo = await makeTestRepo(files(network))
+      repos.push(repo)
+      const log = (): string[] => (existsSync(join(repo, '.setup-log')) ? readFileSync(join(repo, '.setup-log'), 'utf8').split('\n').filter(Boolean) : [])
+      const enabled = await runCli(['guest', 'setup', '--trust', '--repo', repo], { env })
+      expect(enabled.code, enabled.stderr + enabled.stdout).toBe(0)
+      expect(log()).toEqual(['ran'])
+      writeFileSync(join(repo, 'package-lock.json'), '{"lockfileVersion": 3, "x": 1}\n')
+      const next = await runCli(['guest', 'setup', '--repo', repo], { env })
+      if (network) {
+        expect(next.code).toBe(1)
+        expect(next.stderr).toContain('changed since you enabled it')
+        expect(log()).toEqual(['ran'])
+      } else {
+        expect(next.code, next.stderr + next.stderr).toBe(0)
+        expect(next.stderr).toContain('setup: ran now')
+        expect(log()).toEqual(['ran', 'ran'])
+      }
+    }
   }, 600_000)
 })
