@@ -1,10 +1,9 @@
-// Hostile review (ADR 0038 §2.1): the repository's Dockerfile is built with `docker build --network
-// none`, and the card says "(network none)". That flag covers RUN steps only: `ADD <url>` is fetched
-// by the Docker daemon itself, in the HOST's network namespace (here dockerd shares the host's
-// loopback). A repository Dockerfile reads a host-loopback service (or a cloud metadata address)
-// into the image, where the model reads it from the guest.
-// Expected: a build without a network allowed makes no request from the host (refuse `ADD <url>`,
-// or build in an isolated builder). FAILS on 3df3491: the listener on 127.0.0.1 is asked for the file.
+// A repository Dockerfile built without a network (ADR 0038 §2.1): `docker build --network none`
+// covers RUN steps only; the Docker engine itself fetches `ADD <url>` in the HOST's network (here
+// its loopback) and pulls a FROM image it lacks. Without a network allowed for the environment,
+// Cortex refuses such a line before the build, naming it: no request reaches the host listener.
+// With a network allowed the Dockerfile is built as written (the user enabled exactly it).
+// (First written as hostile-dockerfile-add-url: on 3df3491 the listener was asked for the file.)
 import { spawnSync } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -15,7 +14,7 @@ import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { tempDir } from '../support/temp-dir'
 
-describe.skipIf(skipWithoutDocker())('hostile: a network-none Dockerfile build reaches the host', () => {
+describe.skipIf(skipWithoutDocker())('environment build without network: nothing fetched from the host', () => {
   const repos: string[] = []
   let listener: Server | undefined
   afterAll(async () => {
@@ -43,7 +42,22 @@ describe.skipIf(skipWithoutDocker())('hostile: a network-none Dockerfile build r
     repos.push(repo)
     const env = { CORTEX_HOME: tempDir('cortex-hostile-add-home-'), CORTEX_WARM_POOL: '0' }
     const setup = await runCli(['guest', 'setup', '--trust', '--repo', repo], { env })
-    expect(setup.stderr).toContain('(network none)') // what the build says of itself
+    expect(setup.code).toBe(1)
+    expect(setup.stderr).toMatch(/\.devcontainer\/Dockerfile line 2: `ADD http:\/\/127\.0\.0\.1:\d+\/secret \/opt\/leak` is fetched by the Docker engine/)
+    expect(setup.stderr).not.toContain('==> building')
     expect(asked, setup.stderr).toEqual([])
+  }, 600_000)
+
+  it('refuses a FROM image the engine does not have, before any pull', async () => {
+    const repo = await makeTestRepo({
+      '.devcontainer/devcontainer.json': JSON.stringify({ build: { dockerfile: 'Dockerfile' } }),
+      '.devcontainer/Dockerfile': 'FROM cortex-test-absent/nothing:1\nRUN true\n'
+    })
+    repos.push(repo)
+    const env = { CORTEX_HOME: tempDir('cortex-from-absent-home-'), CORTEX_WARM_POOL: '0' }
+    const setup = await runCli(['guest', 'setup', '--trust', '--repo', repo], { env })
+    expect(setup.code).toBe(1)
+    expect(setup.stderr).toContain('line 1: `FROM cortex-test-absent/nothing:1` names the image cortex-test-absent/nothing:1, which is not on this Docker engine')
+    expect(setup.stderr).not.toContain('==> building')
   }, 600_000)
 })

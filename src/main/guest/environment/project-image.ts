@@ -13,6 +13,7 @@ import { buildCortexLayer, dockerImageExists } from './builders'
 import { copiedFilesHash } from './context-hash'
 import type { EnvironmentDefinition } from './devcontainer'
 import { assertGlibcImage } from './libc-check'
+import { assertNoHostNetworkInBuild } from './offline-build-check'
 import { runCommand } from './run-command'
 
 /** Image repository of bases built from a repository's Dockerfile. */
@@ -91,7 +92,9 @@ async function mustRun(argv: string[], what: string, onLine: (l: string) => void
  * user allowed the setup a network), once per definition and content of the files its COPY/ADD
  * take from the context (context-hash.ts; again when `rebuild`: its FROM image is not in the tag).
  * @param signal Stop (and the caller's deadline) kill the build
- * @throws CortexError `image_unavailable` (image absent, build failed); AbortError on abort
+ * Without a network allowed, a Dockerfile line the engine would fetch from the host's network
+ * (remote ADD, an image not on the engine, a syntax directive) is refused before the build.
+ * @throws CortexError `image_unavailable` (image absent, build failed), `invalid_input` (such a line); AbortError on abort
  */
 export async function projectBaseImage(env: ProjectEnvironment, onLine: (l: string) => void, signal: AbortSignal, rebuild = false): Promise<string> {
   const base = env.def.base
@@ -109,6 +112,8 @@ export async function projectBaseImage(env: ProjectEnvironment, onLine: (l: stri
   // the files the Dockerfile COPYs or ADDs from its context are too: a changed one builds again
   const tag = `${PROJECT_IMAGE_REPO}:${sha(env.repo, env.hash, copiedHash(env))}`
   if (!rebuild && (await dockerImageExists(tag))) return tag
+  // --network none covers RUN only: the engine fetches remote ADD sources and pulls images in the host's network
+  if (!env.def.setupNetwork) await assertNoHostNetworkInBuild(base.dockerfile, readDockerfile(env) ?? '', base.args, async (ref) => (await imageId(ref)) !== undefined)
   onLine(`==> building the project's ${base.dockerfile} -> ${tag}${env.def.setupNetwork ? ' (network allowed)' : ' (network none)'}`)
   const argv = ['docker', 'build', ...(env.def.setupNetwork ? [] : ['--network', 'none']), '-f', join(env.repo, base.dockerfile)]
   for (const [k, v] of Object.entries(base.args)) argv.push('--build-arg', `${k}=${v}`)
@@ -122,6 +127,14 @@ export async function projectBaseImage(env: ProjectEnvironment, onLine: (l: stri
 function copiedHash(env: ProjectEnvironment): string {
   const base = env.def.base
   if (base.kind !== 'build') return ''
+  const text = readDockerfile(env)
+  return text === undefined ? '' : copiedFilesHash(env.repo, base.context, base.dockerfile, text, base.args)
+}
+
+/** The text of `env`'s Dockerfile, read without following links ('' when not a regular file); undefined when unreadable or not a build. */
+function readDockerfile(env: ProjectEnvironment): string | undefined {
+  const base = env.def.base
+  if (base.kind !== 'build') return undefined
   let text: string
   try {
     const fd = openSync(join(env.repo, base.dockerfile), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | constants.O_NONBLOCK | constants.O_NOCTTY)
@@ -131,9 +144,9 @@ function copiedHash(env: ProjectEnvironment): string {
       closeSync(fd)
     }
   } catch {
-    return ''
+    return undefined
   }
-  return copiedFilesHash(env.repo, base.context, base.dockerfile, text, base.args)
+  return text
 }
 
 /**
