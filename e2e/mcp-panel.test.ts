@@ -6,7 +6,7 @@
  * stdio server is never started, the user's server is a real MCP server over HTTP on 127.0.0.1.
  * Screenshot: test-results/mcp-panel.png.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { skipWithoutChromium } from '../test/support/requirements'
@@ -57,6 +57,14 @@ describe.skipIf(skipWithoutChromium())('MCP panel', () => {
     }
     expect(await server('many').getByTestId('mcp-toggle').textContent()).toBe('Disable')
     expect(await server('live').getByTestId('mcp-toggle').count()).toBe(0) // --mcp-config: edit that file
+
+    // the entry is rewritten after the panel showed it (the model can write .mcp.json): Enable refuses it
+    const shownEntry = readFileSync(join(repo, '.mcp.json'), 'utf8')
+    writeFileSync(join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { 'repo-tools': { command: 'node', args: ['tools/other.js'] } } }))
+    await server('repo-tools').getByTestId('mcp-toggle').click()
+    await expect.poll(() => page.getByTestId('mcp-panel-error').textContent(), { timeout: 10_000 }).toContain('changed since it was shown')
+    expect(existsSync(join(app.dataDir, 'trust.json'))).toBe(false)
+    writeFileSync(join(repo, '.mcp.json'), shownEntry)
 
     await server('repo-tools').getByTestId('mcp-toggle').click()
     await expect.poll(() => server('repo-tools').getAttribute('data-state'), { timeout: 10_000 }).not.toBe('untrusted')

@@ -2,9 +2,10 @@
  * `cortex guest build`: build the guest image offline when missing (never rebuilding an existing
  * recipe-hash tag), printing progress lines. Used by .ci/run and by users before first use.
  * `cortex guest setup`: the repository's own environment (devcontainer.json) shown, enabled with
- * --trust, and prepared now (ADR 0038). `cortex guest prune`: environment images and dependency volumes removed (ADR 0041).
+ * --trust, and prepared now (ADR 0038). `cortex guest prune`: environment images and dependency volumes removed (ADR 0042).
  */
 import { guestBuildMain, guestPruneMain, guestSetupMain } from '../main/session'
+import { askYesNo, canAsk } from './confirm-hash'
 import { realpathSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { dataDir } from './paths'
@@ -16,16 +17,19 @@ export async function guestBuildCommand(): Promise<number> {
 }
 
 /**
- * `cortex guest setup [--repo DIR] [--rebuild] [--trust]`: resolves with the exit status (0 ready).
- * Ctrl-C stops a running build or setup command (the setup guest is removed, nothing is cached).
+ * `cortex guest setup [--repo DIR] [--rebuild] [--trust [--hash H]]`: resolves with the exit status
+ * (0 ready). `--trust` enables the definition printed: the one whose hash is H, or on a terminal the
+ * one printed before a `[y/N]` answered yes (guest-setup.ts). Ctrl-C stops a running build or setup
+ * command (the setup guest is removed, nothing is cached).
  */
-export async function guestSetupCommand(opts: { repo?: string; rebuild?: boolean; trust?: boolean; dependencyVolumes?: 'auto' | 'on' | 'off' }): Promise<number> {
+export async function guestSetupCommand(opts: { repo?: string; rebuild?: boolean; trust?: boolean; hash?: string; dependencyVolumes?: 'auto' | 'on' | 'off' }): Promise<number> {
   const stop = new AbortController()
   const onSigint = (): void => stop.abort()
   process.once('SIGINT', onSigint)
   try {
+    const confirm = canAsk(process.stdin, process.stderr) ? { confirm: () => askYesNo('Enable this environment exactly as shown?', process.stdin, process.stderr) } : {}
     const { dependencyVolumes, ...rest } = opts
-    return await guestSetupMain({ ...rest, saveDependencyVolumes: dependencyVolumes, dataDir: dataDir(), signal: stop.signal }, (line) => process.stderr.write(`${terminalSafe(line)}\n`))
+    return await guestSetupMain({ ...rest, ...confirm, saveDependencyVolumes: dependencyVolumes, dataDir: dataDir(), signal: stop.signal }, (line) => process.stderr.write(`${terminalSafe(line)}\n`))
   } finally {
     process.off('SIGINT', onSigint)
   }

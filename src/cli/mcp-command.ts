@@ -12,13 +12,16 @@ import {
   describeServer,
   disableMcpServer,
   enableMcpServer,
+  findMcpServer,
   importMcpServers,
+  mcpOAuthStatus,
   mcpServersFor,
   probeMcpServer,
   removeUserServer,
   type McpServerEntry,
   type RawMcpEntry
 } from '../main/session'
+import { askYesNo, canAsk, hashMatches, shortHash } from './confirm-hash'
 import type { McpAddOptions } from './mcp-program'
 import { dataDir } from './paths'
 import { terminalSafe } from './terminal-safe'
@@ -27,11 +30,13 @@ import { terminalSafe } from './terminal-safe'
 export interface McpIo {
   out: NodeJS.WritableStream
   err: NodeJS.WritableStream
+  /** Where a `[y/N]` answer is read (default stdin). */
+  in?: NodeJS.ReadableStream
 }
-const stdio = (): McpIo => ({ out: process.stdout, err: process.stderr })
+const stdio = (): McpIo => ({ out: process.stdout, err: process.stderr, in: process.stdin })
 
 /** The repository's real path (trust is keyed by it, as the session keys it). */
-function repoPath(repo: string | undefined): string {
+export function repoPath(repo: string | undefined): string {
   const abs = resolve(repo ?? '.')
   try {
     return realpathSync(abs)
@@ -57,15 +62,21 @@ function sourceLabel(e: McpServerEntry): string {
   return e.server.importedFrom ? `your config (imported from ${e.server.importedFrom})` : `your config ${e.file}`
 }
 
+/** A remote server's OAuth state (`cortex mcp login`), if it has one. */
+function oauthOf(home: string, e: McpServerEntry): 'logged-in' | 'needs-login' | undefined {
+  return e.server.config.transport === 'http' ? mcpOAuthStatus(home, e.server.config.url) : undefined
+}
+
 /** An entry's state, for people, with what to do about it. */
-function stateLabel(e: McpServerEntry): string {
+function stateLabel(e: McpServerEntry, oauth?: 'logged-in' | 'needs-login'): string {
   switch (e.state) {
     case 'active':
-      return e.source === 'repo' ? 'on (enabled for this repository)' : 'on'
+      if (oauth === 'needs-login') return `needs login: \`cortex mcp login ${e.name}\``
+      return `${e.source === 'repo' ? 'on (enabled for this repository)' : 'on'}${oauth === 'logged-in' ? ' (logged in)' : ''}`
     case 'disabled':
       return 'off ("enabled": false)'
     case 'untrusted':
-      return `off: not enabled for this repository${e.trust?.state === 'changed' ? ' (its entry changed since you enabled it)' : ''}; \`cortex mcp enable ${e.name}\` to run it`
+      return `off: not enabled for this repository${e.trust?.state === 'changed' ? ' (its entry changed since you enabled it)' : ''}; \`cortex mcp enable ${e.name} --hash ${shortHash(e.trust?.hash ?? '')}\` to run it as shown`
     case 'shadowed':
       return `not used: ${e.shadowedBy} has a server of this name, which wins`
     case 'elsewhere':
@@ -79,14 +90,16 @@ export function mcpListCommand(opts: { repo?: string; json?: boolean }, io: McpI
     const repo = repoPath(opts.repo)
     const set = mcpServersFor(dataDir(), repo)
     if (opts.json) {
-      const servers = set.entries.map((e) => ({ name: e.name, source: e.source, file: e.file, state: e.state, trust: e.trust?.state, importedFrom: e.server.importedFrom, config: e.server.config, warnings: e.server.warnings }))
+      const servers = set.entries.map((e) => ({ name: e.name, source: e.source, file: e.file, state: e.state, trust: e.trust?.state, ...(e.trust && { hash: e.trust.hash }), oauth: oauthOf(dataDir(), e), importedFrom: e.server.importedFrom, config: e.server.config, warnings: e.server.warnings }))
       io.out.write(JSON.stringify({ repo, servers, problems: set.problems }) + '\n')
       return set.problems.length > 0 ? 1 : 0
     }
     if (set.entries.length === 0 && set.problems.length === 0) io.out.write(`no MCP servers for ${repo} (add one: cortex mcp add NAME -- CMD ARGS…, or cortex mcp import)\n`)
     for (const e of set.entries) {
-      io.out.write(terminalSafe(`${e.name}  ${stateLabel(e)}  · ${sourceLabel(e)}`) + '\n')
-      io.out.write(terminalSafe(`  ${describeServer(e.server.config).split('\n')[0]}`) + '\n')
+      io.out.write(terminalSafe(`${e.name}  ${stateLabel(e, oauthOf(dataDir(), e))}  · ${sourceLabel(e)}${e.trust ? `  · hash ${shortHash(e.trust.hash)}` : ''}`) + '\n')
+      // a repository's server shows everything it would run (env aside, which it cannot set); the user's own, the command line
+      const lines = describeServer(e.server.config).split('\n')
+      for (const l of e.source === 'repo' ? lines : lines.slice(0, 1)) io.out.write(terminalSafe(`  ${l}`) + '\n')
       for (const w of e.server.warnings) io.out.write(terminalSafe(`  note: ${w}`) + '\n')
     }
     for (const p of set.problems) io.err.write(terminalSafe(`problem: ${p.file}: ${p.name ? `server "${p.name}": ` : ''}${p.message}`) + '\n')
@@ -156,11 +169,52 @@ export function mcpRemoveCommand(name: string, io: McpIo = stdio()): number {
   })
 }
 
-/** `cortex mcp enable|disable NAME [--repo DIR]`: prints what the server runs and what changed; 0, or 1 with why. */
-export function mcpSwitchCommand(on: boolean, name: string, opts: { repo?: string }, io: McpIo = stdio()): number {
+/**
+ * How `cortex mcp enable` binds a repository server to what the user saw: the hash given with
+ * `--hash`, the hash printed before a `[y/N]` answered yes on a terminal, or null (refused: no
+ * terminal and no `--hash`; the listing and the command to run were written to `io.err`).
+ * A server of the user's own config needs no hash (undefined).
+ */
+async function hashToEnable(name: string, repo: string, hash: string | undefined, io: McpIo): Promise<string | null | undefined> {
+  const { entry, detail } = findMcpServer(dataDir(), repo, name)
+  if (entry.source !== 'repo' || !entry.trust || entry.state === 'active') return undefined
+  const shown = (w: NodeJS.WritableStream): void => {
+    w.write(terminalSafe(`"${name}" from the repository's ${entry.file}, hash ${shortHash(entry.trust!.hash)}, would run:\n  ${detail.split('\n').join('\n  ')}`) + '\n')
+  }
+  if (hash !== undefined) {
+    hashMatches(hash, entry.trust.hash) // a malformed --hash is refused here, clearly
+    return hash.trim().toLowerCase()
+  }
+  if (canAsk(io.in, io.out)) {
+    shown(io.out)
+    return (await askYesNo(`Enable "${name}" for ${repo} exactly as shown?`, io.in, io.out)) ? entry.trust.hash : null
+  }
+  io.err.write('not enabled: without a terminal to ask, name the entry you reviewed with --hash.\n')
+  shown(io.err)
+  io.err.write(terminalSafe(`to enable exactly this: cortex mcp enable ${name} --hash ${shortHash(entry.trust.hash)} --repo ${JSON.stringify(repo)}`) + '\n')
+  return null
+}
+
+/**
+ * `cortex mcp enable|disable NAME [--repo DIR] [--hash H]`: prints what the server runs and what
+ * changed; 0, or 1 with why. Enabling a repository's server binds to content the user saw
+ * ({@link hashToEnable}): its entry is re-read and refused when its hash is not that one.
+ */
+export async function mcpSwitchCommand(on: boolean, name: string, opts: { repo?: string; hash?: string }, io: McpIo = stdio()): Promise<number> {
+  const repo = repoPath(opts.repo)
+  let expected: string | null | undefined
+  try {
+    expected = on ? await hashToEnable(name, repo, opts.hash, io) : undefined
+  } catch (err) {
+    io.err.write(`error: ${terminalSafe(toCortexError(err).message)}\n`)
+    return 1
+  }
+  if (expected === null) {
+    if (canAsk(io.in, io.out)) io.out.write('nothing enabled\n')
+    return 1
+  }
   return guarded(io, () => {
-    const repo = repoPath(opts.repo)
-    const r = (on ? enableMcpServer : disableMcpServer)(dataDir(), repo, name)
+    const r = on ? enableMcpServer(dataDir(), repo, name, process.env, expected) : disableMcpServer(dataDir(), repo, name)
     const e = r.entry
     const what = `  ${r.detail.split('\n').join('\n  ')}`
     if (e.source === 'repo') {

@@ -11,6 +11,11 @@ const parseMs = (v: string): number => {
   if (!/^\d+$/.test(v.trim()) || n < 1 || n > 3_600_000) throw new InvalidArgumentError('expected milliseconds from 1 to 3600000')
   return n
 }
+const parseSeconds = (v: string): number => {
+  const n = Number(v)
+  if (!/^\d+$/.test(v.trim()) || n < 1 || n > 3600) throw new InvalidArgumentError('expected seconds from 1 to 3600')
+  return n
+}
 const FORMATS = ['claude', 'codex', 'gemini'] as const
 const repoOption = (): Option => new Option('--repo <dir>', 'repository folder (default: the current folder)')
 
@@ -28,7 +33,7 @@ export interface McpAddOptions {
   bearerTokenKey?: string
 }
 
-/** Add `cortex mcp list|add|remove|enable|disable|import|test` to `program`. */
+/** Add `cortex mcp list|add|remove|enable|disable|import|test|login|logout` to `program`. */
 export function addMcpCommands(program: Command): void {
   const mcp = program.command('mcp').description("MCP servers: yours (CORTEX_HOME/mcp.json) and a repository's (.mcp.json, .cortex/mcp.json: off until you enable them)")
   mcp
@@ -71,18 +76,19 @@ export function addMcpCommands(program: Command): void {
       process.exitCode = mcpRemoveCommand(name)
     })
   for (const on of [true, false]) {
-    mcp
+    const cmd = mcp
       .command(on ? 'enable' : 'disable')
       .description(on
-        ? "enable a repository's server for that repository (prints exactly what it will run; a later change to its entry disables it again), or switch one of yours back on"
+        ? "enable a repository's server for that repository, bound to the entry you reviewed (--hash from `cortex mcp list`, or a [y/N] question on a terminal; a later change to its entry disables it again), or switch one of yours back on"
         : "disable a repository's server for that repository, or switch one of yours off (\"enabled\": false)")
       .argument('<name>', 'server name')
       .addOption(repoOption())
-      .action(async (name: string, opts: { repo?: string }) => {
-        exitOnClosedOutput()
-        const { mcpSwitchCommand } = await import('./mcp-command')
-        process.exitCode = mcpSwitchCommand(on, name, opts)
-      })
+    if (on) cmd.option('--hash <hash>', "a repository server's hash as `cortex mcp list` printed it (8+ hex digits): refused when its entry now differs; without it a terminal asks [y/N]")
+    cmd.action(async (name: string, opts: { repo?: string; hash?: string }) => {
+      exitOnClosedOutput()
+      const { mcpSwitchCommand } = await import('./mcp-command')
+      process.exitCode = await mcpSwitchCommand(on, name, opts)
+    })
   }
   mcp
     .command('import')
@@ -105,5 +111,26 @@ export function addMcpCommands(program: Command): void {
     .action(async (name: string, opts: { repo?: string }) => {
       const { mcpTestCommand } = await import('./mcp-command')
       process.exitCode = await mcpTestCommand(name, opts)
+    })
+  mcp
+    .command('login')
+    .description('log in to a remote server that asks for OAuth: opens your browser (or prints the address) and keeps the tokens in your keys store')
+    .argument('<name>', 'server name')
+    .addOption(repoOption())
+    .addOption(new Option('--timeout <seconds>', 'how long to wait for the browser (default 300)').argParser(parseSeconds))
+    .action(async (name: string, opts: { repo?: string; timeout?: number }) => {
+      exitOnClosedOutput()
+      const { mcpLoginCommand } = await import('./mcp-login-command')
+      process.exitCode = await mcpLoginCommand(name, opts)
+    })
+  mcp
+    .command('logout')
+    .description("forget a remote server's stored OAuth tokens and client registration")
+    .argument('<name>', 'server name')
+    .addOption(repoOption())
+    .action(async (name: string, opts: { repo?: string }) => {
+      exitOnClosedOutput()
+      const { mcpLogoutCommand } = await import('./mcp-login-command')
+      process.exitCode = mcpLogoutCommand(name, opts)
     })
 }

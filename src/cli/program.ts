@@ -215,10 +215,11 @@ export function buildProgram(): Command {
     })
   trust
     .command('enable')
-    .description('enable what waits (or only the KEYs, e.g. hooks) as listed now; a later change turns it off again')
+    .description('enable what waits (or only the KEYs, e.g. hooks), bound to the content you reviewed: --hash from `cortex trust list`, or a [y/N] question on a terminal; a later change turns it off again')
     .argument('[keys...]', 'keys from `cortex trust list` (default: all)')
     .option('--repo <dir>', 'repository folder (default: the current folder)')
-    .action(async (keys: string[], opts: { repo?: string }) => {
+    .option('--hash <hash>', 'the content hash `cortex trust list` printed for an item (8+ hex digits; repeat, one per item): refused when the content now differs', (h: string, all: string[]) => [...all, h], [])
+    .action(async (keys: string[], opts: { repo?: string; hash: string[] }) => {
       exitOnClosedOutput()
       const { trustEnableCommand } = await import('./trust-command')
       process.exitCode = await trustEnableCommand(keys, opts)
@@ -303,9 +304,10 @@ export function buildProgram(): Command {
     .description("show the repository's environment (devcontainer.json) and prepare its guest: base image, setup step run once and cached")
     .option('--repo <dir>', 'repository folder (default: the current folder)')
     .option('--rebuild', 'run the setup step again even when its cache exists')
-    .option('--trust', 'enable the environment shown for this repository (a change to it disables it again)')
+    .option('--trust', 'enable the environment shown for this repository, bound to what you reviewed (--hash, or a [y/N] question on a terminal); a change to it disables it again')
+    .option('--hash <hash>', 'with --trust: the hash printed for the environment (8+ hex digits); refused when it now differs')
     .addOption(new Option('--dependency-volumes <mode>', "save where this repository's dependency folders (node_modules, .venv, target) live in its guests: auto (Docker volumes where the host is not Linux) | on (volumes) | off (the repository's own folders)").choices(['auto', 'on', 'off']))
-    .action(async (opts: { repo?: string; rebuild?: boolean; trust?: boolean; dependencyVolumes?: 'auto' | 'on' | 'off' }) => {
+    .action(async (opts: { repo?: string; rebuild?: boolean; trust?: boolean; hash?: string; dependencyVolumes?: 'auto' | 'on' | 'off' }) => {
       const { guestSetupCommand } = await import('./guest-command')
       process.exitCode = await guestSetupCommand(opts)
     })

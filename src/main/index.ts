@@ -6,7 +6,7 @@
  * close every session before quitting. Everything, core included, logs to `<home>/logs/app.log`.
  * No logic lives here.
  */
-import { app, BrowserWindow, protocol } from 'electron'
+import { app, BrowserWindow, protocol, shell } from 'electron'
 import { dirname } from 'node:path'
 import { toCortexError } from '../shared/errors'
 import { handleAppProtocol, registerAppScheme } from './app/app-protocol'
@@ -28,7 +28,7 @@ registerAppScheme(protocol) // before ready, as Electron requires
 async function createService(): Promise<ReturnType<typeof createUnconfiguredApi>> {
   try {
     // keys through safeStorage; with no model connection yet the app still starts, for Settings
-    return await createCortexService({ dataDir: paths.home, logger, secrets: safeStorageSecrets(paths.home), allowUnconfigured: true })
+    return await createCortexService({ dataDir: paths.home, logger, secrets: safeStorageSecrets(paths.home), allowUnconfigured: true, openExternal: (url) => shell.openExternal(url) })
   } catch (err) {
     const error = toCortexError(err)
     logger.error('session service unavailable', { code: error.code, error: error.message })

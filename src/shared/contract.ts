@@ -82,7 +82,7 @@ export const contract = {
     ...DESK_REQUESTS,
     /** getSettings, saveSettings, testConnection (./settings). */
     ...SETTINGS_REQUESTS,
-    /** mcpServers, setMcpServerEnabled, importMcpServers (./mcp-panel). */
+    /** mcpServers, setMcpServerEnabled, loginMcpServer, importMcpServers (./mcp-panel). */
     ...MCP_PANEL_REQUESTS,
     /** listModels (./model-choice). */
     ...MODEL_REQUESTS,

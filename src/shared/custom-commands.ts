@@ -50,7 +50,7 @@ export function commandLine(use: Pick<CommandUse, 'name' | 'args'>): string {
  * the prompt for its cap). Persisted and shown in the timeline.
  */
 export const EXTENSION_NOTICE_EVENTS = [
-  z.object({ type: z.literal('extension_notice'), kind: z.enum(['commands', 'skills']), message: z.string() })
+  z.object({ type: z.literal('extension_notice'), kind: z.enum(['commands', 'skills', 'mcp']), message: z.string() })
 ] as const
 
 /** One custom command a front end may offer: name (no slash), its frontmatter's description and argument hint, and whether it expands now. */

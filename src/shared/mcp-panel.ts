@@ -8,11 +8,12 @@ import { z } from 'zod'
 
 /**
  * A server's state as the panel shows it: `connected` (its session reached it), `connecting`,
- * `failed` (`error` says why), `untrusted` (the repository names it; off until enabled here),
+ * `failed` (`error` says why), `needs_login` (a remote server waits for an OAuth login:
+ * `cortex mcp login NAME`; `error` says so), `untrusted` (the repository names it; off until enabled here),
  * `off` (disabled in the user's config), `shadowed` (another entry of that name wins), `configured`
  * (will start with the next session on this repository).
  */
-export const McpPanelStateSchema = z.enum(['connected', 'connecting', 'failed', 'untrusted', 'off', 'shadowed', 'configured'])
+export const McpPanelStateSchema = z.enum(['connected', 'connecting', 'failed', 'needs_login', 'untrusted', 'off', 'shadowed', 'configured'])
 /** See {@link McpPanelStateSchema}. */
 export type McpPanelState = z.infer<typeof McpPanelStateSchema>
 
@@ -30,7 +31,9 @@ export const McpPanelServerSchema = z.object({
   error: z.string().optional(),
   readOnly: z.boolean(),
   tools: z.array(McpPanelToolSchema),
-  tokens: z.number().int().nonnegative()
+  tokens: z.number().int().nonnegative(),
+  /** A repository server's trust hash (sha256 hex of its entry): what Enable binds to (the entry shown in `detail`). */
+  hash: z.string().optional()
 })
 /** See {@link McpPanelServerSchema}. */
 export type McpPanelServer = z.infer<typeof McpPanelServerSchema>
@@ -58,11 +61,23 @@ export const MCP_PANEL_REQUESTS = {
   /** The servers `repo` (absolute host path; absent: the user's own only) sees; with `sessionId`, that session's live states and tools. */
   mcpServers: { input: z.object(repoInput), output: McpPanelSchema },
   /**
-   * Enable or disable server `name`: a repository's server is trusted in its exact current form for
-   * `repo` (or its trust revoked); a user server gets `"enabled"` in the user's config. Answers the
-   * new list. `invalid_input` for an unknown server or one from `--mcp-config`.
+   * Enable or disable server `name`: a repository's server is trusted for `repo` in the form the
+   * panel showed, `hash` (its entry is re-read and refused when the hash differs; required to
+   * enable one), or its trust revoked; a user server gets `"enabled"` in the user's config. Answers
+   * the new list. `invalid_input` for an unknown server, one from `--mcp-config`, or a changed entry.
    */
-  setMcpServerEnabled: { input: z.object({ ...repoInput, name: z.string().min(1).max(200), enabled: z.boolean() }), output: McpPanelSchema },
+  setMcpServerEnabled: {
+    input: z.object({ ...repoInput, name: z.string().min(1).max(200), enabled: z.boolean(), hash: z.string().regex(/^[0-9a-f]{8,64}$/).optional() }),
+    output: McpPanelSchema
+  },
+  /**
+   * Start the OAuth login of remote server `name` (state `needs_login`): answers once the
+   * authorization URL is known, with `opened` true when the app opened it in the user's browser
+   * (the desktop app); otherwise the panel shows it as a link. The login then finishes in the
+   * background when the browser's redirect reaches the service's loopback listener (deadline 300 s);
+   * the session connects the server at its next turn. `invalid_input` for an unknown or local server.
+   */
+  loginMcpServer: { input: z.object({ ...repoInput, name: z.string().min(1).max(200) }), output: z.object({ url: z.string(), opened: z.boolean() }) },
   /** Import Claude Code's, Codex's and Gemini CLI's servers into the user's config (never replacing an entry); `dryRun` writes nothing. */
   importMcpServers: { input: z.object({ from: z.array(z.enum(['claude', 'codex', 'gemini'])).min(1).optional(), repo: z.string().min(1).optional(), dryRun: z.boolean().default(false) }), output: McpImportResultSchema }
 } as const

@@ -23,7 +23,7 @@ const httpUrl = z
     }
   }, 'must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1')
 
-/** Where a repository's dependency folders live in its guests (ADR 0041): `auto` (volumes where the host is not Linux), `on` (volumes), `off` (the repository's own folders). */
+/** Where a repository's dependency folders live in its guests (ADR 0042): `auto` (volumes where the host is not Linux), `on` (volumes), `off` (the repository's own folders). */
 export const DependencyVolumesSchema = z.enum(['auto', 'on', 'off'])
 
 /** The settings a user edits. Empty strings mean "the default / the environment's". */
@@ -43,7 +43,7 @@ export const SettingsSchema = z.object({
   warmPool: z.number().int('must be a whole number').min(0, 'must be 0 to 8').max(8, 'must be 0 to 8').default(1),
   /** `cortex run` and the TUI leave one spare guest for the next run on the same repository (ADR 0040). */
   warmGuest: z.boolean().default(false),
-  /** Dependency folders (node_modules, .venv, target) in Docker volumes, not the repository's tree (ADR 0041): auto = where the host is not Linux. */
+  /** Dependency folders (node_modules, .venv, target) in Docker volumes, not the repository's tree (ADR 0042): auto = where the host is not Linux. */
   dependencyVolumes: DependencyVolumesSchema.default('auto'),
   /** Per-repository choices overriding {@link dependencyVolumes}, by the repository's absolute path (`cortex guest setup --dependency-volumes`). */
   dependencyVolumesRepos: z.record(z.string(), DependencyVolumesSchema).default({}),

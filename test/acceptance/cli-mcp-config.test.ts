@@ -26,29 +26,33 @@ describe('cortex mcp (built CLI)', () => {
 
     const before = await runCli(['mcp', 'list', '--repo', repo], { env })
     expect(before.code, before.stderr).toBe(0)
-    expect(before.stdout).toContain('tools  off: not enabled for this repository; `cortex mcp enable tools` to run it  · repository .mcp.json')
+    const hash = /tools {2}off: not enabled for this repository; `cortex mcp enable tools --hash ([0-9a-f]{12})` to run it as shown {2}· repository \.mcp\.json {2}· hash \1\n/.exec(before.stdout)?.[1]
+    expect(hash, before.stdout).toBeDefined()
     expect(before.stdout).toContain("runs in the session's guest (no network): node server.js --stdio")
+    // a repository cannot set its server's environment: dropped, and said
+    expect(before.stdout).toContain("note: dropped from a repository's entry (only your own config supplies a server's environment and headers): env TOKEN")
 
-    const enable = await runCli(['mcp', 'enable', 'tools', '--repo', repo], { env })
+    const enable = await runCli(['mcp', 'enable', 'tools', '--hash', hash!, '--repo', repo], { env })
     expect(enable.code, enable.stderr).toBe(0)
     expect(enable.stdout).toBe(
       `enabled "tools" from .mcp.json for ${repo}. It will run:\n` +
         "  runs in the session's guest (no network): node server.js --stdio\n" +
-        '  env TOKEN="${HOST_SECRET}"\n' +
+        "  note: dropped from a repository's entry (only your own config supplies a server's environment and headers): env TOKEN\n" +
         'A change to its entry disables it again.\n'
     )
     const trust = JSON.parse(readFileSync(join(home, 'trust.json'), 'utf8')) as { repos: Record<string, Record<string, { hash: string }>> }
     expect(Object.keys(trust.repos[repo]!)).toEqual(['mcp:tools'])
 
     const on = await runCli(['mcp', 'list', '--repo', repo, '--json'], { env })
-    const listed = JSON.parse(on.stdout) as { servers: { name: string; state: string; config: { env: Record<string, string> } }[] }
+    const listed = JSON.parse(on.stdout) as { servers: { name: string; state: string; hash: string; config: { env: Record<string, string> } }[] }
     expect(listed.servers.map((s) => [s.name, s.state])).toEqual([['tools', 'active']])
-    expect(listed.servers[0]!.config.env).toEqual({ TOKEN: '${HOST_SECRET}' })
+    expect(listed.servers[0]!.hash.startsWith(hash!)).toBe(true)
+    expect(listed.servers[0]!.config.env).toEqual({})
     expect(on.stdout).not.toContain('do-not-leak')
 
     writeFileSync(join(repo, '.mcp.json'), repoServer(['other.js']))
     const changed = await runCli(['mcp', 'list', '--repo', repo], { env })
-    expect(changed.stdout).toContain('tools  off: not enabled for this repository (its entry changed since you enabled it); `cortex mcp enable tools` to run it')
+    expect(changed.stdout).toMatch(/tools {2}off: not enabled for this repository \(its entry changed since you enabled it\); `cortex mcp enable tools --hash [0-9a-f]{12}` to run it as shown/)
 
     const disable = await runCli(['mcp', 'disable', 'tools', '--repo', repo], { env })
     expect(disable.stdout).toBe(`disabled "tools" (.mcp.json) for ${repo}: it no longer starts there\n`)

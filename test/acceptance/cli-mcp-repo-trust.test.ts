@@ -2,7 +2,8 @@
 // for that repository; enabled, its tool reaches the model and runs (in the guest); a change to its
 // entry turns it off again. Through the built CLI (`cortex run --json`, `cortex mcp enable`) with a
 // real guest and the scripted model server; the server is the repository's own script, which
-// records every start in a file, so "started nothing" is checked, not assumed.
+// records every start in a file, so "started nothing" is checked, not assumed; and what it saw of
+// REPO_SET, which the repository's entry sets but only the user's own config may (it is dropped).
 import { execFileSync } from 'node:child_process'
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -28,7 +29,15 @@ describe.skipIf(skipWithoutDocker())("a repository's .mcp.json server through co
   const repo = join(base, 'proj')
   let model: ScriptedModelServer | undefined
   const started = (): string[] => (existsSync(join(repo, 'mcp-started')) ? readFileSync(join(repo, 'mcp-started'), 'utf8').trim().split('\n') : [])
-  const setServer = (args: string[]): void => writeFileSync(join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { tools: { command: 'node', args } } }, null, 2))
+  // the entry sets an environment variable: a repository may not, so the server must never see it
+  const setServer = (args: string[]): void => writeFileSync(join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { tools: { command: 'node', args, env: { REPO_SET: 'from-repo' } } } }, null, 2))
+  /** `cortex mcp enable NAME` bound to the hash `cortex mcp list --json` shows now (the user looked). */
+  async function enableAsShown(name: string, dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+    const listed = JSON.parse((await runCli(['mcp', 'list', '--repo', dir, '--json'], { env })).stdout) as { servers: { name: string; hash?: string }[] }
+    const hash = listed.servers.find((s) => s.name === name)!.hash!
+    const enable = await runCli(['mcp', 'enable', name, '--hash', hash, '--repo', dir], { env })
+    expect(enable.code, enable.stderr).toBe(0)
+  }
 
   afterEach(async () => {
     await model?.close()
@@ -51,7 +60,7 @@ describe.skipIf(skipWithoutDocker())("a repository's .mcp.json server through co
     mkdirSync(join(repo, 'mcp'), { recursive: true })
     chmodSync(base, 0o755)
     copyFileSync(resolve('test/support/mini-mcp-server.cjs'), join(repo, 'mcp', 'server.cjs'))
-    setServer(['mcp/server.cjs'])
+    setServer(['mcp/server.cjs', '--report-env'])
     if (process.getuid?.() === 0) execFileSync('chown', ['-R', `${TEST_REPO_OWNER.uid}:${TEST_REPO_OWNER.gid}`, base])
 
     // 1. never enabled: announced for the user's decision, not offered, a replayed call refused, no process ever started
@@ -65,17 +74,17 @@ describe.skipIf(skipWithoutDocker())("a repository's .mcp.json server through co
     expect(started()).toEqual([])
 
     // 2. enabled for this repository: the server starts in the guest and its tool answers
-    const enable = await runCli(['mcp', 'enable', 'tools', '--repo', repo], { env: { CORTEX_HOME: home } })
-    expect(enable.code, enable.stderr).toBe(0)
+    await enableAsShown('tools', repo, { CORTEX_HOME: home })
     const on = await runCallingTool()
     expect(on.offered).toContain(TOOL)
     expect(on.result.isError, on.result.result).toBe(false)
     expect(on.result.result).toContain('echo: hi')
     expect(started()).toHaveLength(1)
+    expect(readFileSync(join(repo, 'mcp-env'), 'utf8')).toBe('REPO_SET=(unset)\n') // the repository's env never reached the server
     expect(of(on.events, 'extensions_untrusted').flatMap((e) => e.items)).toEqual([])
 
     // 3. its entry changed (the model could have done it): off again, announced as changed, nothing new started
-    setServer(['mcp/server.cjs', '--verbose'])
+    setServer(['mcp/server.cjs', '--report-env', '--verbose'])
     const changed = await runCallingTool()
     expect((of(changed.events, 'extensions_untrusted').at(-1) as Untrusted).items).toEqual([expect.objectContaining({ key: 'mcp:tools', state: 'changed' })])
     expect(changed.offered).not.toContain(TOOL)
@@ -95,7 +104,7 @@ describe.skipIf(skipWithoutDocker())("a repository's .mcp.json server through co
     expect(refused.stderr).toBe(`error: "mini" from the repository's .mcp.json is not enabled for ${proj}: testing it would run it; \`cortex mcp enable mini\` first\n`)
     expect(existsSync(join(proj, 'mcp-started'))).toBe(false)
 
-    expect((await runCli(['mcp', 'enable', 'mini', '--repo', proj], { env })).code).toBe(0)
+    await enableAsShown('mini', proj, env)
     const probed = await runCli(['mcp', 'test', 'mini', '--repo', proj], { env })
     expect(probed.code, probed.stderr).toBe(0)
     expect(probed.stdout).toMatch(/^mini: connected \(protocol [\d-]+\) · repository \.mcp\.json\n/)

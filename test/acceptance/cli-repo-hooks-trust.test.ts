@@ -58,7 +58,8 @@ describe.skipIf(skipWithoutDocker())('repository hooks stay off until enabled, a
     expect(listed.code, listed.stderr).toBe(0)
     expect(listed.stdout).toContain('PreToolUse (Bash): sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/mark.sh')
     expect(listed.stdout).toContain('.claude/hooks/mark.sh (sha256:')
-    const enabled = await runCli(['trust', 'enable', 'hooks', '--repo', repo], { env })
+    const shown = /hooks {2}.* {2}hash ([0-9a-f]{12})\n/.exec(listed.stdout)![1]!
+    const enabled = await runCli(['trust', 'enable', 'hooks', '--hash', shown, '--repo', repo], { env })
     expect(enabled.code, enabled.stderr).toBe(0)
     expect((await runCli(['trust', 'list', '--repo', repo], { env })).stdout).toMatch(/nothing from .* waits to be enabled\nenabled: hooks/)
 

@@ -1,4 +1,4 @@
-// Acceptance (issue 18 item 7, ADR 0041): dependency folders in per-repository Docker volumes.
+// Acceptance (issue 18 item 7, ADR 0042): dependency folders in per-repository Docker volumes.
 // With the setting on, what the guest writes into node_modules lands in a labelled volume owned by
 // the repository's owner, never in the host's tree; the next session sees it; a changed lockfile
 // gives a fresh volume; `cortex guest setup` says which applies and saves the choice;

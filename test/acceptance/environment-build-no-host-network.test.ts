@@ -9,10 +9,10 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ensureGuestImage, guestImageTag } from '../../src/main/guest/image'
-import { runCli } from '../support/cli'
 import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { tempDir } from '../support/temp-dir'
+import { setupAsShown } from '../support/trust-cli'
 
 describe.skipIf(skipWithoutDocker())('environment build without network: nothing fetched from the host', () => {
   const repos: string[] = []
@@ -41,7 +41,7 @@ describe.skipIf(skipWithoutDocker())('environment build without network: nothing
     })
     repos.push(repo)
     const env = { CORTEX_HOME: tempDir('cortex-hostile-add-home-'), CORTEX_WARM_POOL: '0' }
-    const setup = await runCli(['guest', 'setup', '--trust', '--repo', repo], { env })
+    const { enabled: setup } = await setupAsShown(repo, env)
     expect(setup.code).toBe(1)
     expect(setup.stderr).toMatch(/\.devcontainer\/Dockerfile line 2: `ADD http:\/\/127\.0\.0\.1:\d+\/secret \/opt\/leak` is fetched by the Docker engine/)
     expect(setup.stderr).not.toContain('==> building')
@@ -55,7 +55,7 @@ describe.skipIf(skipWithoutDocker())('environment build without network: nothing
     })
     repos.push(repo)
     const env = { CORTEX_HOME: tempDir('cortex-from-absent-home-'), CORTEX_WARM_POOL: '0' }
-    const setup = await runCli(['guest', 'setup', '--trust', '--repo', repo], { env })
+    const { enabled: setup } = await setupAsShown(repo, env)
     expect(setup.code).toBe(1)
     expect(setup.stderr).toContain('line 1: `FROM cortex-test-absent/nothing:1` names the image cortex-test-absent/nothing:1, which is not on this Docker engine')
     expect(setup.stderr).not.toContain('==> building')

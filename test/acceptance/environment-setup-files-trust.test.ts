@@ -15,6 +15,7 @@ import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
 import { tempDir } from '../support/temp-dir'
+import { setupAsShown } from '../support/trust-cli'
 
 describe.skipIf(skipWithoutDocker())('environment trust: the files the setup reads', () => {
   const repos: string[] = []
@@ -40,7 +41,7 @@ describe.skipIf(skipWithoutDocker())('environment trust: the files the setup rea
     repos.push(repo)
     const env = { CORTEX_HOME: tempDir('cortex-hostile-setup-home-'), CORTEX_WARM_POOL: '0' }
     const log = (): string => (existsSync(join(repo, '.setup-log')) ? readFileSync(join(repo, '.setup-log'), 'utf8') : '')
-    const enabled = await runCli(['guest', 'setup', '--trust', '--repo', repo], { env })
+    const { enabled } = await setupAsShown(repo, env)
     expect(enabled.code, enabled.stderr).toBe(0)
     expect(log()).toMatch(/^user-seen /)
 
@@ -77,7 +78,7 @@ describe.skipIf(skipWithoutDocker())('environment trust: the files the setup rea
       const repo = await makeTestRepo(files(network))
       repos.push(repo)
       const log = (): string[] => (existsSync(join(repo, '.setup-log')) ? readFileSync(join(repo, '.setup-log'), 'utf8').split('\n').filter(Boolean) : [])
-      const enabled = await runCli(['guest', 'setup', '--trust', '--repo', repo], { env })
+      const { enabled } = await setupAsShown(repo, env)
       expect(enabled.code, enabled.stderr + enabled.stdout).toBe(0)
       expect(log()).toEqual(['ran'])
       writeFileSync(join(repo, 'package-lock.json'), '{"lockfileVersion": 3, "x": 1}\n')

@@ -10,6 +10,7 @@ import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
 import { tempDir } from '../support/temp-dir'
+import { enableAsShown } from '../support/trust-cli'
 
 describe.skipIf(skipWithoutDocker())('repository hooks: a sourced file is part of the trust hash', () => {
   let server: ScriptedModelServer | undefined
@@ -27,9 +28,9 @@ describe.skipIf(skipWithoutDocker())('repository hooks: a sourced file is part o
     })
     const env = { CORTEX_HOME: home, CORTEX_WARM_POOL: '0' }
     const log = (): string[] => (existsSync(join(repo, '.hook-log')) ? readFileSync(join(repo, '.hook-log'), 'utf8').split('\n').filter(Boolean) : [])
-    const enabled = await runCli(['trust', 'enable', 'hooks', '--repo', repo], { env })
+    const { listed, enabled } = await enableAsShown('hooks', repo, env)
     expect(enabled.code, enabled.stderr).toBe(0)
-    expect(enabled.stdout).not.toContain('lib.sh') // what the user was shown never names the sourced file
+    expect(listed.stdout + enabled.stdout).not.toContain('lib.sh') // what the user was shown never names the sourced file
 
     server = await startScriptedModelServer([
       { toolCalls: [{ name: 'bash', args: { command: 'echo one' } }] },

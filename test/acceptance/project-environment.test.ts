@@ -198,10 +198,11 @@ describe.skipIf(skipWithoutDocker())('project environment from devcontainer.json
     expect(asked.stderr).toContain('Guest image built from .devcontainer/Dockerfile (context .)')
     expect(asked.stderr).toContain('RUN echo "$GREETING" > /etc/greeting')
     expect(asked.stderr).toContain('WITH network, as the file asks')
-    expect(asked.stderr).toContain('run `cortex guest setup --trust` to enable it')
+    const shownHash = /\(hash ([0-9a-f]{12})\):/.exec(asked.stderr)?.[1]
+    expect(asked.stderr).toContain(`run \`cortex guest setup --trust --hash ${shownHash} --repo "${repo}"\` to enable it`)
     expect(spawnSync('docker', ['ps', '-aq', '--filter', `label=dev.cortex.repo=${repo}`]).stdout.toString().trim()).toBe('')
 
-    const child = spawn(process.execPath, [CLI, 'guest', 'setup', '--trust', '--repo', repo], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [CLI, 'guest', 'setup', '--trust', '--hash', shownHash!, '--repo', repo], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let stderr = ''
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c))
     const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)))

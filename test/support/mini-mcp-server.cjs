@@ -2,11 +2,13 @@
 // copies into a repository, as a repository's own server would be: it answers the `initialize`
 // handshake (and refuses `server/discover`, so a client falls back to it), lists one tool `echo`
 // and answers calls with `echo: <text>`. At start it appends its pid to `mcp-started` in its working
-// folder, so a test can tell whether it ever ran.
+// folder, so a test can tell whether it ever ran (with `--report-env`, what REPO_SET it saw, in `mcp-env`).
 const { appendFileSync } = require('node:fs')
 const { createInterface } = require('node:readline')
 
 appendFileSync('mcp-started', `${process.pid}\n`)
+// `--report-env`: also record what the guest gave it for REPO_SET (a repository entry's env may not reach it)
+if (process.argv.includes('--report-env')) appendFileSync('mcp-env', `REPO_SET=${process.env.REPO_SET ?? '(unset)'}\n`)
 const send = (msg) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...msg }) + '\n')
 const TOOLS = [{ name: 'echo', description: 'Echo the text back.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }]
 

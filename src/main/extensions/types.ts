@@ -43,8 +43,8 @@ export interface ExtensionContext {
 /** One MCP server as a session sees it now (the app's MCP panel): its connection state and its tools with their schemas' estimated tokens. */
 export interface McpLiveServer {
   name: string
-  state: 'connecting' | 'ready' | 'failed' | 'closed'
-  /** Why it failed. */
+  state: 'connecting' | 'ready' | 'failed' | 'needs-login' | 'closed'
+  /** Why it failed (or what to do: log in). */
   error?: string
   tools: Array<{ name: string; description: string; tokens: number; readOnly: boolean }>
 }

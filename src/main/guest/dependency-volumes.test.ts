@@ -1,10 +1,10 @@
-// Dependency volumes (ADR 0041): which setting applies where, which folders a repository gets, the
+// Dependency volumes (ADR 0042): which setting applies where, which folders a repository gets, the
 // names (per repository, folder and key), and that a link on the host is never mounted through.
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../../test/support/temp-dir'
-import { dependencyFolders, dependencyVolumeName, dependencyVolumesApply, dependencyVolumesModeOf, plannedDependencyVolumes } from './dependency-volumes'
+import { dependencyFolders, dependencyVolumeName, dependencyVolumesApply, dependencyVolumesModeOf, ensureDependencyVolumes, plannedDependencyVolumes, type VolumeEngine } from './dependency-volumes'
 
 describe('dependency volumes', () => {
   it('auto is on where the host is not Linux; on and off are what they say', () => {
@@ -46,5 +46,32 @@ describe('dependency volumes', () => {
     const p = plannedDependencyVolumes(repo, 'k')
     expect(p.volumes.map((v) => [v.folder, v.target])).toEqual([['node_modules', join(repo, 'node_modules')], ['target', join(repo, 'target')]])
     expect(p.notes).toEqual(['.venv is a symbolic link on the host: not put in a volume'])
+  })
+
+  it('Stop ends the wait for the chown container at once; a chown failing after it removes the volume (never left root-owned)', async () => {
+    // a fake engine: the chown container's end is held by the test (the real path runs in test/acceptance/dependency-volumes.test.ts)
+    const repo = tempDir('cortex-depvol-')
+    const volumes = new Set<string>()
+    let finish: (code: number) => void = () => undefined
+    const docker: VolumeEngine = {
+      getVolume: (name) => ({
+        inspect: async () => {
+          if (!volumes.has(name)) throw Object.assign(new Error('no such volume'), { statusCode: 404 })
+        },
+        remove: async () => void volumes.delete(name)
+      }),
+      createVolume: async (o) => void volumes.add(o.Name),
+      createContainer: async () => ({ start: async () => undefined, wait: () => new Promise((r) => (finish = (c) => r({ StatusCode: c }))), remove: async () => undefined })
+    }
+    const planned = [{ name: 'cortex-deps-x', target: join(repo, 'node_modules'), folder: 'node_modules' }]
+    const stop = new AbortController()
+    const started = Date.now()
+    const p = ensureDependencyVolumes(docker, repo, 'k', planned, { uid: 1000, gid: 1000 }, 'img', stop.signal)
+    setTimeout(() => stop.abort(), 50)
+    await expect(p).rejects.toMatchObject({ name: 'AbortError' })
+    expect(Date.now() - started).toBeLessThan(2000)
+    expect(volumes.has('cortex-deps-x')).toBe(true)
+    finish(1)
+    await expect.poll(() => volumes.has('cortex-deps-x'), { timeout: 2000 }).toBe(false)
   })
 })

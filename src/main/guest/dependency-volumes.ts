@@ -1,5 +1,5 @@
 /**
- * Dependency volumes (issue 18 item 7, docs/adr/0041): a repository's dependency folders
+ * Dependency volumes (issue 18 item 7, docs/adr/0042): a repository's dependency folders
  * (`node_modules`, `.venv`, `target`, …) live in named Docker volumes mounted over those paths in its
  * guests — the devcontainer pattern — so a Linux guest never runs a macOS host's native modules and
  * never leaves its own in the user's tree. One volume per repository, folder and content key (the

@@ -1,4 +1,4 @@
-// `cortex guest prune` (ADR 0041): removes a repository's environment images children first, its
+// `cortex guest prune` (ADR 0042): removes a repository's environment images children first, its
 // dependency volumes, and names what the engine keeps because a container uses it. The real engine
 // path is covered by test/acceptance/dependency-volumes.test.ts.
 import { describe, expect, it } from 'vitest'

@@ -4,7 +4,7 @@
  * `cortex-envbase:`, built bases `cortex-project:`, all labelled dev.cortex.env-repo), the
  * dependency volumes (dev.cortex.deps-repo) and leftover HOME volumes of environment guests
  * (dev.cortex.home-volume). Whatever a container still uses is kept (the engine refuses); the next
- * session builds or fills again what it needs (docs/adr/0041).
+ * session builds or fills again what it needs (docs/adr/0042).
  */
 import { LABEL_HOME_VOLUME } from './container-spec'
 import { LABEL_DEPS_REPO } from './dependency-volumes'

@@ -38,10 +38,11 @@ export { cliLogLevels, createFileLogger, LOG_LEVEL_ENV, type FileLoggerOptions }
 export { checkImage } from '../tools/image-check'
 export { repositoryTrust, enableRepositoryTrust, disableRepositoryTrust, type RepositoryTrust } from './trust-requests'
 export {
-  addUserServer, removeUserServer, enableMcpServer, disableMcpServer, mcpServersFor, importMcpServers, describeServer, MCP_CONFIG_ENV,
+  addUserServer, removeUserServer, enableMcpServer, disableMcpServer, findMcpServer, mcpServersFor, importMcpServers, describeServer, MCP_CONFIG_ENV,
   type McpServerEntry, type RawMcpEntry
 } from '../extensions/mcp/config'
 export { probeMcpServer, type ProbeResult } from '../extensions/mcp/config-probe'
+export { mcpOAuthLogin, mcpOAuthLogout, mcpOAuthStatus, remoteServerFor } from '../extensions/mcp/oauth-login'
 
 /** Env var: guests kept warm for the repository opened last (0 disables the pool). */
 export const WARM_POOL_ENV = 'CORTEX_WARM_POOL'
@@ -151,6 +152,8 @@ export interface CortexServiceOptions {
   allowUnconfigured?: boolean
   /** Resume sessions only to review or undo (`cortex changes`, `cortex rewind`): see SessionServiceOptions.reviewOnly. */
   reviewOnly?: boolean
+  /** Opens an http(s) URL in the user's browser (the desktop app: shell.openExternal; the MCP login). */
+  openExternal?(url: string): Promise<void>
 }
 
 /**
@@ -203,6 +206,7 @@ export async function createCortexService(opts: CortexServiceOptions): Promise<S
   logger.info('session service starting', { dataDir: opts.dataDir, provider: modelSettings.provider, model: modelSettings.modelId })
   const service = await createSessionService({
     dataDir: opts.dataDir, modelSettings, guests, logger, secrets: opts.secrets, reviewOnly: opts.reviewOnly,
+    ...(opts.openExternal && { openExternal: opts.openExternal }),
     ...(saved ? { streamIdleTimeoutMs: saved.streamIdleTimeoutS * 1000 } : {}),
     // the environment (--context-window, CORTEX_COMPACT_THRESHOLD) wins over the saved settings (harness/compaction/settings.ts)
     ...(saved ? { compaction: { ...(saved.contextWindow > 0 ? { window: saved.contextWindow } : {}), threshold: saved.compactThresholdPct / 100 } } : {})

@@ -59,6 +59,8 @@ export interface SessionServiceOptions {
    * connection in meta.json. Default false.
    */
   reviewOnly?: boolean
+  /** Opens an http(s) URL in the user's browser (the desktop app: shell.openExternal); the MCP login's URL. Absent: the panel shows a link. */
+  openExternal?(url: string): Promise<void>
 }
 
 /** The session API plus lifecycle: `shutdown` closes every session (stopping turns, removing guests). */
@@ -230,7 +232,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
     ...checkpointRequests(get),
     ...shellApi,
     ...deskRequests({ store, open: (id) => sessions.get(id), get }),
-    ...mcpRequests({ home: options.dataDir, live: (id) => sessions.get(id)?.mcpServers() }),
+    ...mcpRequests({ home: options.dataDir, live: (id) => sessions.get(id)?.mcpServers(), ...(options.openExternal && { openExternal: options.openExternal }), ...(options.logger && { logger: options.logger }) }),
     listModels: models.listModels,
     async listCommands(input) {
       const { sessionId } = parse('listCommands', input)

@@ -53,16 +53,24 @@ export async function repositoryTrust(repo: string, home: string): Promise<Repos
 }
 
 /**
- * Enable what waits in `repo` (only the items whose key is in `keys`, when given) with the hashes
- * listed now.
- * @returns the items enabled
- * @throws CortexError('invalid_input') for a key that does not wait
+ * Enable items of `repo` bound to the hashes the user was shown: each `{key, hash}` (hash: the full
+ * sha256 hex or a prefix of it, as printed) is enabled only while the key still waits and its
+ * current content hash starts with `hash`. The card is read again here, so content changed since
+ * the user looked is refused, never enabled; nothing is enabled unless every item matches.
+ * @returns the items enabled (with their full hashes)
+ * @throws CortexError('invalid_input') for a key that does not wait, or one whose content changed
+ *   (the message names the current hash)
  */
-export async function enableRepositoryTrust(repo: string, home: string, keys?: readonly string[]): Promise<TrustItem[]> {
+export async function enableRepositoryTrust(repo: string, home: string, wanted: ReadonlyArray<{ key: string; hash: string }>): Promise<TrustItem[]> {
   const card = await repositoryTrust(repo, home)
-  const unknown = (keys ?? []).filter((k) => !card.waiting.some((i) => i.key === k))
+  const unknown = wanted.filter((w) => !card.waiting.some((i) => i.key === w.key)).map((w) => w.key)
   if (unknown.length > 0) throw new CortexError('invalid_input', `nothing waits under ${unknown.join(', ')} in ${card.repo} (see cortex trust list)`)
-  const items = card.waiting.filter((i) => !keys || keys.length === 0 || keys.includes(i.key))
+  const items = wanted.map((w) => card.waiting.find((i) => i.key === w.key)!)
+  const changed = wanted.filter((w, n) => w.hash.length === 0 || !items[n]!.hash.startsWith(w.hash.toLowerCase()))
+  if (changed.length > 0) {
+    const now = changed.map((w) => `${w.key} is now ${card.waiting.find((i) => i.key === w.key)!.hash.slice(0, 12)}, not ${w.hash.slice(0, 12)}`)
+    throw new CortexError('invalid_input', `not enabled: the content changed since it was shown (${now.join('; ')}). Review it again with cortex trust list`)
+  }
   if (items.length > 0) new TrustStore(home).trust(card.repo, items)
   return items
 }

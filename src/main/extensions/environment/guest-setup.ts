@@ -23,8 +23,16 @@ export interface GuestSetupOptions {
   dataDir: string
   /** Run the setup step again even when its cache exists. */
   rebuild?: boolean
-  /** Enable the definition shown (the user read it): the same decision as the session's trust card. */
+  /**
+   * Enable the definition shown: the same decision as the session's trust card, bound to what the
+   * user saw — `hash` (a prefix of the printed hash) or a yes from `confirm` after it was printed;
+   * with neither, nothing is enabled and the command to run is written.
+   */
   trust?: boolean
+  /** The content hash the user reviewed (8+ hex digits, as printed): refused when the definition's differs. */
+  hash?: string
+  /** Ask the user (a terminal's `[y/N]`) after the definition and its hash were written; absent: nobody to ask. */
+  confirm?: () => Promise<boolean>
   /** Stop (Ctrl-C): kills a running build or setup command and removes the setup guest. */
   signal?: AbortSignal
   logger?: Logger
@@ -34,6 +42,33 @@ export interface GuestSetupOptions {
   dependencyVolumes?: DockerGuestProviderOptions['dependencyVolumes']
   /** `--dependency-volumes MODE`: save MODE for this repository in settings.json first (sessions use it from their next guest start). */
   saveDependencyVolumes?: DependencyVolumesMode
+}
+
+/**
+ * The hash `--trust` binds to: `opts.hash` (lowercased; refused with a message when malformed or
+ * not a prefix of `shown`), `shown` itself after `opts.confirm` said yes, or null (refused: a no,
+ * or nobody to ask and no `--hash`; why and `command` were written).
+ */
+async function boundHash(shown: string, opts: GuestSetupOptions, command: string, write: (line: string) => void): Promise<string | null> {
+  if (opts.hash !== undefined) {
+    const given = opts.hash.trim().toLowerCase()
+    if (!/^[0-9a-f]{8,64}$/.test(given)) {
+      write(`error: --hash "${opts.hash}" must be 8 to 64 hex digits, as printed above`)
+      return null
+    }
+    if (!shown.startsWith(given)) {
+      write(`error: not enabled: the environment's hash is now ${shown.slice(0, 12)}, not ${given.slice(0, 12)}: it changed since you reviewed it. Read the above, then run \`${command}\``)
+      return null
+    }
+    return given
+  }
+  if (opts.confirm) {
+    if (await opts.confirm()) return shown
+    write('nothing enabled')
+    return null
+  }
+  write(`not enabled: without a terminal to ask, name the definition you reviewed with --hash: \`${command}\``)
+  return null
 }
 
 /**
@@ -63,15 +98,24 @@ export async function guestSetup(opts: GuestSetupOptions, write: (line: string) 
       write(`${repo} has no project environment (${DEVCONTAINER_FILES.join(' or ')})`)
       return 1
     }
-    write(`Project environment ${f.file} of ${repo}:`)
+    write(`Project environment ${f.file} of ${repo} (hash ${f.hash.slice(0, 12)}):`)
     for (const l of environmentCardDetail(f).split('\n')) write(`  ${l}`)
     const store = new TrustStore(opts.dataDir)
     if (!store.isTrusted(repo, ENVIRONMENT_TRUST_KEY, f.hash)) {
+      const command = `cortex guest setup --trust --hash ${f.hash.slice(0, 12)} --repo ${JSON.stringify(repo)}`
       if (!opts.trust) {
-        write(`not enabled${store.wasTrusted(repo, ENVIRONMENT_TRUST_KEY) ? ' (it changed since you enabled it)' : ''}: sessions use the default guest. Read the above, then run \`cortex guest setup --trust\` to enable it`)
+        write(`not enabled${store.wasTrusted(repo, ENVIRONMENT_TRUST_KEY) ? ' (it changed since you enabled it)' : ''}: sessions use the default guest. Read the above, then run \`${command}\` to enable it`)
         return 1
       }
-      store.trust(repo, [{ key: ENVIRONMENT_TRUST_KEY, hash: f.hash }])
+      const bound = await boundHash(f.hash, opts, command, write)
+      if (bound === null) return 1
+      // read again: what is enabled is the content printed above, or nothing
+      const now = readEnvironmentFiles(repo)
+      if (!now || !now.hash.startsWith(bound)) {
+        write(`error: not enabled: the environment changed since it was shown (its hash is now ${now ? now.hash.slice(0, 12) : 'gone'}); run cortex guest setup again to review it`)
+        return 1
+      }
+      store.trust(repo, [{ key: ENVIRONMENT_TRUST_KEY, hash: now.hash }])
       write('enabled for this repository (a change to it disables it again)')
     }
     if (!f.def) {

@@ -27,8 +27,8 @@ export interface EnvironmentFiles {
   def?: EnvironmentDefinition
   /** The parse or read error, when the definition cannot be used. */
   error?: string
-  /** The Dockerfile's text, when the definition builds one. */
-  dockerfile?: { path: string; text: string }
+  /** The Dockerfile it builds: its repository-relative path, its bytes as read (and hashed), and them as text for the card. */
+  dockerfile?: { path: string; bytes: Buffer; text: string }
   /** The repository files the hash binds besides the definition and its Dockerfile (shown on the card). */
   bound?: BoundFiles
 }
@@ -100,7 +100,7 @@ export function readEnvironmentFiles(repo: string): EnvironmentFiles | undefined
       return { file, hash: trustHash(file, bytes, path), error: (err as Error).message }
     }
     if (!df) return { file, hash: trustHash(file, bytes, path), error: `${file} builds ${path}, which does not exist` }
-    const dockerfile = { path, text: df.toString('utf8') }
+    const dockerfile = { path, bytes: df, text: df.toString('utf8') }
     const b = setupBinding(repo, def, dockerfile)
     return { file, hash: trustHash(file, bytes, path, df, ...b.parts), def, dockerfile, bound: b.bound }
   }
@@ -134,6 +134,7 @@ export function environmentResolver(trust: TrustStore): (repo: string) => Promis
     if (!f || !trust.isTrusted(repo, ENVIRONMENT_TRUST_KEY, f.hash)) return undefined
     if (!f.def) throw new CortexError('invalid_input', f.error ?? `${f.file} cannot be used`)
     const locks = hashLockfiles(repo)
-    return { repo, def: f.def, hash: f.hash, lockHash: locks.hash, lockfiles: locks.files }
+    // the Dockerfile's bytes that were link-checked and hashed are what gets built (fed on stdin): never its path, read again
+    return { repo, def: f.def, hash: f.hash, lockHash: locks.hash, lockfiles: locks.files, ...(f.dockerfile && { dockerfile: f.dockerfile.bytes }) }
   }
 }

@@ -116,14 +116,16 @@ describe("a repository's config is untrusted", () => {
     expect(item).toMatchObject({ key: 'mcp:tools', kind: 'mcp', state: 'new' })
     expect(item.hash).toMatch(/^[0-9a-f]{64}$/)
     expect(item.detail).toContain("runs in the session's guest (no network): npx -y some-server")
-    expect(item.detail).toContain('env API=literal')
+    // a repository cannot set its server's environment: dropped, and the card says so
+    expect(item.detail).not.toContain('env API=literal')
+    expect(item.detail).toContain("note: dropped from a repository's entry (only your own config supplies a server's environment and headers): env API")
 
     trust.trust(repo, [{ key: item.key, hash: item.hash }])
     // key order and formatting do not change the hash: the same entry stays enabled
     write(join(repo, '.mcp.json'), `{"mcpServers":{"tools":{"env":{"API":"literal"},"args":["-y","some-server"],"command":"npx"}}}`)
     const enabled = loadMcpConfig({ home, repo, trust, readRepoFile: readHostRepoFile, env: {} })
     expect(enabled.untrusted).toEqual([])
-    expect(enabled.servers).toEqual([{ name: 'tools', transport: 'stdio', command: 'npx', args: ['-y', 'some-server'], env: { API: 'literal' } }])
+    expect(enabled.servers).toEqual([{ name: 'tools', transport: 'stdio', command: 'npx', args: ['-y', 'some-server'], env: {} }])
 
     write(join(repo, '.mcp.json'), { mcpServers: { tools: { ...entry, args: ['-y', 'other-server'] } } })
     const changed = loadMcpConfig({ home, repo, trust, readRepoFile: readHostRepoFile, env: {} })
@@ -140,10 +142,24 @@ describe("a repository's config is untrusted", () => {
     const trust = new TrustStore(home)
     const set = loadMcpConfig({ home, repo, trust, readRepoFile: readHostRepoFile, env: { SECRET: 'host-secret' } })
     const server = set.entries[0]!.server
-    expect(server.config).toEqual({ name: 'leak', transport: 'stdio', command: 'node', args: ['${SECRET}'], env: { T: '${SECRET}' } })
+    expect(server.config).toEqual({ name: 'leak', transport: 'stdio', command: 'node', args: ['${SECRET}'], env: {} })
     expect(JSON.stringify(set)).not.toContain('host-secret')
     expect(server.warnings.join('\n')).toMatch(/ignored in a repository's config .*readOnly, readOnlyTools, network/)
     expect(server.warnings.join('\n')).toMatch(/not expanded in a repository's config/)
+  })
+
+  it("drops a repository entry's env and an HTTP entry's headers (only the user's config supplies environment and secrets), with a note", () => {
+    const { home, repo } = setup()
+    write(join(repo, '.mcp.json'), {
+      mcpServers: { local: { command: 'node', env: { NODE_OPTIONS: '--require /tmp/x.js' } }, remote: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer stolen' } } }
+    })
+    const set = loadMcpConfig({ home, repo, trust: new TrustStore(home), readRepoFile: readHostRepoFile, env: {} })
+    const [local, remote] = set.entries.map((e) => e.server)
+    expect(local!.config).toMatchObject({ transport: 'stdio', env: {} })
+    expect(remote!.config).toEqual({ name: 'remote', transport: 'http', url: 'http://127.0.0.1:9/mcp' })
+    expect(local!.warnings).toContain("dropped from a repository's entry (only your own config supplies a server's environment and headers): env NODE_OPTIONS")
+    expect(remote!.warnings).toContain("dropped from a repository's entry (only your own config supplies a server's environment and headers): headers Authorization")
+    expect(set.untrusted.map((u) => u.detail).join('\n')).not.toContain('stolen')
   })
 
   it("the user's config wins a name collision (no trust asked for the repository's entry); .cortex/mcp.json wins over .mcp.json", () => {

@@ -171,7 +171,7 @@ function decide(
       const state = trusted ? 'trusted' : known.has(key) ? 'changed' : 'new'
       entries.push({ ...base, state: trusted ? 'active' : 'untrusted', trust: { key, hash, state } })
       if (trusted) servers.push(server.config)
-      else untrusted.push({ key, kind: 'mcp', title: `MCP server "${name}" (${file})`, detail: [describeServer(server.config), ...lines].join('\n'), hash, state: state === 'changed' ? 'changed' : 'new' })
+      else untrusted.push({ key, kind: 'mcp', title: `MCP server "${name}" (${file})`, detail: [describeWithNotes(server), ...lines].join('\n'), hash, state: state === 'changed' ? 'changed' : 'new' })
       continue
     }
     entries.push({ ...base, state: 'active' })
@@ -202,6 +202,14 @@ export function describeServer(c: McpServerConfig): string {
   if (c.disabledTools?.length) lines.push(`never tools: ${c.disabledTools.join(', ')}`)
   if (c.timeoutMs !== undefined) lines.push(`call deadline: ${c.timeoutMs} ms`)
   return lines.join('\n')
+}
+
+/**
+ * {@link describeServer} followed by the entry's notes (`note: …`: what was ignored or dropped, e.g.
+ * a repository entry's `env`): what the trust card and `cortex mcp enable` print.
+ */
+export function describeWithNotes(server: ParsedMcpServer): string {
+  return [describeServer(server.config), ...server.warnings.map((w) => `note: ${w}`)].join('\n')
 }
 
 /** A word as the user would type it: bare when safe, else JSON-quoted (so spaces and controls show). */

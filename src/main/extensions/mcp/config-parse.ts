@@ -4,7 +4,8 @@
  * extras, into {@link McpServerConfig}s. One bad entry is reported and skipped; the others load.
  * `${VAR}` is expanded from the host environment in the user's config only (command, args, env,
  * url, headers, as Claude Code does); a repository's config is taken literally and may not mark
- * anything read-only or ask for network (only the user's own config may).
+ * anything read-only, ask for network, or set a server's environment or request headers (only the
+ * user's own config may: env and headers are where secrets go).
  */
 import { z } from 'zod'
 import type { McpServerConfig } from './config-types'
@@ -51,6 +52,12 @@ export type RawMcpEntry = z.infer<typeof RawMcpEntrySchema>
 const KNOWN_KEYS = new Set(Object.keys(RawMcpEntrySchema.shape))
 /** Keys only the user's own config may set: a repository's entry that sets them has them ignored. */
 const USER_ONLY_KEYS = ['readOnly', 'readOnlyTools', 'network', 'bearerTokenKey', 'repos'] as const
+/**
+ * Keys a repository's entry may not set because they carry the server's environment or credentials
+ * (`env` of a local server, `headers` of a remote one): dropped with a note, so only the user's own
+ * config supplies a server's environment and secrets.
+ */
+const REPO_DROPPED_KEYS = ['env', 'headers'] as const
 
 /** One parsed server: its normalized config, whether it is switched on, and notes for the user. */
 export interface ParsedMcpServer {
@@ -137,6 +144,9 @@ export function parseMcpEntry(name: string, raw: unknown, scope: McpConfigScope,
     const userOnly = USER_ONLY_KEYS.filter((k) => e[k] !== undefined)
     if (userOnly.length > 0) warnings.push(`ignored in a repository's config (only your own config may set them): ${userOnly.join(', ')}`)
     for (const k of USER_ONLY_KEYS) delete e[k]
+    const dropped = REPO_DROPPED_KEYS.filter((k) => e[k] !== undefined && Object.keys(e[k]).length > 0)
+    if (dropped.length > 0) warnings.push(`dropped from a repository's entry (only your own config supplies a server's environment and headers): ${dropped.map((k) => `${k} ${Object.keys(e[k]!).join(', ')}`).join('; ')}`)
+    for (const k of REPO_DROPPED_KEYS) delete e[k]
   }
   const fields = expandFields(e, scope, env, warnings)
   if ('error' in fields) return fields

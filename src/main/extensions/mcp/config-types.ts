@@ -30,7 +30,10 @@ export interface McpStdioServerConfig extends McpServerCommon {
   command: string
   /** Its arguments. */
   args: string[]
-  /** Its whole environment beyond the guest's defaults: only from the user's config, never the repository. */
+  /**
+   * Its whole environment beyond the guest's defaults: only from the user's config (a repository
+   * entry's `env` is dropped with a note when parsed, config-parse.ts).
+   */
   env: Record<string, string>
   /** Working directory inside the guest: absolute, or relative to the repository root (default: the root). */
   cwd?: string
@@ -46,7 +49,7 @@ export interface McpHttpServerConfig extends McpServerCommon {
   transport: 'http'
   /** The endpoint URL (http: or https:). */
   url: string
-  /** Extra request headers sent with every request. */
+  /** Extra request headers sent with every request: only from the user's config (a repository entry's are dropped). */
   headers?: Record<string, string>
   /** Name of a key in the keys store whose value is sent as `Authorization: Bearer <value>`. */
   bearerTokenKey?: string

@@ -9,11 +9,11 @@ import { readRepoFile } from '../repo-file'
 import { TrustStore } from '../trust-store'
 import type { ExtensionContext } from '../types'
 import { setUserServerEnabled } from './config-file'
-import { describeServer, loadMcpConfig, type McpConfigSet, type McpServerEntry } from './config-load'
+import { describeServer, describeWithNotes, loadMcpConfig, type McpConfigSet, type McpServerEntry } from './config-load'
 
 export { addUserServer, removeUserServer } from './config-file'
 export { importMcpServers, IMPORT_FORMATS, defaultImportFiles, type ImportReport, type ImportFormat } from './config-import'
-export { describeServer, MCP_CONFIG_ENV, type McpConfigSet, type McpServerEntry } from './config-load'
+export { describeServer, describeWithNotes, MCP_CONFIG_ENV, type McpConfigSet, type McpServerEntry } from './config-load'
 export type { RawMcpEntry } from './config-parse'
 
 /**
@@ -38,6 +38,16 @@ export function sessionMcpConfig(ctx: Pick<ExtensionContext, 'home' | 'repo' | '
   return loadMcpConfig({ ...(ctx.home !== undefined && { home: ctx.home }), repo: ctx.repo, ...(ctx.trust && { trust: ctx.trust }), readRepoFile: readRepoText, env })
 }
 
+/**
+ * The entry of `name` that counts for `repo` (the winner of its name), with `detail`: what it runs
+ * and its notes, as `cortex mcp enable` prints it before asking.
+ * @throws CortexError('invalid_input') when there is no such server or it cannot be parsed
+ */
+export function findMcpServer(home: string, repo: string | undefined, name: string, env: NodeJS.ProcessEnv = process.env): { entry: McpServerEntry; detail: string } {
+  const entry = winning(mcpServersFor(home, repo, env), name, repo)
+  return { entry, detail: describeWithNotes(entry.server) }
+}
+
 /** The entry of `name` that counts (the winner of its name), or a clear error naming where to look. */
 function winning(set: McpConfigSet, name: string, repo: string | undefined): McpServerEntry {
   const e = set.entries.find((x) => x.name === name && x.state !== 'shadowed' && x.state !== 'elsewhere')
@@ -60,13 +70,19 @@ export interface McpSwitchResult {
 /**
  * Enable `name` for `repo`: a repository server is trusted in its exact current form (a later change
  * disables it again); a server of the user's config disabled by `"enabled": false` is switched on.
- * @throws CortexError('invalid_input') when there is no such server, it cannot be parsed, or it
- *   comes from `--mcp-config` (edit that file)
+ * `expectedHash` (the full trust hash, or a prefix, the user was shown) binds a repository server's
+ * enable to that content: the entry is re-read here and refused when its hash differs.
+ * @throws CortexError('invalid_input') when there is no such server, it cannot be parsed, it comes
+ *   from `--mcp-config` (edit that file), or its entry's hash is not `expectedHash`
  */
-export function enableMcpServer(home: string, repo: string | undefined, name: string, env: NodeJS.ProcessEnv = process.env): McpSwitchResult {
+export function enableMcpServer(home: string, repo: string | undefined, name: string, env: NodeJS.ProcessEnv = process.env, expectedHash?: string): McpSwitchResult {
   const entry = winning(mcpServersFor(home, repo, env), name, repo)
-  const detail = describeServer(entry.server.config)
+  const detail = describeWithNotes(entry.server)
   if (entry.source === 'repo') {
+    if (expectedHash === '') throw new CortexError('invalid_input', `enabling "${name}" from the repository's ${entry.file} needs the hash of the entry you reviewed`)
+    if (expectedHash !== undefined && !entry.trust!.hash.startsWith(expectedHash.toLowerCase())) {
+      throw new CortexError('invalid_input', `not enabled: "${name}" (${entry.file}) changed since it was shown: its hash is now ${entry.trust!.hash.slice(0, 12)}, not ${expectedHash.slice(0, 12)}. It would now run:\n  ${detail.split('\n').join('\n  ')}`)
+    }
     if (entry.state === 'active') return { outcome: 'unchanged', entry, detail }
     if (!entry.server.enabled) throw new CortexError('invalid_input', `server "${name}" is switched off in the repository's ${entry.file} ("enabled": false)`)
     new TrustStore(home).trust(repo!, [{ key: entry.trust!.key, hash: entry.trust!.hash }])

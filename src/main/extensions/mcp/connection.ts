@@ -33,16 +33,18 @@ export interface OpenedTransport {
    * replaced guest removed the container), not because the server stopped; absent: never.
    */
   guestReplaced?(): boolean
+  /** True when connecting failed because the user must log in first (OAuth; remote servers only). */
+  needsLogin?(): boolean
 }
 
 /** Opens a fresh transport to the server (a new process for stdio). Aborting `signal` cancels. */
 export type TransportOpener = (signal: AbortSignal) => Promise<OpenedTransport>
 
 /** The state of a connection, as shown to the user. */
-export type McpConnectionState = 'connecting' | 'ready' | 'failed' | 'closed'
+export type McpConnectionState = 'connecting' | 'ready' | 'failed' | 'needs-login' | 'closed'
 
-/** Something the user should be told about a server (a crash and restart, a failure). */
-export type McpReport = (server: string, message: string) => void
+/** Something the user should be told about a server: a crash and restart, a failure (`error`), or that it waits for a login (`notice`). */
+export type McpReport = (server: string, message: string, level?: 'error' | 'notice') => void
 
 /** A tool call's failure that the model should see (not an infrastructure error of the turn). */
 export class McpCallError extends Error {
@@ -181,6 +183,12 @@ export class McpConnection {
       const why = opened?.describeEnd()
       await opened?.transport.close().catch(() => undefined)
       if (this.closing) return
+      if (opened?.needsLogin?.()) {
+        // not a failure: the server waits for `cortex mcp login NAME`; a notice says so, no tools until then
+        this.state = 'needs-login'
+        this.error = `needs login: run \`cortex mcp login ${this.config.name}\``
+        return this.report(this.config.name, this.error, 'notice')
+      }
       this.state = 'failed'
       const base = signal.aborted && !this.lifetime.signal.aborted ? `did not connect within ${MCP_CONNECT_DEADLINE_MS / 1000} s` : (err as Error).message
       this.error = why ? `${base} (${why})` : base

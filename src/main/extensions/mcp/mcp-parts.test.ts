@@ -86,6 +86,14 @@ describe('guestArgv', () => {
     expect(() => guestArgv({ ...base, command: 'npx', args: ['-y', 'other'] }, home)).toThrow(/other is not in Cortex's MCP package cache .*`cortex mcp-cache add other`/)
     expect(guestArgv({ ...base, command: 'npx', args: ['-y', 'other'], network: true }, home)).toEqual(['npx', '-y', 'other'])
     expect(guestArgv({ ...base, command: 'python3', args: ['srv.py'] }, home)).toEqual(['python3', 'srv.py'])
+    // uvx & co. download at start: without network a clear refusal naming how to pre-fill; with network as written
+    expect(() => guestArgv({ ...base, command: 'uvx', args: ['mcp-server-time', '--local-timezone=UTC'] }, home)).toThrow(
+      /runs `uvx mcp-server-time`, which downloads mcp-server-time when it starts, but the guest has no network .*`pip install mcp-server-time`.*CORTEX_GUEST_IMAGE/
+    )
+    expect(() => guestArgv({ ...base, command: '/usr/bin/uv', args: ['tool', 'run', '--from', 'pkg-a', 'a-cli'] }, home)).toThrow(/runs `uv tool run pkg-a`/)
+    expect(() => guestArgv({ ...base, command: 'pipx', args: ['run', 'pkg-b'] }, home)).toThrow(/runs `pipx run pkg-b`/)
+    expect(guestArgv({ ...base, command: 'uvx', args: ['pkg-c'], network: true }, home)).toEqual(['uvx', 'pkg-c'])
+    expect(guestArgv({ ...base, command: 'uv', args: ['run', 'srv.py'] }, home)).toEqual(['uv', 'run', 'srv.py'])
     expect(packageName('@a/b@latest')).toBe('@a/b')
     expect(packageName('b')).toBe('b')
   })

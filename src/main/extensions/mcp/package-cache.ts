@@ -6,6 +6,8 @@
  * server network, when `npx` runs as written in its own networked guest. The cache is filled on the
  * host, never from inside a guest: with the host's npm (`--ignore-scripts`, so no package code runs
  * on the host) or, offline, by copying a package and its dependencies out of an existing node_modules.
+ * Python launchers (`uvx PKG`, `uv tool run`, `pipx run`) have no cache: without network they fail
+ * before starting, saying how to pre-fill a guest image instead.
  */
 import { spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
@@ -35,6 +37,8 @@ const NPX_FLAGS = new Set(['-y', '--yes', '-q', '--quiet', '--no-install', '--pr
  */
 export function guestArgv(cfg: McpStdioServerConfig, home: string): string[] {
   const written = [cfg.command, ...cfg.args]
+  const python = pythonLauncher(cfg)
+  if (python && !cfg.network) throw pythonLauncherError(cfg.name, python)
   if (posix.basename(cfg.command) !== 'npx') return written
   let i = 0
   while (i < cfg.args.length && NPX_FLAGS.has(cfg.args[i]!)) i++
@@ -49,6 +53,35 @@ export function guestArgv(cfg: McpStdioServerConfig, home: string): string[] {
     'invalid_input',
     `MCP server "${cfg.name}" runs \`npx ${spec}\`, but ${name} is not in Cortex's MCP package cache (${mcpPackagesDir(home)}) and the server has no network. ` +
       `Add it on this machine with \`cortex mcp-cache add ${name}\` (offline: \`cortex mcp-cache add ${name} --from <a node_modules folder that has it>\`), or allow the server network ("network": true).`
+  )
+}
+
+/**
+ * For `uvx [--from P] PKG…`, `uv tool run …` and `pipx run …`: the launcher's words and the package
+ * they download at start (best effort: `--from`'s value, else the first word not an option); else undefined.
+ */
+export function pythonLauncher(cfg: Pick<McpStdioServerConfig, 'command' | 'args'>): { launcher: string; pkg: string } | undefined {
+  const cmd = posix.basename(cfg.command)
+  const a = cfg.args
+  const skip = cmd === 'uvx' ? 0 : cmd === 'uv' && a[0] === 'tool' && a[1] === 'run' ? 2 : cmd === 'pipx' && a[0] === 'run' ? 1 : -1
+  if (skip < 0) return undefined
+  const rest = a.slice(skip)
+  const from = rest.indexOf('--from')
+  const pkg = (from >= 0 ? rest[from + 1] : rest.find((w) => !w.startsWith('-'))) ?? '?'
+  return { launcher: [cmd, ...a.slice(0, skip)].join(' '), pkg }
+}
+
+/**
+ * Why a `uvx`-style server cannot start without network (a Python package cache is not built: guests
+ * have no network, and the built-in guest image has neither uv nor pipx), and how to pre-fill it.
+ */
+function pythonLauncherError(server: string, p: { launcher: string; pkg: string }): CortexError {
+  return new CortexError(
+    'invalid_input',
+    `MCP server "${server}" runs \`${p.launcher} ${p.pkg}\`, which downloads ${p.pkg} when it starts, but the guest has no network and Cortex has no Python package cache ` +
+      `(only npx packages are cached: \`cortex mcp-cache add\`). Pre-fill it in a guest image of your own: a Dockerfile FROM the image \`cortex guest build\` prints that runs ` +
+      `\`pip install ${p.pkg}\` (the image has python3 and pip), named by CORTEX_GUEST_IMAGE, then set the server's command to the program ${p.pkg} installs; ` +
+      `or allow the server network ("network": true) with ${p.launcher.split(' ')[0]} in that image.`
   )
 }
 

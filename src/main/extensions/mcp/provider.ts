@@ -18,6 +18,7 @@ import { sessionMcpConfig } from './config'
 import { canonicalJson } from './config-expand'
 import type { McpConfigSet } from './config-load'
 import { mcpToolName } from './names'
+import { mcpOAuthStatus } from './oauth-store'
 import { toolEnabled } from './tool-adapter-rules'
 
 export { MCP_CONFIG_ENV } from './config-load'
@@ -113,7 +114,8 @@ export class McpProvider implements ExtensionProvider {
     const gone = this.connections.filter((c) => wanted.get(c.config.name) !== canonicalJson(c.config))
     this.connections = this.connections.filter((c) => !gone.includes(c))
     const have = new Set(this.connections.map((c) => c.config.name))
-    const report = (server: string, message: string): void => this.ctx.emit({ type: 'error', code: 'guest_failed', message: `MCP server "${server}": ${message}` })
+    const report = (server: string, message: string, level?: 'error' | 'notice'): void =>
+      this.ctx.emit(level === 'notice' ? { type: 'extension_notice', kind: 'mcp', message: `MCP server "${server}": ${message}` } : { type: 'error', code: 'guest_failed', message: `MCP server "${server}": ${message}` })
     for (const config of configs) {
       if (have.has(config.name)) continue
       const elicit = this.ctx.elicit
@@ -147,7 +149,7 @@ export class McpProvider implements ExtensionProvider {
     return out
   }
 
-  /** Wait (bounded by {@link MCP_TURN_WAIT_MS} and `signal`) for servers still connecting. */
+  /** Wait (bounded by {@link MCP_TURN_WAIT_MS} and `signal`) for servers still connecting, and those logged in since they needed it. */
   async turnStarting(signal: AbortSignal): Promise<void> {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, MCP_TURN_WAIT_MS)
@@ -157,7 +159,9 @@ export class McpProvider implements ExtensionProvider {
         resolve()
       }
       signal.addEventListener('abort', done, { once: true })
-      void this.refresh().then(() => Promise.all(this.connections.map((c) => (c.state === 'connecting' ? c.start() : undefined)))).then(done)
+      // a server that needed a login connects again once the user has logged in (`cortex mcp login`, the panel)
+      const loggedIn = (c: McpConnection): boolean => c.state === 'needs-login' && c.config.transport === 'http' && mcpOAuthStatus(this.ctx.home ?? '', c.config.url) === 'logged-in'
+      void this.refresh().then(() => Promise.all(this.connections.map((c) => (c.state === 'connecting' || loggedIn(c) ? c.start() : undefined)))).then(done)
     })
   }
 

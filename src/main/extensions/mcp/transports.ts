@@ -2,7 +2,9 @@
  * Opening a transport to one MCP server: a stdio server is started INSIDE a guest (the session's
  * own, or for a server the user allowed network a separate hardened guest with network) through
  * Guest.openProcess, with only the user's configured environment; a Streamable HTTP server is
- * reached from the host with the configured headers and a bearer token from the keys store.
+ * reached from the host with the configured headers and a bearer token from the keys store, or —
+ * when neither names an Authorization — with OAuth tokens from `cortex mcp login` (oauth-provider.ts),
+ * refreshed by the SDK when the server refuses an expired one.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -12,6 +14,8 @@ import type { Guest } from '../../guest/guest'
 import type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './config-types'
 import type { OpenedTransport, TransportOpener } from './connection'
 import { GuestProcessTransport } from './guest-transport'
+import { CortexOAuthProvider } from './oauth-provider'
+import { McpOAuthStore } from './oauth-store'
 import { guestArgv } from './package-cache'
 
 /** What opening a transport needs from the session. */
@@ -73,7 +77,16 @@ function openHttp(config: McpHttpServerConfig, deps: TransportDeps): OpenedTrans
     }
     headers.Authorization = `Bearer ${token}`
   }
-  return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }), describeEnd: () => '' }
+  if (Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
+    return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }), describeEnd: () => '' }
+  }
+  // no configured credentials: OAuth, used only when the server answers 401 (a session never opens a browser)
+  const authProvider = new CortexOAuthProvider(config.name, config.url, new McpOAuthStore(deps.home), { kind: 'session' })
+  return {
+    transport: new StreamableHTTPClientTransport(url, { requestInit: { headers }, authProvider }),
+    describeEnd: () => '',
+    needsLogin: () => authProvider.loginNeeded
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { CortexError } from '../../../shared/errors'
 import { baseImageTag, recipePackages, type BuilderKind } from './recipe'
-import { runCommand } from './run-command'
+import { dockerQuery, runCommand } from './run-command'
 import { prepareLayerContext } from './toolchain-files'
 
 /** Which builder makes the base, and a one-line reason the user is shown. */
@@ -61,14 +61,11 @@ export function chooseBuilder(env: NodeJS.ProcessEnv = process.env, probe: Build
 
 /**
  * Whether the engine has image `tag`.
- * @throws CortexError `docker_unavailable` when the docker CLI cannot run.
+ * @param signal Stop: kills the call (AbortError); the call also ends at DOCKER_QUERY_DEADLINE_S
+ * @throws CortexError `docker_unavailable` when the docker CLI cannot run or the engine does not answer in time.
  */
-export async function dockerImageExists(tag: string): Promise<boolean> {
-  try {
-    return (await runCommand(['docker', 'image', 'inspect', '--format', '{{.Id}}', tag])).code === 0
-  } catch (err) {
-    throw new CortexError('docker_unavailable', `cannot run the docker CLI: ${(err as Error).message}`, { cause: err })
-  }
+export async function dockerImageExists(tag: string, signal?: AbortSignal): Promise<boolean> {
+  return (await dockerQuery(['docker', 'image', 'inspect', '--format', '{{.Id}}', tag], undefined, signal)).code === 0
 }
 
 async function step(argv: string[], what: string, onProgress: (l: string) => void, signal?: AbortSignal): Promise<void> {
@@ -84,7 +81,7 @@ async function step(argv: string[], what: string, onProgress: (l: string) => voi
 /** Build (when missing) the base of `choice` for `recipeDir`; returns its tag. */
 async function ensureBase(recipeDir: string, choice: BuilderChoice, onProgress: (l: string) => void, signal?: AbortSignal): Promise<string> {
   const base = baseImageTag(recipeDir, choice.kind)
-  if (await dockerImageExists(base)) {
+  if (await dockerImageExists(base, signal)) {
     onProgress(`==> base ${base} present`)
     return base
   }
@@ -96,13 +93,15 @@ async function ensureBase(recipeDir: string, choice: BuilderChoice, onProgress: 
     const argv = ['docker', 'build', '-f', join(recipeDir, 'Dockerfile.base'), '--build-arg', `PACKAGES=${recipePackages(recipeDir).join(' ')}`, '-t', base, recipeDir]
     await step(argv, `the Dockerfile builder (${choice.reason}); where no registry is reachable, build as root on Linux with debootstrap installed`, onProgress, signal)
   }
-  if (!(await dockerImageExists(base))) throw new CortexError('image_unavailable', `the ${choice.kind} builder ended without making ${base}`)
+  if (!(await dockerImageExists(base, signal))) throw new CortexError('image_unavailable', `the ${choice.kind} builder ended without making ${base}`)
   return base
 }
 
-async function engineArch(): Promise<string> {
+/** The engine's architecture (`docker info`), bounded by DOCKER_QUERY_DEADLINE_S and `signal`. */
+async function engineArch(signal?: AbortSignal): Promise<string> {
   const out: string[] = []
-  await step(['docker', 'info', '--format', '{{.Architecture}}'], 'docker info', (l) => out.push(l))
+  const r = await dockerQuery(['docker', 'info', '--format', '{{.Architecture}}'], (l) => out.push(l), signal)
+  if (r.code !== 0) throw new CortexError('docker_unavailable', `docker info failed (exit ${r.code}); last output: ${r.tail.slice(-5).join(' | ')}`)
   return out.join('').trim()
 }
 
@@ -116,7 +115,7 @@ async function engineArch(): Promise<string> {
 export async function buildCortexLayer(recipeDir: string, base: string, tag: string, onProgress: (l: string) => void, signal?: AbortSignal, dockerfile = 'Dockerfile', extraArgs: readonly string[] = []): Promise<void> {
   const ctx = mkdtempSync(join(tmpdir(), 'cortex-guest-layer-'))
   try {
-    await prepareLayerContext(recipeDir, ctx, await engineArch(), onProgress, signal, dockerfile)
+    await prepareLayerContext(recipeDir, ctx, await engineArch(signal), onProgress, signal, dockerfile)
     onProgress(`==> docker build --network none: Cortex's layer FROM ${base} -> ${tag}`)
     await step(['docker', 'build', '--network', 'none', '--build-arg', `BASE=${base}`, ...extraArgs, '-t', tag, ctx], `building Cortex's layer FROM ${base}`, onProgress, signal)
   } finally {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CortexError } from '../../../shared/errors'
 import { buildCortexLayer, dockerImageExists } from './builders'
-import { runCommand } from './run-command'
+import { dockerQuery } from './run-command'
 
 /** Image repository of derived guests. */
 export const DERIVED_IMAGE_REPO = 'cortex-derived'
@@ -19,11 +19,12 @@ const builds = new Map<string, { promise: Promise<string>; listeners: Set<(l: st
 
 /**
  * `cortex-derived:<12 hex>` for `image`: sha256 over its image id, Dockerfile.derive and toolchains.json.
- * @throws CortexError `image_unavailable` when the image cannot be inspected.
+ * @throws CortexError `image_unavailable` when the image cannot be inspected; `docker_unavailable`
+ *   when the engine does not answer by DOCKER_QUERY_DEADLINE_S
  */
 export async function derivedImageTag(image: string, recipeDir: string): Promise<string> {
   const out: string[] = []
-  const r = await runCommand(['docker', 'image', 'inspect', '--format', '{{.Id}}', image], (l) => out.push(l)).catch(() => undefined)
+  const r = await dockerQuery(['docker', 'image', 'inspect', '--format', '{{.Id}}', image], (l) => out.push(l))
   const id = out.join('').trim()
   if (!r || r.code !== 0 || !id) throw new CortexError('image_unavailable', `cannot inspect guest image ${image}`)
   const h = createHash('sha256').update(id + '\0')

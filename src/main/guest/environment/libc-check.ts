@@ -6,7 +6,7 @@
  * Cortex adds its own in a derived image, derive-image.ts).
  */
 import { CortexError } from '../../../shared/errors'
-import { runCommand } from './run-command'
+import { dockerQuery } from './run-command'
 
 /** What the look found: built on musl; a `node` in one of the guest's PATH folders. */
 export interface ImageLook {
@@ -27,27 +27,28 @@ export function hasMuslLoader(tarNames: string[]): boolean {
 
 async function look(image: string): Promise<ImageLook> {
   const names: string[] = []
-  const created = await runCommand(['docker', 'create', '--network', 'none', '--label', 'dev.cortex.libc-probe=1', image, '/cortex-never-started'], (l) => names.push(l))
+  const created = await dockerQuery(['docker', 'create', '--network', 'none', '--label', 'dev.cortex.libc-probe=1', image, '/cortex-never-started'], (l) => names.push(l))
   const id = names.at(-1)?.trim()
   if (created.code !== 0 || !id) throw new Error(`docker create ${image} failed: ${created.tail.slice(-3).join(' | ')}`)
   try {
     const listing: string[] = []
     // /lib of the image as a tar stream, listed; a /lib that is a link (merged /usr) lists as one entry
-    const r = await runCommand(['sh', '-c', 'docker cp "$1":/lib - | tar -t', 'cortex-libc-probe', id], (l) => listing.push(l))
+    const r = await dockerQuery(['sh', '-c', 'docker cp "$1":/lib - | tar -t', 'cortex-libc-probe', id], (l) => listing.push(l))
     // a node in a PATH folder: the first bytes of its tar entry are enough (a link copies as a link)
     const found: string[] = []
     const script = 'for d in "$@"; do [ -n "$(docker cp "$0:$d/node" - 2>/dev/null | head -c 1)" ] && echo "$d"; done; true'
-    await runCommand(['sh', '-c', script, id, ...GUEST_PATH_DIRS], (l) => found.push(l))
+    await dockerQuery(['sh', '-c', script, id, ...GUEST_PATH_DIRS], (l) => found.push(l))
     return { musl: r.code === 0 && hasMuslLoader(listing), hasNode: found.some((l) => l.trim() !== '') }
   } finally {
-    await runCommand(['docker', 'rm', '-f', id]).catch(() => undefined)
+    await dockerQuery(['docker', 'rm', '-f', id]).catch(() => undefined)
   }
 }
 
 /**
  * Refuse `image` when it is built on musl (Alpine); else resolve with what the look found (a look
  * that could not run finds no node: the image is then derived, which is only slower). The look is shared by concurrent starts and not
- * cancelled by a Stop (the caller races it; it takes well under a second).
+ * cancelled by a Stop (the caller races it; it takes well under a second); each docker call in it
+ * ends at DOCKER_QUERY_DEADLINE_S, so a hung engine cannot keep it forever.
  * @throws CortexError `image_unavailable` naming the image, why, and what to use; a probe that
  *   cannot run (docker create failed) is not a refusal: the start goes on and fails or not on its own
  */

@@ -6,15 +6,16 @@
  * (setup-step.ts). Every image made here carries the label {@link LABEL_ENV_REPO}.
  */
 import { createHash } from 'node:crypto'
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs'
+import { lstatSync, readFileSync } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
 import { CortexError } from '../../../shared/errors'
+import { raceAbort } from '../abortable'
 import { buildCortexLayer, dockerImageExists } from './builders'
 import { copiedFilesHash } from './context-hash'
 import type { EnvironmentDefinition } from './devcontainer'
 import { assertGlibcImage } from './libc-check'
 import { assertNoHostNetworkInBuild } from './offline-build-check'
-import { runCommand } from './run-command'
+import { dockerQuery, runCommand } from './run-command'
 
 /** Image repository of bases built from a repository's Dockerfile. */
 export const PROJECT_IMAGE_REPO = 'cortex-project'
@@ -38,6 +39,11 @@ export interface ProjectEnvironment {
   lockHash: string
   /** Repository-relative names of the lockfiles in {@link lockHash}. */
   lockfiles: string[]
+  /**
+   * The bytes of the Dockerfile a `build` base names, as read without links and hashed into
+   * {@link hash}: the build reads these on stdin, never the file again (it may have changed since).
+   */
+  dockerfile?: Uint8Array
 }
 
 function sha(...parts: string[]): string {
@@ -48,24 +54,23 @@ function sha(...parts: string[]): string {
 
 /**
  * The id of image `ref` on the engine, or undefined when it is absent.
- * @throws CortexError `docker_unavailable` when the docker CLI cannot run
+ * @param signal Stop: kills the call (AbortError); it also ends at DOCKER_QUERY_DEADLINE_S
+ * @throws CortexError `docker_unavailable` when the docker CLI cannot run or the engine does not answer in time
  */
-export async function imageId(ref: string): Promise<string | undefined> {
+export async function imageId(ref: string, signal?: AbortSignal): Promise<string | undefined> {
   const out: string[] = []
-  let r
-  try {
-    r = await runCommand(['docker', 'image', 'inspect', '--format', '{{.Id}}', ref], (l) => out.push(l))
-  } catch (err) {
-    throw new CortexError('docker_unavailable', `cannot run the docker CLI: ${(err as Error).message}`, { cause: err })
-  }
+  const r = await dockerQuery(['docker', 'image', 'inspect', '--format', '{{.Id}}', ref], (l) => out.push(l), signal)
   return r.code === 0 ? out.join('').trim() || undefined : undefined
 }
 
-/** The PATH of image `ref`'s config, or undefined (none set, or not readable). */
-export async function imagePath(ref: string): Promise<string | undefined> {
+/**
+ * The PATH of image `ref`'s config, or undefined (none set, or not readable).
+ * @throws CortexError `docker_unavailable` as {@link imageId}; AbortError when `signal` aborts
+ */
+export async function imagePath(ref: string, signal?: AbortSignal): Promise<string | undefined> {
   const out: string[] = []
-  const r = await runCommand(['docker', 'image', 'inspect', '--format', '{{json .Config.Env}}', ref], (l) => out.push(l)).catch(() => undefined)
-  if (!r || r.code !== 0) return undefined
+  const r = await dockerQuery(['docker', 'image', 'inspect', '--format', '{{json .Config.Env}}', ref], (l) => out.push(l), signal)
+  if (r.code !== 0) return undefined
   try {
     const env = JSON.parse(out.join('')) as string[] | null
     return env?.find((e) => e.startsWith('PATH='))?.slice(5)
@@ -74,10 +79,25 @@ export async function imagePath(ref: string): Promise<string | undefined> {
   }
 }
 
-async function mustRun(argv: string[], what: string, onLine: (l: string) => void, signal: AbortSignal): Promise<void> {
+/**
+ * Run `fn` with `signal` and {@link PROJECT_BUILD_DEADLINE_MS}: the deadline ends it with
+ * CortexError `image_unavailable` naming `what` (no abort in its cause chain, so the turn does not
+ * take it for the user's Stop); the user's Stop still ends it with the AbortError.
+ */
+async function withBuildDeadline<T>(signal: AbortSignal, what: string, fn: (s: AbortSignal) => Promise<T>): Promise<T> {
+  const deadline = AbortSignal.timeout(PROJECT_BUILD_DEADLINE_MS)
+  try {
+    return await fn(AbortSignal.any([signal, deadline]))
+  } catch (err) {
+    if (!signal.aborted && deadline.aborted) throw new CortexError('image_unavailable', `${what} did not finish within ${PROJECT_BUILD_DEADLINE_MS / 60_000} min`)
+    throw err
+  }
+}
+
+async function mustRun(argv: string[], what: string, onLine: (l: string) => void, signal: AbortSignal, stdin?: Uint8Array): Promise<void> {
   let r
   try {
-    r = await runCommand(argv, onLine, signal)
+    r = await runCommand(argv, onLine, signal, stdin ? { stdin } : {})
   } catch (err) {
     if (signal.aborted) throw err
     throw new CortexError('image_unavailable', `${what} could not run: ${(err as Error).message}`, { cause: err })
@@ -91,6 +111,10 @@ async function mustRun(argv: string[], what: string, onLine: (l: string) => void
  * trust hash>` with `docker build --network none` (or the engine's default network when the
  * user allowed the setup a network), once per definition and content of the files its COPY/ADD
  * take from the context (context-hash.ts; again when `rebuild`: its FROM image is not in the tag).
+ * The Dockerfile is `env.dockerfile`, the bytes the user trusted, fed as `-f -`; the context folder
+ * is sent by docker's own upload, which sends a symbolic link as a link (never what it points to)
+ * and resolves COPY sources inside the context, so a link in the repository cannot bring a host
+ * file into the image.
  * @param signal Stop (and the caller's deadline) kill the build
  * Without a network allowed, a Dockerfile line the engine would fetch from the host's network
  * (remote ADD, an image not on the engine, a syntax directive) is refused before the build.
@@ -99,54 +123,37 @@ async function mustRun(argv: string[], what: string, onLine: (l: string) => void
 export async function projectBaseImage(env: ProjectEnvironment, onLine: (l: string) => void, signal: AbortSignal, rebuild = false): Promise<string> {
   const base = env.def.base
   if (base.kind === 'image') {
-    if (!(await imageId(base.image))) {
+    if (!(await imageId(base.image, signal))) {
       throw new CortexError('image_unavailable', `the project environment's image ${base.image} (${env.def.file}) is not on this Docker engine and Cortex never pulls: pull or build it first (docker pull ${base.image})`)
     }
     return base.image
   }
-  // the model can write the repository: a context or Dockerfile reached through a link could send host
-  // files (a home folder) into the image, so no component of either may be a link, and neither may leave the repository
+  if (!env.dockerfile) throw new CortexError('image_unavailable', `the project environment's ${base.dockerfile} (${env.def.file}) was not read: nothing to build`)
+  // the model can write the repository: a context reached through a link could send host files (a home
+  // folder) into the image, so no component of it may be a link, and it may not leave the repository
   assertInRepoNoLinks(env.repo, base.context)
-  assertInRepoNoLinks(env.repo, base.dockerfile)
   // the repository is part of the key: another repository with the same files never gets this one's image;
   // the files the Dockerfile COPYs or ADDs from its context are too: a changed one builds again
   const tag = `${PROJECT_IMAGE_REPO}:${sha(env.repo, env.hash, copiedHash(env))}`
-  if (!rebuild && (await dockerImageExists(tag))) return tag
+  if (!rebuild && (await dockerImageExists(tag, signal))) return tag
   // --network none covers RUN only: the engine fetches remote ADD sources and pulls images in the host's network
-  if (!env.def.setupNetwork) await assertNoHostNetworkInBuild(base.dockerfile, readDockerfile(env) ?? '', base.args, async (ref) => (await imageId(ref)) !== undefined)
+  if (!env.def.setupNetwork) await assertNoHostNetworkInBuild(base.dockerfile, Buffer.from(env.dockerfile).toString('utf8'), base.args, async (ref) => (await imageId(ref, signal)) !== undefined)
   onLine(`==> building the project's ${base.dockerfile} -> ${tag}${env.def.setupNetwork ? ' (network allowed)' : ' (network none)'}`)
-  const argv = ['docker', 'build', ...(env.def.setupNetwork ? [] : ['--network', 'none']), '-f', join(env.repo, base.dockerfile)]
+  const argv = ['docker', 'build', ...(env.def.setupNetwork ? [] : ['--network', 'none']), '-f', '-']
   for (const [k, v] of Object.entries(base.args)) argv.push('--build-arg', `${k}=${v}`)
   if (base.target) argv.push('--target', base.target)
   argv.push('--label', `${LABEL_ENV_REPO}=${env.repo}`, '-t', tag, join(env.repo, base.context))
-  await mustRun(argv, `building ${base.dockerfile} of ${env.def.file}`, onLine, AbortSignal.any([signal, AbortSignal.timeout(PROJECT_BUILD_DEADLINE_MS)]))
+  const what = `building ${base.dockerfile} of ${env.def.file}`
+  await withBuildDeadline(signal, what, (s) => mustRun(argv, what, onLine, s, env.dockerfile))
   return tag
 }
 
 /** {@link copiedFilesHash} of `env`'s Dockerfile (read without following links); an unreadable one gives '' (docker's build then says why). */
 function copiedHash(env: ProjectEnvironment): string {
   const base = env.def.base
-  if (base.kind !== 'build') return ''
-  const text = readDockerfile(env)
-  return text === undefined ? '' : copiedFilesHash(env.repo, base.context, base.dockerfile, text, base.args)
-}
-
-/** The text of `env`'s Dockerfile, read without following links ('' when not a regular file); undefined when unreadable or not a build. */
-function readDockerfile(env: ProjectEnvironment): string | undefined {
-  const base = env.def.base
-  if (base.kind !== 'build') return undefined
-  let text: string
-  try {
-    const fd = openSync(join(env.repo, base.dockerfile), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | constants.O_NONBLOCK | constants.O_NOCTTY)
-    try {
-      text = fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : ''
-    } finally {
-      closeSync(fd)
-    }
-  } catch {
-    return undefined
-  }
-  return text
+  if (base.kind !== 'build' || !env.dockerfile) return ''
+  // the trusted bytes, the same the build is fed: never the path again
+  return copiedFilesHash(env.repo, base.context, base.dockerfile, Buffer.from(env.dockerfile).toString('utf8'), base.args)
 }
 
 /**
@@ -159,8 +166,8 @@ function readDockerfile(env: ProjectEnvironment): string | undefined {
 export async function environmentBaseImage(
   env: ProjectEnvironment, base: string, owner: { uid: number; gid: number }, recipeDir: string, onLine: (l: string) => void, signal: AbortSignal
 ): Promise<string> {
-  await assertGlibcImage(base)
-  const id = await imageId(base)
+  await raceAbort(assertGlibcImage(base), signal)
+  const id = await imageId(base, signal)
   if (!id) throw new CortexError('image_unavailable', `the project environment's image ${base} is gone`)
   let recipe: string
   try {
@@ -169,19 +176,20 @@ export async function environmentBaseImage(
     throw new CortexError('image_unavailable', `cannot read Cortex's environment recipe: ${(err as Error).message}`, { cause: err })
   }
   const tag = `${ENV_BASE_REPO}:${sha(id, `${owner.uid}:${owner.gid}`, recipe)}`
-  if (await dockerImageExists(tag)) return tag
+  if (await dockerImageExists(tag, signal)) return tag
   onLine(`==> adding Cortex's runtime and the guest user's HOME to ${base} -> ${tag} (once per image)`)
   const extra = ['--build-arg', `GUEST_UID=${owner.uid}`, '--build-arg', `GUEST_GID=${owner.gid}`, '--label', `${LABEL_ENV_REPO}=${env.repo}`]
-  await buildCortexLayer(recipeDir, base, tag, onLine, AbortSignal.any([signal, AbortSignal.timeout(PROJECT_BUILD_DEADLINE_MS)]), 'Dockerfile.environment', extra)
+  await withBuildDeadline(signal, `adding Cortex's runtime to ${base}`, (s) => buildCortexLayer(recipeDir, base, tag, onLine, s, 'Dockerfile.environment', extra))
   return tag
 }
 
 /**
  * Tag of the setup cache of `env` started from `envBase`: `cortex-env:<12 hex over the repository, the trust hash,
  * the environment base's id (which covers the uid and Cortex's runtime) and the lockfiles' hash>`.
+ * @throws CortexError `docker_unavailable` as {@link imageId}; AbortError when `signal` aborts
  */
-export async function setupCacheTag(env: ProjectEnvironment, envBase: string): Promise<string> {
-  const id = (await imageId(envBase)) ?? envBase
+export async function setupCacheTag(env: ProjectEnvironment, envBase: string, signal?: AbortSignal): Promise<string> {
+  const id = (await imageId(envBase, signal)) ?? envBase
   return `${ENV_CACHE_REPO}:${sha(env.repo, env.hash, id, env.lockHash)}`
 }
 

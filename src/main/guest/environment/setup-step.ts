@@ -14,7 +14,7 @@ import type { Guest, GuestProgress } from '../guest'
 import { throttleBuildProgress } from '../docker-util'
 import { dockerImageExists } from './builders'
 import { environmentBaseImage, imagePath, LABEL_ENV_REPO, projectBaseImage, setupCacheTag, type ProjectEnvironment } from './project-image'
-import { runCommand } from './run-command'
+import { dockerQuery, runCommand } from './run-command'
 import { raceAbort } from '../abortable'
 
 /** Longest one setup command may run (ms): its process group is killed then and the step fails. */
@@ -89,19 +89,19 @@ export async function prepareEnvironmentImage(env: ProjectEnvironment, deps: Env
   for (const n of def.notes) deps.progress('starting', `project environment ${def.file}: ${n}`)
   const base = await projectBaseImage(env, say, deps.signal, deps.rebuild)
   const envBase = await environmentBaseImage(env, base, deps.owner, deps.recipeDir, say, deps.signal)
-  const vars = guestEnv(def.env, await imagePath(base))
+  const vars = guestEnv(def.env, await imagePath(base, deps.signal))
   if (!def.setup.length) return { image: envBase, env: vars, setup: 'none' }
-  const tag = await setupCacheTag(env, envBase)
+  const tag = await setupCacheTag(env, envBase, deps.signal)
   const lockNote = env.lockfiles.length ? `lockfiles: ${env.lockfiles.join(', ')}` : 'no lockfiles'
-  if (deps.rebuild) await runCommand(['docker', 'rmi', tag]).catch(() => undefined)
-  else if ((await dockerImageExists(tag)) && (await (deps.cacheReady?.(tag) ?? true))) {
+  if (deps.rebuild) await dockerQuery(['docker', 'rmi', tag], undefined, deps.signal).catch(() => undefined)
+  else if ((await dockerImageExists(tag, deps.signal)) && (await (deps.cacheReady?.(tag) ?? true))) {
     deps.progress('starting', `project environment ${def.file}: starting from the setup cache ${tag} (${lockNote}), offline`)
     return { image: tag, env: vars, setup: 'cached' }
   }
   let run = inFlight.get(tag)
   if (!run) {
     run = withLock(tag, deps.signal, async () => {
-      if (!deps.rebuild && (await dockerImageExists(tag)) && (await (deps.cacheReady?.(tag) ?? true))) return
+      if (!deps.rebuild && (await dockerImageExists(tag, deps.signal)) && (await (deps.cacheReady?.(tag) ?? true))) return
       await runSetup(env, envBase, tag, vars, lockNote, deps, say)
     }).finally(() => inFlight.delete(tag))
     inFlight.set(tag, run)

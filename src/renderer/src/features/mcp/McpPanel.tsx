@@ -1,11 +1,12 @@
 /**
  * The MCP panel in Settings (ADR 0034): every server the current repository sees, its state
- * (connected, connecting, failed, untrusted, off, shadowed, configured), where it comes from, what it
+ * (connected, connecting, failed, needs login, untrusted, off, shadowed, configured), where it comes from, what it
  * runs, its tools and the tokens their schemas cost; Enable/Disable (a repository's server is
  * trusted in its exact current form; a user server's `"enabled"`), and Import, which adds Claude
  * Code's, Codex's and Gemini CLI's servers to the user's config and says what it took and skipped.
- * A server still connecting is asked about again each second; Refresh asks at once. Everything goes
- * through the session API (mcpServers, setMcpServerEnabled, importMcpServers).
+ * A remote server that needs an OAuth login has a Log in button (the browser opens, or a link is
+ * shown where the app cannot open it). A server still connecting is asked about again each second; Refresh asks at once. Everything goes
+ * through the session API (mcpServers, setMcpServerEnabled, loginMcpServer, importMcpServers).
  */
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { formatTokens } from '../../../../shared/compaction'
@@ -16,6 +17,7 @@ const STATE_LABELS: Record<McpPanelServer['state'], string> = {
   connected: 'connected',
   connecting: 'connecting…',
   failed: 'failed',
+  needs_login: 'needs login',
   untrusted: 'untrusted — off until you enable it',
   off: 'off',
   shadowed: 'shadowed by another entry',
@@ -47,8 +49,10 @@ function ImportReport({ r }: { r: McpImportResult }): React.JSX.Element {
   )
 }
 
-function ServerRow({ s, onToggle }: { s: McpPanelServer; onToggle(enable: boolean): void }): React.JSX.Element {
+/** A server's row; `onLogin` starts its OAuth login and resolves with the URL when the app could not open the browser. */
+function ServerRow({ s, onToggle, onLogin }: { s: McpPanelServer; onToggle(enable: boolean): void; onLogin(): Promise<string | null> }): React.JSX.Element {
   const toggle = toggleOf(s)
+  const [loginUrl, setLoginUrl] = useState<string | null>(null)
   return (
     <li className={`mcp-server state-${s.state}`} data-testid="mcp-server" data-name={s.name} data-state={s.state}>
       <div className="mcp-server-head">
@@ -62,6 +66,11 @@ function ServerRow({ s, onToggle }: { s: McpPanelServer; onToggle(enable: boolea
             {s.tools.length} tools · {formatTokens(s.tokens)} tokens
           </span>
         )}
+        {s.state === 'needs_login' && (
+          <button data-testid="mcp-login" title="Log in to this server in your browser; Cortex keeps the tokens in your keys store" onClick={() => void onLogin().then(setLoginUrl)}>
+            Log in
+          </button>
+        )}
         {toggle !== null && (
           <button data-testid="mcp-toggle" onClick={() => onToggle(toggle)}>
             {toggle ? 'Enable' : 'Disable'}
@@ -70,6 +79,14 @@ function ServerRow({ s, onToggle }: { s: McpPanelServer; onToggle(enable: boolea
       </div>
       <div className="mcp-detail muted" data-testid="mcp-detail">{s.detail}</div>
       {s.error && <div className="settings-error" data-testid="mcp-error">{s.error}</div>}
+      {loginUrl && (
+        <div className="muted" data-testid="mcp-login-link">
+          Open this address to log in:{' '}
+          <a href={loginUrl} target="_blank" rel="noopener noreferrer">
+            {loginUrl}
+          </a>
+        </div>
+      )}
       {s.tools.length > 0 && (
         <details className="mcp-tools">
           <summary>tools</summary>
@@ -113,6 +130,17 @@ export function McpPanel(): React.JSX.Element {
     const t = setTimeout(() => void load(), 1000)
     return () => clearTimeout(t)
   }, [connecting, panel, load])
+  // the login finishes in the background (the browser's redirect reaches the app); Refresh shows it
+  const login = async (name: string): Promise<string | null> => {
+    try {
+      const r = await api.loginMcpServer({ ...scope, name })
+      setError(null)
+      return r.opened || !r.url ? null : r.url
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err))
+      return null
+    }
+  }
   const importServers = async (): Promise<void> => {
     try {
       setImported(await api.importMcpServers({ ...(repo ? { repo } : {}) }))
@@ -144,7 +172,12 @@ export function McpPanel(): React.JSX.Element {
       {panel && panel.servers.length === 0 && <div className="muted">No MCP server configured. Import the ones your other agents use, or add one with cortex mcp add.</div>}
       <ul className="mcp-servers">
         {panel?.servers.map((s) => (
-          <ServerRow key={`${s.source}:${s.file}:${s.name}`} s={s} onToggle={(enabled) => void run(() => api.setMcpServerEnabled({ ...scope, name: s.name, enabled }))} />
+          <ServerRow
+            key={`${s.source}:${s.file}:${s.name}`}
+            s={s}
+            onToggle={(enabled) => void run(() => api.setMcpServerEnabled({ ...scope, name: s.name, enabled, ...(enabled && s.hash ? { hash: s.hash } : {}) }))}
+            onLogin={() => login(s.name)}
+          />
         ))}
       </ul>
     </section>
