@@ -23,11 +23,13 @@ const WORD = /(?:"[^"]*"|'[^']*'|[^\s;|&()<>`"'])+/g
 /**
  * Repository-relative paths a command names: words with a `/` (or starting with `.`), not the
  * target of an output redirection, that lie inside the repository once `$CLAUDE_PROJECT_DIR` /
- * `$CORTEX_PROJECT_DIR` are replaced by it (relative words are taken from `cwd`, a repository-relative
- * folder, default its root).
+ * `$CORTEX_PROJECT_DIR` are replaced by it and `$(pwd)` / `$PWD` by `cwd` (relative words are taken
+ * from `cwd`, a repository-relative folder, default its root).
  */
 export function namedRepoFiles(command: string, repo: string, cwd = ''): string[] {
   const out: string[] = []
+  // the command runs in `cwd`: `$(pwd)`, `$PWD` name it
+  command = command.replace(/\$\(\s*pwd\s*\)|\$\{PWD\}|\$PWD\b/g, join(repo, cwd))
   for (const m of command.matchAll(WORD)) {
     if (command.slice(0, m.index).trimEnd().endsWith('>')) continue // an output redirection's target is written, not run
     let word = m[0].replace(/["']/g, '').replace(/\$\{?(CLAUDE|CORTEX)_PROJECT_DIR\}?/g, repo)

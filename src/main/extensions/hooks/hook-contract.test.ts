@@ -94,6 +94,7 @@ describe('repository hooks hash', () => {
     const b = await loadHooks(repo, undefined, read)
     expect(b.repoHash).not.toBe(a.repoHash) // the script changed: the hash changed
     expect(namedRepoFiles('python3 scripts/fmt.py "$1" && ~/bin/x /etc/passwd ../out >> .hook-log 2> ./err.txt', '/r')).toEqual(['scripts/fmt.py'])
+    expect(namedRepoFiles('sh "$(pwd)/x.sh" && sh $PWD/y/z.sh', '/r')).toEqual(['x.sh', 'y/z.sh'])
   })
 })
 
