@@ -43,6 +43,38 @@ export function namedRepoFiles(command: string, repo: string, cwd = ''): string[
   return out
 }
 
+/** Programs whose first argument that is not a flag is the script they run. */
+const INTERPRETERS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'source', '.', 'node', 'nodejs', 'deno', 'bun', 'tsx', 'ts-node', 'python', 'python3', 'ruby', 'perl', 'php', 'make', 'exec', 'env', 'npx'])
+
+/**
+ * The repository files a command RUNS, a narrower reading than {@link namedRepoFiles} for commands
+ * that also write files (a setup's `touch .done` must not bind a file the setup creates): in each
+ * simple command (split at `;`, `&`, `|`, newlines), the first word when it is a path, and the
+ * script an interpreter runs (`sh x.sh`, `node a/b.cjs`, `. ./lib.sh`, `make -f x.mk`; `sh -c '…'`
+ * is read again inside). Relative words from `cwd` (repository-relative).
+ */
+export function runRepoFiles(command: string, repo: string, cwd = ''): string[] {
+  const out: string[] = []
+  for (const simple of command.split(/;|&&?|\|\|?|\n/)) {
+    const words = [...simple.matchAll(WORD)].map((m) => m[0]).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w))
+    let i = 0
+    while (i < words.length && ['then', 'do', 'else', '{', '!', 'time', 'sudo', 'nice'].includes(words[i] as string)) i++
+    for (let depth = 0; i < words.length && depth < 4; depth++) {
+      const w = words[i] as string
+      out.push(...namedRepoFiles(w, repo, cwd))
+      if (!INTERPRETERS.has(w.replace(/["']/g, '').split('/').pop() as string)) break
+      i++
+      let inline = false
+      while (i < words.length && (words[i] as string).startsWith('-')) if (/^-[a-z]*c$/.test(words[i++] as string)) inline = true
+      if (inline && i < words.length) {
+        out.push(...runRepoFiles((words[i] as string).replace(/^(["'])(.*)\1$/s, '$2'), repo, cwd))
+        break
+      }
+    }
+  }
+  return [...new Set(out)]
+}
+
 /** What {@link hashRepoFiles} hashed: each file with its state, and the hash over them all. */
 export interface HashedRepoFiles {
   /** Repository-relative files, sorted, each `sha256:<hex>`, `missing`, `link to <target>`, `not a regular file` or `unreadable: …`. */

@@ -13,7 +13,7 @@ import { DEVCONTAINER_FILES, parseDevcontainer, type EnvironmentDefinition } fro
 import { copiedFilesHash } from '../../guest/environment/context-hash'
 import { hashLockfiles } from '../../guest/environment/lockfiles'
 import type { ProjectEnvironment } from '../../guest/environment/project-image'
-import { hashRepoFiles, namedRepoFiles, type HashedRepoFiles } from '../named-files'
+import { hashRepoFiles, runRepoFiles, type HashedRepoFiles } from '../named-files'
 import { readRepoFile } from '../repo-file'
 import { trustHash, type TrustStore } from '../trust-store'
 
@@ -49,7 +49,7 @@ export const SETUP_MANIFESTS = [
 
 /** The hash parts binding what the setup (and, with network, the build) reads besides the definition; and what they are. */
 function setupBinding(repo: string, def: EnvironmentDefinition, dockerfile: { path: string; text: string } | undefined): { parts: string[]; bound: BoundFiles } {
-  const named = new Set(def.setup.flatMap((c) => namedRepoFiles(c.argv.join(' '), repo)))
+  const named = new Set(def.setup.flatMap((c) => (c.argv.length === 3 && /^(?:\/bin\/)?(?:ba)?sh$/.test(c.argv[0] as string) && c.argv[1] === '-c' ? runRepoFiles(c.argv[2] as string, repo) : runRepoFiles(c.argv.map((a) => JSON.stringify(a)).join(' '), repo))))
   const setupFiles = hashRepoFiles(repo, named, def.setupNetwork ? { extra: [] } : undefined)
   // over the cap nothing can bind consent: a hash never the same twice, so never enabled
   const parts = [JSON.stringify(setupFiles.files), setupFiles.overCap ? randomBytes(32).toString('hex') : '']

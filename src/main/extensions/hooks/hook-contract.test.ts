@@ -9,6 +9,7 @@ import { parseHooksFile } from './hook-config'
 import type { HookProcessResult } from './hook-exec'
 import { matcherMatches, selectHooks, toolNames } from './hook-match'
 import { interpretHook, verdictOf } from './hook-output'
+import { runRepoFiles } from '../named-files'
 import { loadHooks, namedRepoFiles } from './hook-sources'
 import { readFile } from 'node:fs/promises'
 
@@ -127,5 +128,13 @@ describe('repository hooks hash: the folders beside the scripts', () => {
     const c = await loadHooks(repo, undefined, read)
     expect(c.overCap).toMatch(/more than 256 files in \.claude\/hooks/)
     expect((await loadHooks(repo, undefined, read)).repoHash).not.toBe(c.repoHash) // nothing the user could enable
+  })
+})
+
+describe('runRepoFiles', () => {
+  it('names the scripts a command runs, not the files it writes or tests', () => {
+    expect(runRepoFiles('touch .setup-started; i=0; while [ ! -e .setup-go ]; do sleep 0.2; done; printf "#!/bin/sh\\n" > x/y; sh .devcontainer/setup.sh', '/r')).toEqual(['.devcontainer/setup.sh'])
+    expect(runRepoFiles('./scripts/a.sh --x && bash -e tools/b.sh arg/c && node mcp/s.cjs', '/r')).toEqual(['scripts/a.sh', 'tools/b.sh', 'mcp/s.cjs'])
+    expect(runRepoFiles('. ./lib.sh; sh -c "sh inner/d.sh"; env FOO=1 python3 -u e/f.py', '/r')).toEqual(['lib.sh', 'inner/d.sh', 'e/f.py'])
   })
 })
