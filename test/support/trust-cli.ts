@@ -18,13 +18,13 @@ export async function enableAsShown(key: string, repo: string, env: NodeJS.Proce
 }
 
 /**
- * `cortex guest setup` (shows the definition and its hash), then `cortex guest setup --trust --hash <shown>`.
+ * `cortex guest setup` (shows the definition and its hash), then `cortex guest setup --trust --hash <shown> ...extra`.
  * @returns the showing run and the enabling run
  * @throws Error when no hash is shown
  */
-export async function setupAsShown(repo: string, env: NodeJS.ProcessEnv): Promise<{ shown: CliRun; enabled: CliRun }> {
+export async function setupAsShown(repo: string, env: NodeJS.ProcessEnv, extra: readonly string[] = []): Promise<{ shown: CliRun; enabled: CliRun }> {
   const shown = await runCli(['guest', 'setup', '--repo', repo], { env })
   const hash = /\(hash ([0-9a-f]{12})\):/.exec(shown.stderr)?.[1]
   if (!hash) throw new Error(`guest setup shows no hash:\n${shown.stderr}`)
-  return { shown, enabled: await runCli(['guest', 'setup', '--trust', '--hash', hash, '--repo', repo], { env }) }
+  return { shown, enabled: await runCli(['guest', 'setup', '--trust', '--hash', hash, '--repo', repo, ...extra], { env }) }
 }
