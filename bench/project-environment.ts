@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     writeFileSync(`${repo}/.devcontainer.json`, text)
     writeFileSync(`${repo}/package-lock.json`, '{}\n')
     if (process.getuid?.() === 0) for (const p of [repo, `${repo}/.devcontainer.json`, `${repo}/package-lock.json`]) chownSync(p, TEST_REPO_UID, TEST_REPO_GID)
-    const locks = hashLockfiles(repo)
+    const locks = await hashLockfiles(repo)
     const env = { repo, def: parseDevcontainer(text, '.devcontainer.json', repo), hash: randomBytes(32).toString('hex'), lockHash: locks.hash, lockfiles: locks.files }
     const timed = async (p: DockerGuestProvider, label: string): Promise<void> => {
       const t = Date.now()
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     await timed(withEnv, 'project environment, cold (runtime layer + setup + commit)')
     await timed(withEnv, 'project environment, cached (from cortex-env:<key>)')
     writeFileSync(`${repo}/package-lock.json`, '{ "changed": true }\n')
-    const changed = hashLockfiles(repo)
+    const changed = await hashLockfiles(repo)
     env.lockHash = changed.hash
     await timed(withEnv, 'project environment, lockfile changed (setup again)')
   } finally {

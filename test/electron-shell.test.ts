@@ -140,7 +140,7 @@ describe('desktop shell (built main bundle, fake electron)', () => {
       const s = await app.ask<AppRecord>({ type: 'state' })
       return s.quit > 0 ? s : undefined
     })
-    // give a fall-through start-up time to show itself
+    // a window in which a fall-through start-up would show itself: it must not, so there is nothing to wait for
     await new Promise((r) => setTimeout(r, 1000))
     const later = await app.ask<AppRecord>({ type: 'state' })
     expect(state.singleInstanceLock).toBe(1)

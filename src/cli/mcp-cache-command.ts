@@ -1,5 +1,5 @@
 /**
- * `cortex mcp-cache add PKG…`: fill the user's MCP package cache (CORTEX_HOME/mcp/packages, mounted
+ * `cortex mcp cache add PKG…`: fill the user's MCP package cache (CORTEX_HOME/mcp/packages, mounted
  * read-only in every guest) so a server configured as `npx -y PKG` starts in a guest with no
  * network. With the host's npm (`--ignore-scripts`: no package code runs on the host), or offline
  * with `--from DIR`, copying the packages and their dependencies out of an existing node_modules.

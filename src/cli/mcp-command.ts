@@ -3,7 +3,6 @@
  * and a repository's (off until enabled for that repository; ADR 0033). Needs no model settings;
  * only `test` starts a guest (for a local server). Every string that came from a file is printed terminal-safe.
  */
-import { realpathSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { toCortexError } from '../shared/errors'
 import {
@@ -23,7 +22,7 @@ import {
 } from '../main/session'
 import { askYesNo, canAsk, hashMatches, shortHash } from './confirm-hash'
 import type { McpAddOptions } from './mcp-program'
-import { dataDir } from './paths'
+import { dataDir, repoPath } from './paths'
 import { terminalSafe } from './terminal-safe'
 
 /** Where the command writes: stdout and stderr (tests pass their own). */
@@ -34,16 +33,6 @@ export interface McpIo {
   in?: NodeJS.ReadableStream
 }
 const stdio = (): McpIo => ({ out: process.stdout, err: process.stderr, in: process.stdin })
-
-/** The repository's real path (trust is keyed by it, as the session keys it). */
-export function repoPath(repo: string | undefined): string {
-  const abs = resolve(repo ?? '.')
-  try {
-    return realpathSync(abs)
-  } catch {
-    return abs
-  }
-}
 
 /** Run `fn`, printing a CortexError (or any error) as one line: 1. */
 function guarded(io: McpIo, fn: () => number): number {

@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process'
 import { toCortexError } from '../shared/errors'
 import { mcpOAuthLogin, mcpOAuthLogout, remoteServerFor } from '../main/session'
-import { repoPath, type McpIo } from './mcp-command'
-import { dataDir } from './paths'
+import type { McpIo } from './mcp-command'
+import { dataDir, repoPath } from './paths'
 import { terminalSafe } from './terminal-safe'
 
 /** Env var: set to 1 to never open a browser (the URL is printed either way). */

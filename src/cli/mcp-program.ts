@@ -4,6 +4,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import { exitOnClosedOutput } from './closed-output'
+import { repoOption } from './repo-option'
 
 const collect = (v: string, all: string[]): string[] => [...all, v]
 const parseMs = (v: string): number => {
@@ -17,7 +18,6 @@ const parseSeconds = (v: string): number => {
   return n
 }
 const FORMATS = ['claude', 'codex', 'gemini'] as const
-const repoOption = (): Option => new Option('--repo <dir>', 'repository folder (default: the current folder)')
 
 /** Options of `cortex mcp add`. */
 export interface McpAddOptions {
@@ -33,9 +33,27 @@ export interface McpAddOptions {
   bearerTokenKey?: string
 }
 
-/** Add `cortex mcp list|add|remove|enable|disable|import|test|login|logout` to `program`. */
+/** What `cortex mcp cache` is for. */
+export const MCP_CACHE_DESCRIPTION = "add npm packages to Cortex's MCP package cache (CORTEX_HOME/mcp/packages, mounted read-only in every guest) so `npx -y PKG` servers start offline"
+
+/** Add `add PKG… [--from DIR] [--offline]` to `cache` (`cortex mcp cache`, and the hidden `cortex mcp-cache` of before). */
+export function addMcpCacheCommands(cache: Command): void {
+  cache
+    .command('add')
+    .description('add packages: with the host npm (--ignore-scripts), or offline by copying them and their dependencies out of a node_modules folder (--from)')
+    .argument('<packages...>', 'npm package names (e.g. @modelcontextprotocol/server-filesystem)')
+    .option('--from <node_modules>', 'copy from this node_modules folder instead of running npm (offline)')
+    .option('--offline', 'npm only: use the host npm cache, never the network', false)
+    .action(async (packages: string[], opts: { from?: string; offline: boolean }) => {
+      const { mcpCacheAdd } = await import('./mcp-cache-command')
+      process.exitCode = await mcpCacheAdd(packages, opts)
+    })
+}
+
+/** Add `cortex mcp list|add|remove|enable|disable|import|test|login|logout|cache add` to `program`. */
 export function addMcpCommands(program: Command): void {
   const mcp = program.command('mcp').description("MCP servers: yours (CORTEX_HOME/mcp.json) and a repository's (.mcp.json, .cortex/mcp.json: off until you enable them)")
+  addMcpCacheCommands(mcp.command('cache').description(MCP_CACHE_DESCRIPTION))
   mcp
     .command('list')
     .description('list every MCP server this repository sees: where it comes from, what it runs, and whether it is on (trusted) or off')

@@ -17,8 +17,10 @@ import type { ApprovalPolicy } from '../shared/approvals'
 import { APPROVAL_POLICIES, MODES, PROVIDER_NAMES, SANDBOX_POLICIES, THINKING_LEVELS } from '../shared/enum-values'
 import { CORTEX_VERSION } from '../shared/version'
 import { addChangesCommands } from './changes-program'
-import { addMcpCommands } from './mcp-program'
+import { addMcpCacheCommands, addMcpCommands, MCP_CACHE_DESCRIPTION } from './mcp-program'
 import { exitOnClosedOutput } from './closed-output'
+import { repoOption } from './repo-option'
+import { dataDir } from './paths'
 
 /** A commander argument parser accepting exactly one of `values`. */
 const oneOf =
@@ -91,11 +93,17 @@ const DEPENDENCY_VOLUMES_OPTION = (): Option =>
  * `--mcp-config FILE…` → CORTEX_MCP_CONFIG (absolute paths, `path.delimiter`-separated), which the
  * MCP config loader reads (src/main/extensions/mcp/config-load.ts). A file that is missing or not a
  * JSON object is refused here, before any session or guest exists; its entries are checked at load.
+ * So is (exit 2) a file inside the repository (`--repo`, or the resumed session's) or another folder
+ * a guest writes: it would hand the model the user's trust (flag-file-policy.ts, ADR 0033).
  */
-function applyMcpConfigFlag(files: string[], cmd: Command): void {
+async function applyMcpConfigFlag(files: string[], opts: { repo?: string; resume?: string }, cmd: Command): Promise<void> {
   if (files.length === 0) return
   const paths = files.map((f) => resolvePath(f))
+  const repo = opts.resume ? await storedSessionRepo(opts.resume) : resolvePath(opts.repo ?? '.')
+  const { flagFileRefusal } = await import('../main/session')
   for (const p of paths) {
+    const refused = flagFileRefusal(p, repo, dataDir())
+    if (refused !== null) cmd.error(`error: ${refused}`, { exitCode: 2 })
     let doc: unknown
     try {
       doc = JSON.parse(readFileSync(p, 'utf8'))
@@ -105,6 +113,12 @@ function applyMcpConfigFlag(files: string[], cmd: Command): void {
     if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) cmd.error(`error: --mcp-config ${p}: expected a JSON object like {"mcpServers": {"name": {"command": "…"}}}`)
   }
   process.env.CORTEX_MCP_CONFIG = paths.join(pathDelimiter)
+}
+
+/** The repository of stored session `id`, or undefined when there is none (runCommand reports that). */
+async function storedSessionRepo(id: string): Promise<string | undefined> {
+  const { listStoredSessions } = await import('../main/session')
+  return listStoredSessions(dataDir()).find((m) => m.id === id)?.repo
 }
 
 /** `--allow-root-repo` → CORTEX_ALLOW_ROOT_REPO=1, which the session service reads (src/main/session/repo-policy.ts). */
@@ -153,29 +167,19 @@ export function buildProgram(): Command {
     // refused before any side effect (no session stored, no guest started): `cortex run ""`
     if (prompt.length > 0 && prompt.join(' ').trim() === '' && opts.input !== 'stream-json') cmd.error('error: PROMPT is empty: say what to do')
     if (opts.image.length > 0 && prompt.length === 0) cmd.error('error: --image attaches to PROMPT: give one (with --input stream-json, send images in a user_message on stdin)')
-    applyMcpConfigFlag(opts.mcpConfig, cmd)
+    await applyMcpConfigFlag(opts.mcpConfig, opts, cmd)
     applyRootRepoFlag(opts)
     applyIdleTimeoutFlag(opts)
     const { runCommand } = await import('./run-command')
     process.exitCode = await runCommand(prompt.join(' '), opts)
   })
-  program
-    .command('mcp-cache')
-    .description("add npm packages to Cortex's MCP package cache (CORTEX_HOME/mcp/packages, mounted read-only in every guest) so `npx -y PKG` servers start offline")
-    .command('add')
-    .description('add packages: with the host npm (--ignore-scripts), or offline by copying them and their dependencies out of a node_modules folder (--from)')
-    .argument('<packages...>', 'npm package names (e.g. @modelcontextprotocol/server-filesystem)')
-    .option('--from <node_modules>', 'copy from this node_modules folder instead of running npm (offline)')
-    .option('--offline', 'npm only: use the host npm cache, never the network', false)
-    .action(async (packages: string[], opts: { from?: string; offline: boolean }) => {
-      const { mcpCacheAdd } = await import('./mcp-cache-command')
-      process.exitCode = await mcpCacheAdd(packages, opts)
-    })
+  // the earlier spelling of `cortex mcp cache add`, kept working and out of the help
+  addMcpCacheCommands(program.command('mcp-cache', { hidden: true }).description(MCP_CACHE_DESCRIPTION))
   const rules = program.command('rules').description("a repository's Always and deny rules for approvals (stored in CORTEX_HOME, never in the repository)")
   rules
     .command('list')
     .description('list the rules of a repository')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .action(async (opts: { repo?: string }) => {
       exitOnClosedOutput()
       const { rulesListCommand } = await import('./rules-command')
@@ -186,7 +190,7 @@ export function buildProgram(): Command {
     .description('add a bash rule: --deny "rm *" refuses matching commands; --allow "npm test *" runs them without asking')
     .option('--deny <pattern>', 'a command prefix ending in " *" or an exact command to refuse (deny rules win over allow rules)')
     .option('--allow <pattern>', 'a command prefix ending in " *" or an exact command to run without asking')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .action(async (opts: { deny?: string; allow?: string; repo?: string }, cmd: Command) => {
       if ((opts.deny === undefined) === (opts.allow === undefined)) cmd.error('error: give exactly one of --deny <pattern> or --allow <pattern>')
       exitOnClosedOutput()
@@ -197,7 +201,7 @@ export function buildProgram(): Command {
     .command('remove')
     .description('remove one rule by its id (see `cortex rules list`)')
     .argument('<id>', 'rule id')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .action(async (id: string, opts: { repo?: string }) => {
       exitOnClosedOutput()
       const { rulesRemoveCommand } = await import('./rules-command')
@@ -207,7 +211,7 @@ export function buildProgram(): Command {
   trust
     .command('list')
     .description('list what the repository defines that waits to be enabled (exactly what will run) and what is enabled')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .action(async (opts: { repo?: string }) => {
       exitOnClosedOutput()
       const { trustListCommand } = await import('./trust-command')
@@ -217,7 +221,7 @@ export function buildProgram(): Command {
     .command('enable')
     .description('enable what waits (or only the KEYs, e.g. hooks), bound to the content you reviewed: --hash from `cortex trust list`, or a [y/N] question on a terminal; a later change turns it off again')
     .argument('[keys...]', 'keys from `cortex trust list` (default: all)')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .option('--hash <hash>', 'the content hash `cortex trust list` printed for an item (8+ hex digits; repeat, one per item): refused when the content now differs', (h: string, all: string[]) => [...all, h], [])
     .action(async (keys: string[], opts: { repo?: string; hash: string[] }) => {
       exitOnClosedOutput()
@@ -228,7 +232,7 @@ export function buildProgram(): Command {
     .command('disable')
     .description('turn enabled items off again (default: all)')
     .argument('[keys...]', 'keys from `cortex trust list` (default: all)')
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .action(async (keys: string[], opts: { repo?: string }) => {
       exitOnClosedOutput()
       const { trustDisableCommand } = await import('./trust-command')
@@ -302,7 +306,7 @@ export function buildProgram(): Command {
   guest
     .command('setup')
     .description("show the repository's environment (devcontainer.json) and prepare its guest: base image, setup step run once and cached")
-    .option('--repo <dir>', 'repository folder (default: the current folder)')
+    .addOption(repoOption())
     .option('--rebuild', 'run the setup step again even when its cache exists')
     .option('--trust', 'enable the environment shown for this repository, bound to what you reviewed (--hash, or a [y/N] question on a terminal); a change to it disables it again')
     .option('--hash <hash>', 'with --trust: the hash printed for the environment (8+ hex digits); refused when it now differs')

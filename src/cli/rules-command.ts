@@ -2,22 +2,10 @@
  * `cortex rules list|add|remove`: the Always (allow) and deny rules of a repository, stored in the data
  * folder (CORTEX_HOME), never in the repository. Needs no model settings and no guest.
  */
-import { realpathSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { toCortexError } from '../shared/errors'
 import { addBashRule, ApprovalRulesStore } from '../main/session'
-import { dataDir } from './paths'
+import { dataDir, repoPath } from './paths'
 import { terminalSafe } from './terminal-safe'
-
-/** The repository's real path (rules are keyed by it, as the session service keys them). */
-function repoPath(repo: string | undefined): string {
-  const abs = resolve(repo ?? '.')
-  try {
-    return realpathSync(abs)
-  } catch {
-    return abs
-  }
-}
 
 /**
  * `cortex rules list [--repo DIR]`: one line per rule (`id  allow|deny  bash  npm test *`), or say

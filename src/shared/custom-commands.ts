@@ -21,16 +21,21 @@ export const ExtensionSourceSchema = z.enum(['user', 'repository'])
 /** See {@link ExtensionSourceSchema}. */
 export type ExtensionSource = z.infer<typeof ExtensionSourceSchema>
 
+/** Where a slash command came from: a custom command's file (user or repository) or a connected MCP server's prompt (`mcp`). */
+export const CommandSourceSchema = z.enum(['user', 'repository', 'mcp'])
+/** See {@link CommandSourceSchema}. */
+export type CommandSource = z.infer<typeof CommandSourceSchema>
+
 /**
  * A custom command the session expanded for a user message: `name` as typed without the slash
  * (`review`, `frontend:component`), `args` the rest of the line (trimmed), the file it came from
- * (repository-relative, or `~cortex/commands/…` for the user's), and what its frontmatter asked for
+ * (repository-relative, or `~cortex/commands/…` for the user's; `MCP server "NAME"` for a prompt), and what its frontmatter asked for
  * the turn: `model` (the turn's model) and `allowedTools` (the Cortex tools the turn is narrowed to).
  */
 export const CommandUseSchema = z.object({
   name: z.string(),
   args: z.string(),
-  source: ExtensionSourceSchema,
+  source: CommandSourceSchema,
   file: z.string(),
   model: z.string().optional(),
   allowedTools: z.array(z.string()).optional()
@@ -58,7 +63,7 @@ export const ListedCommandSchema = z.object({
   name: z.string(),
   description: z.string().optional(),
   argumentHint: z.string().optional(),
-  source: ExtensionSourceSchema,
+  source: CommandSourceSchema,
   file: z.string(),
   /** False for a repository command while the repository's commands are not enabled (trust card). */
   enabled: z.boolean()
@@ -66,11 +71,17 @@ export const ListedCommandSchema = z.object({
 /** See {@link ListedCommandSchema}. */
 export type ListedCommand = z.infer<typeof ListedCommandSchema>
 
+/** The `file` a command use and a listed command give for the prompt of MCP server `server`. */
+export function mcpPromptFile(server: string): string {
+  return `MCP server "${server}"`
+}
+
 /** The custom command requests. */
 export const COMMAND_REQUESTS = {
   /**
-   * The custom commands of open session `sessionId` (user's and repository's, collisions resolved:
-   * built-in names left out), sorted by name, read fresh from disk.
+   * The custom commands of open session `sessionId` (user's and repository's, read fresh from disk)
+   * and its connected MCP servers' prompts (`mcp__SERVER__PROMPT`), collisions resolved (built-in >
+   * user > MCP prompt > repository; built-in names left out), sorted by name.
    */
   listCommands: {
     input: z.object({ sessionId: z.string().min(1) }),

@@ -141,7 +141,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   ...EXTENSION_EVENTS,
   /** compaction_started, compaction_finished, compaction_failed, context_usage (./compaction). */
   ...COMPACTION_EVENTS,
-  /** mcp_schemas: what the MCP tools' schemas cost and what deferral saved (./mcp). */
+  /** mcp_schemas: what the MCP tools' schemas cost and what deferral saved; mcp_schemas_loaded: what the model loaded (./mcp). */
   ...MCP_EVENTS,
   /** mcp_elicitation_requested, mcp_elicitation_resolved: an MCP server's question card (./mcp-elicitation). */
   ...ELICITATION_EVENTS,

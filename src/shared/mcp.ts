@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { formatTokens } from './compaction'
+import { CortexError } from './errors'
 
 /**
  * `mcp_schemas`: emitted before a model request whenever the figures change. `tools`: MCP tools the
@@ -24,8 +25,19 @@ export const McpSchemasEventSchema = z.object({
 /** See {@link McpSchemasEventSchema}. */
 export type McpSchemasEvent = z.infer<typeof McpSchemasEventSchema>
 
+/**
+ * `mcp_schemas_loaded`: the model loaded these deferred MCP tools' schemas (tool_search); they are
+ * sent from the next request on, and again after the session is resumed (the log keeps them).
+ * Front ends need not show it (`mcp_schemas` carries the figures).
+ */
+export const McpSchemasLoadedEventSchema = z.object({
+  type: z.literal('mcp_schemas_loaded'),
+  turnId: z.string().optional(),
+  names: z.array(z.string())
+})
+
 /** MCP events, spread into the session event union. */
-export const MCP_EVENTS = [McpSchemasEventSchema] as const
+export const MCP_EVENTS = [McpSchemasEventSchema, McpSchemasLoadedEventSchema] as const
 
 /** The prefix of every MCP tool's model-facing name: `mcp__<server>__<tool>`. */
 export const MCP_TOOL_PREFIX = 'mcp__'
@@ -58,8 +70,41 @@ export function mcpSchemasLabel(e: Pick<McpSchemasEvent, 'tools' | 'deferred' | 
   return `MCP schemas ${formatTokens(e.tokens)} tokens, ${formatTokens(e.tokens - e.sentTokens)} saved (${e.deferred} of ${e.tools} deferred)`
 }
 
-/** The status-line form: "mcp 2.3k/43k tokens (195 deferred)" with deferral, "mcp 3.1k tokens" without; '' with no MCP tool offered. */
+/**
+ * The status-line form: "mcp 2.3k/43k tokens, 40.7k saved (195 deferred)" with deferral (sent of all
+ * the schemas' tokens, and what deferral saved), "mcp 3.1k tokens" without; '' with no MCP tool offered.
+ */
 export function mcpSchemasShort(e: Pick<McpSchemasEvent, 'tools' | 'deferred' | 'tokens' | 'sentTokens'>): string {
   if (e.tools === 0) return ''
-  return e.deferred === 0 ? `mcp ${formatTokens(e.tokens)} tokens` : `mcp ${formatTokens(e.sentTokens)}/${formatTokens(e.tokens)} tokens (${e.deferred} deferred)`
+  return e.deferred === 0 ? `mcp ${formatTokens(e.tokens)} tokens` : `mcp ${formatTokens(e.sentTokens)}/${formatTokens(e.tokens)} tokens, ${formatTokens(e.tokens - e.sentTokens)} saved (${e.deferred} deferred)`
+}
+
+/** Env var: the MCP schema budget, in tokens (e.g. `20000`) or as a share of the context window (`0.1`, `10%`); wins over the setting. */
+export const MCP_SCHEMA_BUDGET_ENV = 'CORTEX_MCP_SCHEMA_BUDGET'
+/** Default budget: this share of the model's context window. */
+export const DEFAULT_BUDGET_SHARE = 0.1
+
+/** A budget as configured: a number of tokens, or a share of the context window. */
+export type SchemaBudget = { tokens: number } | { share: number }
+
+/**
+ * Parse the budget setting ({@link MCP_SCHEMA_BUDGET_ENV}, or Settings' `mcpSchemaBudget`):
+ * a whole number is tokens (`0` defers every MCP tool whatever it costs), a fraction in (0, 1) or a
+ * percentage `N%` is a share of the window.
+ * @returns the default share when unset or empty
+ * @throws CortexError('invalid_input') naming the setting for anything else
+ */
+export function parseSchemaBudget(raw: string | number | undefined, name = MCP_SCHEMA_BUDGET_ENV): SchemaBudget {
+  if (raw === undefined || (typeof raw === 'string' && raw.trim() === '')) return { share: DEFAULT_BUDGET_SHARE }
+  const text = String(raw).trim()
+  const pct = /^(\d+(?:\.\d+)?)\s*%$/.exec(text)
+  if (pct) {
+    const p = Number(pct[1])
+    if (p > 0 && p <= 100) return { share: p / 100 }
+  } else {
+    const n = Number(text)
+    if (Number.isFinite(n) && n > 0 && n < 1) return { share: n }
+    if (Number.isInteger(n) && n >= 0 && n <= 10_000_000) return { tokens: n }
+  }
+  throw new CortexError('invalid_input', `${name}="${text}" must be a number of tokens (0-10000000), a share of the context window (0.1) or a percentage (10%)`)
 }

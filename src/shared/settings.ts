@@ -2,12 +2,13 @@
  * App settings (spread into the contract like the desk requests): the model connection (provider,
  * model, base URL; the API key travels only INTO the service, never back out: a UI learns only
  * whether one is saved and how it is stored), the guest image, the default sandbox and approval
- * policy, the warm-pool size and the stream idle timeout. Validated with zod: a refusal names each
+ * policy, the warm-pool size, the stream idle timeout, compaction and the MCP schema budget. Validated with zod: a refusal names each
  * field (`settings.<field>: <message>`) so a UI can show it beside that field. Pure zod.
  */
 import { z } from 'zod'
 import { ApprovalPolicySchema } from './approvals'
 import { PROVIDER_NAMES } from './enum-values'
+import { parseSchemaBudget } from './mcp'
 import { SandboxPolicySchema } from './sandbox'
 
 const httpUrl = z
@@ -56,7 +57,25 @@ export const SettingsSchema = z.object({
     .refine((n) => n === 0 || (n >= 1000 && n <= 10_000_000), 'must be 0 (the built-in table) or 1000 to 10000000 tokens')
     .default(0),
   /** Compact automatically above this share of the window, in percent. CORTEX_COMPACT_THRESHOLD wins. */
-  compactThresholdPct: z.number().int('must be a whole percentage').min(10, 'must be 10 to 100 percent').max(100, 'must be 10 to 100 percent').default(80)
+  compactThresholdPct: z.number().int('must be a whole percentage').min(10, 'must be 10 to 100 percent').max(100, 'must be 10 to 100 percent').default(80),
+  /**
+   * The MCP schema budget (ADR 0034): past it MCP tools' schemas are deferred behind tool_search.
+   * '' = 10% of the context window; a whole number is tokens (0 defers every MCP tool), `0.1` or
+   * `10%` a share of the window. CORTEX_MCP_SCHEMA_BUDGET wins.
+   */
+  mcpSchemaBudget: z
+    .string()
+    .trim()
+    .max(20, 'must be a number of tokens (20000), a share (0.1) or a percentage (10%)')
+    .refine((s) => {
+      try {
+        parseSchemaBudget(s)
+        return true
+      } catch {
+        return false
+      }
+    }, 'must be empty (10% of the window), a number of tokens (20000), a share of the window (0.1) or a percentage (10%)')
+    .default('')
 })
 /** See {@link SettingsSchema}. */
 export type Settings = z.infer<typeof SettingsSchema>

@@ -78,7 +78,7 @@ describe('enabling binds to the hash the user was shown', () => {
       expect(first.text()).toContain('the content changed since it was shown')
       expect(trusted(home, repo)).toEqual([])
     } finally {
-      first.kill()
+      await first.kill()
     }
 
     const no = startPtyCli(['trust', 'enable', '--repo', repo], { cols: 160, rows: 40, env })
@@ -88,7 +88,7 @@ describe('enabling binds to the hash the user was shown', () => {
       expect(await no.exited).toBe(1)
       expect(trusted(home, repo)).toEqual([])
     } finally {
-      no.kill()
+      await no.kill()
     }
 
     const yes = startPtyCli(['trust', 'enable', '--repo', repo], { cols: 160, rows: 40, env })
@@ -99,7 +99,7 @@ describe('enabling binds to the hash the user was shown', () => {
       expect(await yes.exited).toBe(0)
       expect(trusted(home, repo)).toEqual(['hooks'])
     } finally {
-      yes.kill()
+      await yes.kill()
     }
   })
 
@@ -132,7 +132,7 @@ describe('enabling binds to the hash the user was shown', () => {
       expect(tty.text()).toContain('changed since it was shown')
       expect(trusted(home, repo)).toEqual([])
     } finally {
-      tty.kill()
+      await tty.kill()
     }
 
     const now = JSON.parse((await runCli(['mcp', 'list', '--repo', repo, '--json'], { env })).stdout) as { servers: { hash: string }[] }
@@ -175,7 +175,7 @@ describe('enabling binds to the hash the user was shown', () => {
       expect(tty.text()).toContain('not enabled: the environment changed since it was shown')
       expect(trusted(home, repo)).toEqual([])
     } finally {
-      tty.kill()
+      await tty.kill()
     }
 
     const now = /\(hash ([0-9a-f]{12})\):/.exec((await runCli(['guest', 'setup', '--repo', repo], { env })).stderr)![1]!

@@ -16,6 +16,7 @@ import { startStreamCli } from '../support/cli-stream'
 import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { sentToolResults, startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { eventually } from '../support/wait-until'
 
 /**
  * Processes whose command line contains `marker`, each with whether it lives in the host's own pid
@@ -24,19 +25,19 @@ import { sentToolResults, startScriptedModelServer, type ScriptedModelServer } f
  */
 async function processesNamed(marker: string, waitMs = 10_000): Promise<Array<{ pid: string; hostNamespace: boolean }>> {
   const hostNs = readlinkSync('/proc/self/ns/pid')
-  const until = Date.now() + waitMs
-  for (;;) {
+  const list = (): Array<{ pid: string; hostNamespace: boolean }> => {
     const pids = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(marker) && !l.includes('ps -eo')).map((l) => l.trim().split(/\s+/)[0]!)
-    const found = pids.flatMap((pid) => {
+    return pids.flatMap((pid) => {
       try {
         return [{ pid, hostNamespace: readlinkSync(`/proc/${pid}/ns/pid`) === hostNs }]
       } catch {
         return [] // gone meanwhile
       }
     })
-    if (found.length > 0 || Date.now() >= until) return found
-    await new Promise((r) => setTimeout(r, 100))
   }
+  let found: Array<{ pid: string; hostNamespace: boolean }> = []
+  await eventually(() => (found = list()).length > 0, waitMs)
+  return found
 }
 
 type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>

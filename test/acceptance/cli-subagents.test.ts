@@ -16,6 +16,7 @@ import { skipWithoutDocker } from '../support/requirements'
 import {
   offeredToolNames, sentToolCalls, sentToolResults, startScriptedModelServer, type RecordedRequest, type ScriptStep, type ScriptedModelServer
 } from '../support/scripted-model-server'
+import { waitUntil } from '../support/wait-until'
 
 const PARENT = 'Look into the repository with two explorers'
 const TASK_A = 'SUBAGENT-A: what does alpha.txt say?'
@@ -182,7 +183,7 @@ describe.skipIf(skipWithoutDocker())('cortex run: subagents', () => {
     cli.send({ type: 'user_message', text: PARENT })
     // the guest is up (its start is not what this measures) and both children's requests hang mid-stream
     await cli.waitFor('guest_status', (e) => e.state === 'ready', { timeoutMs: 120_000 })
-    await waitUntil(() => server!.requests.filter((r) => r.hanging && (firstUser(r) === TASK_A || firstUser(r) === TASK_B)).length === 2, 120_000)
+    await waitFor(() => server!.requests.filter((r) => r.hanging && (firstUser(r) === TASK_A || firstUser(r) === TASK_B)).length === 2, 120_000)
     const stoppedAt = Date.now()
     cli.send({ type: 'stop' })
     const ended = await cli.waitFor('turn_ended', undefined, { timeoutMs: 20_000 })
@@ -224,10 +225,4 @@ function generalRoute(childFirst: ScriptStep): (r: RecordedRequest) => ScriptSte
 }
 
 /** Resolve once `cond()` holds (checked every 50 ms); reject after `timeoutMs` (a hang guard). */
-async function waitUntil(cond: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+const waitFor = (cond: () => boolean, timeoutMs: number): Promise<void> => waitUntil(cond, timeoutMs, 'the condition', 50)

@@ -17,8 +17,8 @@ import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
 import { tempDir } from '../support/temp-dir'
+import { eventually } from '../support/wait-until'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
  * The owner tag of `pid`, taken while it runs: it holds the process's start time, which /proc no
@@ -73,11 +73,8 @@ function sigintPending(pid: number): boolean {
   return [...status.matchAll(/^(?:SigPnd|ShdPnd):\s*([0-9a-f]+)$/gm)].some((m) => (parseInt(m[1]!.slice(-1), 16) & 2) !== 0)
 }
 
-async function waitFor(pred: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms
-  while (!pred() && Date.now() < end) await sleep(100)
-  return pred()
-}
+/** Wait until `pred()` holds or `ms` pass (a deadline, not a sleep); returns whether it held. */
+const waitFor = (pred: () => boolean, ms: number): Promise<boolean> => eventually(pred, ms)
 
 /**
  * Watch container `id`'s `kill` and `die` events. `stoppedByItself()` is true once it died with no

@@ -84,4 +84,42 @@ describe.skipIf(skipWithoutDocker())('MCP schema deferral through cortex run (20
     expect(r.stdout).toContain('called payroll_approve with {"id":"P-2"}')
     expect(r.stderr).toMatch(/MCP schemas \d+(\.\d)?k tokens, \d+(\.\d)?k saved \(200 of 200 deferred\)/)
   })
+
+  it('a resumed session sends again the schemas its model loaded (and only those)', async () => {
+    await model?.close()
+    model = await startScriptedModelServer([
+      { toolCalls: [{ name: 'tool_search', args: { query: 'payroll approve', limit: 1 } }] },
+      { text: 'Loaded.' },
+      { text: 'Still here.' }
+    ])
+    const first = await run(true)
+    expect(first.code, first.stderr).toBe(0)
+    const sessionId = first.events[0]!.sessionId
+    expect(first.events.map((e) => e.event)).toContainEqual(expect.objectContaining({ type: 'mcp_schemas_loaded', names: ['mcp__many__payroll_approve'] }))
+    const resumed = await runCli(['run', '--resume', sessionId, '--provider', 'openai-compatible', '--base-url', model.baseUrl, '--model', 'scripted', '--json', 'Approve P-3'], {
+      env: { CORTEX_HOME: home, CORTEX_MCP_CONFIG: config }
+    })
+    expect(resumed.code, resumed.stderr).toBe(0)
+    const request = model.requests[2]!
+    expect(offeredToolNames(request).filter((n) => n.startsWith('mcp__'))).toEqual(['mcp__many__payroll_approve'])
+    expect(declared(request).find((t) => t.function.name === 'mcp__many__payroll_approve')!.function.parameters).toMatchObject({ required: ['id'] })
+    expect(offeredToolNames(request)).toContain('tool_search')
+  })
+
+  it('takes the budget from the settings file (mcpSchemaBudget), and the environment wins over it', async () => {
+    await model?.close()
+    model = await startScriptedModelServer([{ text: 'All sent.' }, { text: 'All deferred.' }])
+    const ownHome = tempDir('cortex-home-')
+    writeFileSync(join(ownHome, 'settings.json'), JSON.stringify({ mcpSchemaBudget: '100000' }))
+    const args = ['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', model.baseUrl, '--model', 'scripted', '--json', 'hi']
+    const saved = await runCli(args, { env: { CORTEX_HOME: ownHome, CORTEX_MCP_CONFIG: config } })
+    expect(saved.code, saved.stderr).toBe(0)
+    expect(offeredToolNames(model.requests[0]!).filter((n) => n.startsWith('mcp__'))).toHaveLength(200)
+    expect(offeredToolNames(model.requests[0]!)).not.toContain('tool_search')
+    expect(saved.events.map((e) => e.event)).toContainEqual(expect.objectContaining({ type: 'mcp_schemas', tools: 200, deferred: 0, budget: 100_000 }))
+    const env = await runCli(args, { env: { CORTEX_HOME: ownHome, CORTEX_MCP_CONFIG: config, CORTEX_MCP_SCHEMA_BUDGET: '5%' } })
+    expect(env.code, env.stderr).toBe(0)
+    expect(offeredToolNames(model.requests[1]!).filter((n) => n.startsWith('mcp__'))).toEqual([])
+    expect(env.events.map((e) => e.event)).toContainEqual(expect.objectContaining({ type: 'mcp_schemas', deferred: 200, budget: 6400 }))
+  })
 })

@@ -4,7 +4,7 @@
 // read-only (the server's own readOnlyHint is not trusted); under `--ask changes` a call waits for
 // the approval; a hung call ends at its deadline, and on Stop within 2 s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startStreamCli as startCli, type StreamCli } from '../support/cli-stream'
+import { streamCliPool } from '../support/stream-cli-pool'
 import { runCli } from '../support/cli'
 import { makeTestRepo } from '../support/guest'
 import { mcpConfigFile, mcpHome, SERVER_EVERYTHING } from '../support/mcp'
@@ -21,19 +21,10 @@ describe.skipIf(skipWithoutDocker())('MCP tools under modes, approvals, deadline
     cfgDir = tempDir('cortex-mcp-cfg-')
   }, 120_000)
   // a CLI a failed test left running is killed before its folders are removed
-  const clis: StreamCli[] = []
-  const startStreamCli = (...args: Parameters<typeof startCli>): StreamCli => {
-    const cli = startCli(...args)
-    clis.push(cli)
-    return cli
-  }
+  const clis = streamCliPool()
+  const startStreamCli = clis.start
   afterAll(async () => {
-    for (const c of clis) {
-      if (c.child.exitCode !== null || c.child.signalCode !== null) continue
-      c.send({ type: 'stop' })
-      c.end()
-      await c.exit(20_000).catch(() => undefined) // killed past that: a failed test's run is not waited for
-    }
+    await clis.stopAll()
     for (const s of servers) await s.close()
   })
   const setup = async (steps: ScriptStep[], server: Record<string, unknown> = {}) => {

@@ -1,6 +1,6 @@
 // MCP over Streamable HTTP from the host: the REAL server-everything (its streamableHttp transport)
 // listens on a free port and is reached only at 127.0.0.1; `cortex run` with the scripted model calls
-// its tools and the results reach the model.
+// its tools and the results reach the model; its legacy HTTP+SSE transport is reached by the fallback.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import { resolve } from 'node:path'
@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli'
 import { makeTestRepo } from '../support/guest'
 import { mcpConfigFile } from '../support/mcp'
+import { startEverythingHttp } from '../support/mcp-everything-http'
 import { skipWithoutDocker } from '../support/requirements'
 import { offeredToolNames, sentToolResults, startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
 import { tempDir } from '../support/temp-dir'
@@ -75,5 +76,20 @@ describe.skipIf(skipWithoutDocker())('MCP Streamable HTTP server reached from th
     const [echo, sum] = sentToolResults(model.requests[1]!)
     expect(echo!.output).toContain('Echo: over http')
     expect(sum!.output).toMatch(/5/)
+  }, 180_000)
+
+  it('falls back to the legacy HTTP+SSE transport for a server that refuses Streamable HTTP (server-everything\'s sse mode)', async () => {
+    const legacy = await startEverythingHttp('sse')
+    children.push(legacy.child)
+    const model = await startScriptedModelServer([{ toolCalls: [{ name: 'mcp__old__echo', args: { message: 'over sse' } }] }, { text: 'done' }])
+    servers.push(model)
+    const repo = await makeTestRepo({ 'a.txt': 'x\n' })
+    const config = mcpConfigFile(tempDir('cortex-mcp-cfg-'), { old: { type: 'sse', url: legacy.url } })
+    const run = await runCli(['run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', model.baseUrl, '--model', 'scripted', '--json', 'use the old server'], {
+      env: { CORTEX_HOME: tempDir('cortex-mcp-home-'), CORTEX_WARM_POOL: '0', CORTEX_MCP_CONFIG: config }
+    })
+    expect(run.code, run.stderr).toBe(0)
+    expect(offeredToolNames(model.requests[0]!)).toContain('mcp__old__echo')
+    expect(sentToolResults(model.requests[1]!)[0]!.output).toContain('Echo: over sse')
   }, 180_000)
 })

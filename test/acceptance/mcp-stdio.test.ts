@@ -1,6 +1,6 @@
 // MCP over stdio through the built `cortex run` with the scripted model server and the REAL
 // server-everything from npm: its package comes from the user's MCP package cache (filled offline by
-// `cortex mcp-cache add --from node_modules`), it runs INSIDE the session's guest (docker top lists it;
+// `cortex mcp cache add --from node_modules`), it runs INSIDE the session's guest (docker top lists it;
 // every host-visible process of it lives in another pid namespace), its tools' results (text,
 // structuredContent, an image, resource links) reach the model, and nothing is left after the run;
 // server-filesystem, allowed the repository and /tmp, reads the repository but cannot see a host
@@ -12,7 +12,7 @@ import { readlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/cli'
-import { startStreamCli as startCli, type StreamCli } from '../support/cli-stream'
+import { streamCliPool } from '../support/stream-cli-pool'
 import { makeTestRepo } from '../support/guest'
 import { containerProcesses, mcpConfigFile, mcpHome, processesMatching, SERVER_EVERYTHING, SERVER_FILESYSTEM, sessionContainers } from '../support/mcp'
 import { skipWithoutDocker } from '../support/requirements'
@@ -26,19 +26,10 @@ describe.skipIf(skipWithoutDocker())('MCP stdio server in the guest', () => {
     home = await mcpHome([SERVER_EVERYTHING, SERVER_FILESYSTEM])
   }, 120_000)
   // a CLI a failed test left running is killed before its folders are removed
-  const clis: StreamCli[] = []
-  const startStreamCli = (...args: Parameters<typeof startCli>): StreamCli => {
-    const cli = startCli(...args)
-    clis.push(cli)
-    return cli
-  }
+  const clis = streamCliPool()
+  const startStreamCli = clis.start
   afterAll(async () => {
-    for (const c of clis) {
-      if (c.child.exitCode !== null || c.child.signalCode !== null) continue
-      c.send({ type: 'stop' })
-      c.end()
-      await c.exit(20_000).catch(() => undefined) // killed past that: a failed test's run is not waited for
-    }
+    await clis.stopAll()
     for (const s of servers) await s.close()
   })
 

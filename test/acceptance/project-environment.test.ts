@@ -18,6 +18,7 @@ import { makeTestRepo, TEST_REPO_GID, TEST_REPO_UID } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
 import { tempDir } from '../support/temp-dir'
+import { waitUntil } from '../support/wait-until'
 
 /** What the model's bash call prints: the setup's traces and the guest's hardening, seen from inside. */
 const PROBE = [
@@ -300,10 +301,4 @@ describe.skipIf(skipWithoutDocker())('project environment from devcontainer.json
 })
 
 /** Poll `cond` every 200 ms until it holds; fail with `why()` after `ms` (a hang guard). */
-async function until(cond: () => boolean, ms: number, why: () => string): Promise<void> {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(why())
-    await new Promise((r) => setTimeout(r, 200))
-  }
-}
+const until = (cond: () => boolean, ms: number, why: () => string): Promise<void> => waitUntil(cond, ms, why, 200)

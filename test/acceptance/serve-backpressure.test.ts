@@ -16,6 +16,7 @@ import { CLI } from '../support/cli'
 import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { eventually } from '../support/wait-until'
 
 const RSS_LIMIT_KB = 300 * 1024
 
@@ -30,11 +31,8 @@ function rssKb(pid: number): number {
   }
 }
 
-async function waitFor(pred: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms
-  while (!pred() && Date.now() < end) await sleep(100)
-  return pred()
-}
+/** Wait until `pred()` holds or `ms` pass (a deadline, not a sleep); returns whether it held. */
+const waitFor = (pred: () => boolean, ms: number): Promise<boolean> => eventually(pred, ms)
 
 /** An authenticated raw client of the web host; `pause()` stops reading its TCP socket. */
 async function connect(url: URL) {

@@ -16,6 +16,7 @@ import { CLI, runCli } from '../support/cli'
 import { skipWithoutDocker } from '../support/requirements'
 import { sentToolResults, startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
 import { startPtyCli, type PtyScreen } from '../support/pty-screen'
+import { waitForRawMode } from '../support/pty-raw-mode'
 
 const SHIFT_TAB = '\x1b[Z'
 const ESC = '\x1b'
@@ -57,7 +58,7 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
     try {
       await s.waitFor((l) => borderLine(l).includes('Agent'), 60_000)
       // as a person would: not before the UI has taken the keyboard (raw mode follows the first frame)
-      await new Promise((r) => setTimeout(r, 300))
+      await waitForRawMode()
 
       // an edit shows as a diff; the approval prompt shows the exact call, `a` + Enter stores the rule
       s.write('edit a.txt then say hello')
@@ -154,14 +155,16 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive) in a pseudo-terminal'
       // the third turn toward the goal is under way (its answer hangs after 'third'): Esc stops it
       await s.waitFor((l) => l.some((x) => x.trim() === 'third'), 30_000)
       s.write(ESC)
-      await s.waitFor((l) => /Goal · \d\/8 · paused/.test(borderLine(l)) && !l.some((x) => x.includes('working ·')), 10_000)
-      await new Promise((r) => setTimeout(r, 300))
+      // Stop pauses the goal at once (2/8); the stopped turn still counts when it ends (3/8)
+      await s.waitFor((l) => borderLine(l).includes('Goal · 3/8 · paused') && !l.some((x) => x.includes('working ·')), 10_000)
       const paused = borderLine(s.lines()).replace(/ ─+╮$/, '')
 
       // /new opens another session (a message typed meanwhile goes to it); /resume ID brings the first
       // back from its log, with its goal paused
       const first = (await runCli(['sessions'], { env })).stdout.trim().split('\n')[0]?.split(/\s+/)[0] ?? ''
       s.write('/new\r')
+      // a person's pause between two lines, typed while the new session opens (nothing to wait for:
+      // waiting for the session would defeat the check)
       await new Promise((r) => setTimeout(r, 50))
       s.write('in the new session\r')
       await s.waitFor('answer in the new session', 60_000)
@@ -198,7 +201,7 @@ describe.skipIf(skipWithoutDocker())('cortex (interactive): a mode switch during
     })
     try {
       await s.waitFor((l) => borderLine(l).includes('Agent'), 60_000)
-      await new Promise((r) => setTimeout(r, 300)) // as a person would: after the UI has taken the keyboard
+      await waitForRawMode() // as a person would: after the UI has taken the keyboard
       s.write('make a file\r')
       await s.waitFor('bash wants to run', 60_000)
       s.write('a')

@@ -5,15 +5,12 @@
 // could make from the guest — disables it again: sent as typed, the notice says it changed, and
 // the card comes back as `changed`. A user command's `model` sends the turn it starts to that model
 // (the next plain message goes to the session's again).
-import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { CortexError } from '../../src/shared/errors'
 import type { SessionEvent } from '../../src/shared/events'
-import { createSessionService } from '../../src/main/session'
-import { TEST_REPO_GID, TEST_REPO_UID } from '../support/repo-owner'
 import { startScriptedModelServer, type RecordedRequest } from '../support/scripted-model-server'
+import { openGuestlessSession } from '../support/guestless-session'
 
 const cleanup: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -31,22 +28,13 @@ describe("a repository's custom commands", () => {
   it('do nothing until enabled, expand once enabled, and are disabled again by a change', async () => {
     const server = await startScriptedModelServer([{ text: 'one' }, { text: 'two' }, { text: 'three' }])
     cleanup.push(() => server.close())
-    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-cmdtrust-'))
-    const repo = mkdtempSync(join(tmpdir(), 'cortex-cmdtrust-repo-'))
-    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }), () => rmSync(repo, { recursive: true, force: true }))
-    mkdirSync(join(repo, '.claude/commands'), { recursive: true })
-    writeFileSync(join(repo, '.claude/commands/audit.md'), '---\ndescription: Audit a file\n---\nAudit $ARGUMENTS for secrets (MARKER-AUDIT).\n')
-    if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID) // a root-owned repository is refused
-    const service = await createSessionService({
-      dataDir,
-      modelSettings: { provider: 'openai-compatible', modelId: 'scripted', baseUrl: server.baseUrl, apiKey: 'k' },
-      guests: { start: () => Promise.reject(new CortexError('guest_failed', 'no guest in this test')) },
-      eagerGuest: false
+    const { service, sessionId, events, repo } = await openGuestlessSession({
+      baseUrl: server.baseUrl, prefix: 'cortex-cmdtrust-', mode: 'agent', cleanup,
+      prepare: (_, repo) => {
+        mkdirSync(join(repo, '.claude/commands'), { recursive: true })
+        writeFileSync(join(repo, '.claude/commands/audit.md'), '---\ndescription: Audit a file\n---\nAudit $ARGUMENTS for secrets (MARKER-AUDIT).\n')
+      }
     })
-    cleanup.push(() => service.shutdown())
-    const events: SessionEvent[] = []
-    service.onEvent((e) => events.push(e.event))
-    const { id: sessionId } = await service.openSession({ repo, mode: 'agent' })
     const send = async (text: string): Promise<string> => {
       await service.submit({ sessionId, op: { type: 'user_message', text } })
       await service.idle(sessionId)
@@ -80,20 +68,13 @@ describe("a repository's custom commands", () => {
   it("a command's model frontmatter sends the turn it starts to that model, that turn only", async () => {
     const server = await startScriptedModelServer([{ text: 'quick' }, { text: 'normal' }])
     cleanup.push(() => server.close())
-    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-cmdmodel-'))
-    const repo = mkdtempSync(join(tmpdir(), 'cortex-cmdmodel-repo-'))
-    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }), () => rmSync(repo, { recursive: true, force: true }))
-    mkdirSync(join(dataDir, 'commands'), { recursive: true })
-    writeFileSync(join(dataDir, 'commands/quick.md'), '---\nmodel: scripted-small\n---\nAnswer briefly: $ARGUMENTS\n')
-    if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID)
-    const service = await createSessionService({
-      dataDir,
-      modelSettings: { provider: 'openai-compatible', modelId: 'scripted', baseUrl: server.baseUrl, apiKey: 'k' },
-      guests: { start: () => Promise.reject(new CortexError('guest_failed', 'no guest in this test')) },
-      eagerGuest: false
+    const { service, sessionId } = await openGuestlessSession({
+      baseUrl: server.baseUrl, prefix: 'cortex-cmdmodel-', mode: 'agent', cleanup,
+      prepare: (dataDir) => {
+        mkdirSync(join(dataDir, 'commands'), { recursive: true })
+        writeFileSync(join(dataDir, 'commands/quick.md'), '---\nmodel: scripted-small\n---\nAnswer briefly: $ARGUMENTS\n')
+      }
     })
-    cleanup.push(() => service.shutdown())
-    const { id: sessionId } = await service.openSession({ repo, mode: 'agent' })
     for (const text of ['/quick what is 2+2', 'and now in detail']) {
       await service.submit({ sessionId, op: { type: 'user_message', text } })
       await service.idle(sessionId)

@@ -13,9 +13,9 @@ import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
 import { tempDir } from '../support/temp-dir'
+import { eventually } from '../support/wait-until'
 
 type Finished = Extract<SessionEvent, { type: 'tool_call_finished' }>
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 /** Stop ends the turn within 2 s wherever it is (README): the product's promise, asserted as is. */
 const STOP_PROMISE_MS = 2_000
 
@@ -29,11 +29,7 @@ function containers(key: string, value: string, all = true): string[] {
 const POLL_MS = 20
 
 /** Wait until `pred()` holds or `ms` pass; returns whether it held (a deadline, not a sleep). */
-async function waitFor(pred: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
-  const end = Date.now() + ms
-  while (!(await pred()) && Date.now() < end) await sleep(POLL_MS)
-  return pred()
-}
+const waitFor = (pred: () => boolean | Promise<boolean>, ms: number): Promise<boolean> => eventually(pred, ms, POLL_MS)
 
 /** Whether the guest agent (`node /opt/cortex/agent.cjs`) in container `id` is stopped (state T). */
 function agentStopped(id: string): boolean {

@@ -8,13 +8,10 @@ import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptStep, type ScriptedModelServer } from '../support/scripted-model-server'
 import { tempDir } from '../support/temp-dir'
+import { eventually } from '../support/wait-until'
 
 /** Wait until `pred()` holds or `ms` pass (a deadline, not a sleep); returns whether it held. */
-async function until(pred: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms
-  while (!pred() && Date.now() < end) await new Promise((r) => setTimeout(r, 50))
-  return pred()
-}
+const until = (pred: () => boolean, ms: number): Promise<boolean> => eventually(pred, ms, 50)
 
 /** Whether a process whose command line contains `text` runs in container `id` (docker top). */
 function runsIn(id: string | undefined, text: string): boolean {

@@ -2,16 +2,14 @@
 // runs, the message queue refuses a message past its count or character bound with a clear `busy`
 // error and keeps what it holds (in memory and in the log), and a single message longer than
 // MAX_USER_MESSAGE_CHARS is refused with `invalid_input` naming the limit. Nothing here needs a guest.
-import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CortexError } from '../../src/shared/errors'
-import { MAX_USER_MESSAGE_CHARS, type SessionEvent } from '../../src/shared/events'
-import { createSessionService } from '../../src/main/session'
+import { MAX_USER_MESSAGE_CHARS } from '../../src/shared/events'
 import { MAX_QUEUED_CHARS, MAX_QUEUED_MESSAGES } from '../../src/main/session/message-queue'
-import { TEST_REPO_GID, TEST_REPO_UID } from '../support/repo-owner'
 import { startScriptedModelServer } from '../support/scripted-model-server'
+import { openGuestlessSession } from '../support/guestless-session'
 
 const cleanup: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -22,21 +20,7 @@ afterEach(async () => {
 async function runningTurn() {
   const server = await startScriptedModelServer([{ text: 'Working on it', hangAfterText: true }])
   cleanup.push(() => server.close())
-  const dataDir = mkdtempSync(join(tmpdir(), 'cortex-queue-'))
-  const repo = mkdtempSync(join(tmpdir(), 'cortex-queue-repo-'))
-  if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID) // a root-owned repository is refused
-  cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }))
-  cleanup.push(() => rmSync(repo, { recursive: true, force: true }))
-  const service = await createSessionService({
-    dataDir,
-    modelSettings: { provider: 'openai-compatible', modelId: 'scripted', baseUrl: server.baseUrl, apiKey: 'k' },
-    guests: { start: () => Promise.reject(new CortexError('guest_failed', 'no guest in this test')) },
-    eagerGuest: false
-  })
-  cleanup.push(() => service.shutdown())
-  const events: SessionEvent[] = []
-  service.onEvent((e) => events.push(e.event))
-  const { id: sessionId } = await service.openSession({ repo, mode: 'agent' })
+  const { service, sessionId, events, dataDir } = await openGuestlessSession({ baseUrl: server.baseUrl, prefix: 'cortex-queue-', mode: 'agent', cleanup })
   const send = (text: string) => service.submit({ sessionId, op: { type: 'user_message', text } })
   await send('start working')
   await expect.poll(() => events.some((e) => e.type === 'text_delta'), { timeout: 30_000 }).toBe(true)

@@ -15,6 +15,7 @@ import { checkpointsDirOf, createDefaultGuestProvider, createSessionService, typ
 import { ensureAgentBundle, makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { sentToolResults, startScriptedModelServer, type ScriptedModelServer, type ScriptStep } from '../support/scripted-model-server'
+import { waitUntil } from '../support/wait-until'
 
 type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
 
@@ -45,13 +46,7 @@ describe.skipIf(skipWithoutDocker())('a switch to Plan stops calls already dispa
 
   const evs = (): SessionEvent[] => events.map((e) => e.event)
   const of = <T extends SessionEvent['type']>(type: T): Array<Ev<T>> => evs().filter((e): e is Ev<T> => e.type === type)
-  const until = async (check: () => boolean, what: string, ms = 60_000): Promise<void> => {
-    const end = Date.now() + ms
-    while (!check()) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-      await new Promise((r) => setTimeout(r, 20))
-    }
-  }
+  const until = (check: () => boolean, what: string, ms = 60_000): Promise<void> => waitUntil(check, ms, what, 20)
   const writeCall: ScriptStep = { toolCalls: [{ name: 'write_file', args: { path: 'late.txt', content: 'written in plan mode\n' } }] }
 
   /** A service over the Docker provider; `hold` wraps its guest starts and its checkpoint guest. */

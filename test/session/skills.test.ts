@@ -4,15 +4,12 @@
 // even in Ask mode (read-only) — whose result the next request carries. A repository skill stays out
 // of the prompt until enabled on the trust card; then its description is listed and loading it
 // gives its body and its folder for read_file. An invalid SKILL.md is skipped with a notice.
-import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { CortexError } from '../../src/shared/errors'
 import type { SessionEvent } from '../../src/shared/events'
-import { createSessionService } from '../../src/main/session'
-import { TEST_REPO_GID, TEST_REPO_UID } from '../support/repo-owner'
 import { offeredToolNames, sentToolResults, startScriptedModelServer, type RecordedRequest } from '../support/scripted-model-server'
+import { openGuestlessSession } from '../support/guestless-session'
 
 const cleanup: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -38,25 +35,16 @@ describe('skills', () => {
       { text: 'loaded the repository skill' }
     ])
     cleanup.push(() => server.close())
-    const dataDir = mkdtempSync(join(tmpdir(), 'cortex-skills-'))
-    const repo = mkdtempSync(join(tmpdir(), 'cortex-skills-repo-'))
-    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }), () => rmSync(repo, { recursive: true, force: true }))
-    put(dataDir, 'skills/changelog/SKILL.md', '---\nname: changelog\ndescription: Keep CHANGELOG.md in order (MARKER-USER-DESC).\n---\n# Changelog\nMARKER-USER-BODY: newest first.\n')
-    put(dataDir, 'skills/changelog/format.md', 'the format')
-    put(repo, '.claude/skills/release-notes/SKILL.md', '---\nname: release-notes\ndescription: Write release notes (MARKER-REPO-DESC).\n---\nMARKER-REPO-BODY: read template.md first.\n')
-    put(repo, '.claude/skills/release-notes/template.md', 'the template')
-    put(repo, '.cortex/skills/Bad_Name/SKILL.md', '---\nname: Bad_Name\ndescription: x\n---\n')
-    if (process.getuid?.() === 0) chownSync(repo, TEST_REPO_UID, TEST_REPO_GID) // a root-owned repository is refused
-    const service = await createSessionService({
-      dataDir,
-      modelSettings: { provider: 'openai-compatible', modelId: 'scripted', baseUrl: server.baseUrl, apiKey: 'k' },
-      guests: { start: () => Promise.reject(new CortexError('guest_failed', 'no guest in this test')) },
-      eagerGuest: false
+    const { service, sessionId, events, repo } = await openGuestlessSession({
+      baseUrl: server.baseUrl, prefix: 'cortex-skills-', mode: 'ask', cleanup,
+      prepare: (dataDir, repo) => {
+        put(dataDir, 'skills/changelog/SKILL.md', '---\nname: changelog\ndescription: Keep CHANGELOG.md in order (MARKER-USER-DESC).\n---\n# Changelog\nMARKER-USER-BODY: newest first.\n')
+        put(dataDir, 'skills/changelog/format.md', 'the format')
+        put(repo, '.claude/skills/release-notes/SKILL.md', '---\nname: release-notes\ndescription: Write release notes (MARKER-REPO-DESC).\n---\nMARKER-REPO-BODY: read template.md first.\n')
+        put(repo, '.claude/skills/release-notes/template.md', 'the template')
+        put(repo, '.cortex/skills/Bad_Name/SKILL.md', '---\nname: Bad_Name\ndescription: x\n---\n')
+      }
     })
-    cleanup.push(() => service.shutdown())
-    const events: SessionEvent[] = []
-    service.onEvent((e) => events.push(e.event))
-    const { id: sessionId } = await service.openSession({ repo, mode: 'ask' })
     const posts = () => server.requests.filter((r) => r.method === 'POST')
 
     await service.submit({ sessionId, op: { type: 'user_message', text: 'update the changelog' } })

@@ -22,6 +22,7 @@ import { skipWithoutDocker } from '../support/requirements'
 import {
   sentToolCalls, sentToolResults, startScriptedModelServer, type RecordedRequest, type ScriptStep, type ScriptedModelServer
 } from '../support/scripted-model-server'
+import { waitUntil } from '../support/wait-until'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 /** The issue's bound for Stop, in ms: the product's promise (README), not a speed figure; kept as is. */
@@ -32,13 +33,8 @@ function containersOf(id: string): string[] {
   return execFileSync('docker', ['ps', '-a', '-q', '--filter', `label=${LABEL_SESSION}=${id}`], { encoding: 'utf8' }).split('\n').filter(Boolean)
 }
 
-async function waitFor(pred: () => boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms
-  while (!pred()) {
-    if (Date.now() > end) throw new Error(`hang guard: ${what} not within ${ms} ms`)
-    await sleep(25)
-  }
-}
+/** Wait (polling every 25 ms, with a deadline) until `pred` holds. */
+const waitFor = (pred: () => boolean, ms: number, what: string): Promise<void> => waitUntil(pred, ms, what, 25)
 
 /** Every tool call in the request has exactly one result, and every result answers a call. */
 function expectPaired(req: RecordedRequest | undefined): void {

@@ -12,17 +12,13 @@ import { checkpointsDirOf, createDefaultGuestProvider, createSessionService, typ
 import { ensureAgentBundle, makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { waitUntil } from '../support/wait-until'
 
 /** Stop → turn_ended bound (ms), as in stop-anywhere.test.ts: the product's promise (README), not a speed figure. */
 const STOP_BOUND_MS = 2_000
 
-async function waitFor(cond: () => boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
+/** Wait (polling every 20 ms, with a deadline) until `cond` holds. */
+const waitFor = (cond: () => boolean, ms: number, what: string): Promise<void> => waitUntil(cond, ms, what, 20)
 
 describe.skipIf(skipWithoutDocker())('Stop during a checkpoint snapshot', () => {
   let server: ScriptedModelServer | undefined

@@ -1,6 +1,6 @@
 /**
  * Helpers of the MCP acceptance tests: a CORTEX_HOME whose MCP package cache holds the real servers
- * from this repository's node_modules (filled through `cortex mcp-cache add --from`, offline), an
+ * from this repository's node_modules (filled through `cortex mcp cache add --from`, offline), an
  * MCP config file, and the processes and containers a session left (by command line and label).
  */
 import { execFileSync } from 'node:child_process'
@@ -15,13 +15,13 @@ export const SERVER_FILESYSTEM = '@modelcontextprotocol/server-filesystem'
 
 /**
  * A fresh CORTEX_HOME (removed after the test file) whose MCP package cache holds `packages`,
- * copied out of node_modules by the built CLI (`cortex mcp-cache add PKG… --from node_modules`).
+ * copied out of node_modules by the built CLI (`cortex mcp cache add PKG… --from node_modules`).
  * @throws when the command fails
  */
 export async function mcpHome(packages: string[]): Promise<string> {
   const home = tempDir('cortex-mcp-home-')
-  const run = await runCli(['mcp-cache', 'add', ...packages, '--from', resolve('node_modules')], { env: { CORTEX_HOME: home } })
-  if (run.code !== 0) throw new Error(`mcp-cache add failed: ${run.stderr}`)
+  const run = await runCli(['mcp', 'cache', 'add', ...packages, '--from', resolve('node_modules')], { env: { CORTEX_HOME: home } })
+  if (run.code !== 0) throw new Error(`mcp cache add failed: ${run.stderr}`)
   return home
 }
 

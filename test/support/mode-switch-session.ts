@@ -12,6 +12,7 @@ import type { EventEnvelope } from '../../src/shared/events'
 import { createDefaultGuestProvider, createSessionService, type SessionService } from '../../src/main/session'
 import { ensureAgentBundle, makeTestRepo } from './guest'
 import { startScriptedModelServer, type ScriptStep } from './scripted-model-server'
+import { waitUntil } from './wait-until'
 
 /** Resolve after `ms` milliseconds. */
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
@@ -26,12 +27,8 @@ export function size(path: string): number {
 }
 
 /** Wait (hang guard `ms`) until `check` holds; throws naming `what` past the guard. */
-export async function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(50)
-  }
+export function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
+  return waitUntil(check, ms, what, 50)
 }
 
 /** A shell in a session's guest: `ask` types a line and returns what a shell expansion printed. */

@@ -133,7 +133,7 @@ export interface StatusInfo {
   contextTokens: number
   /** The harness's context accounting ("context 62% of 200k"), preferred over `contextTokens` when known. */
   contextText?: string
-  /** What the MCP schemas cost ("mcp 2.3k/43k tokens (195 deferred)"), when MCP tools are offered. */
+  /** What the MCP schemas cost ("mcp 2.3k/43k tokens, 40.7k saved (195 deferred)"), when MCP tools are offered. */
   mcpText?: string
   now: number
   hint?: string

@@ -56,7 +56,7 @@ export type SlashAction =
 
 /** The custom commands as slash commands (a repository command not enabled says so). */
 function customSlash(custom: readonly ListedCommand[]): SlashCommand[] {
-  return custom.map((c) => ({ name: `/${c.name}`, args: c.argumentHint ?? '', help: `${c.description ?? c.file}${c.enabled ? '' : ' (repository command, not enabled)'}`, custom: true as const }))
+  return custom.map((c) => ({ name: `/${c.name}`, args: c.argumentHint ?? '', help: `${c.description ?? c.file}${c.source === 'mcp' && c.description ? ` (${c.file})` : ''}${c.enabled ? '' : ' (repository command, not enabled)'}`, custom: true as const }))
 }
 
 /** Commands whose name starts with `prefix` (e.g. `/re` → /reject, /resume): the built-in ones, then the custom ones. */

@@ -31,7 +31,7 @@ describe('the interactive CLI state', () => {
       { type: 'mcp_schemas', tools: 200, deferred: 197, tokens: 46_714, sentTokens: 702, budget: 12_800 },
       { type: 'mcp_elicitation_requested', requestId: 'q1', server: 'deployer', message: 'Where to?', fields: {}, required: [] }
     ])
-    expect(s.mcpText).toBe('mcp 702/46.7k tokens (197 deferred)')
+    expect(s.mcpText).toBe('mcp 702/46.7k tokens, 46k saved (197 deferred)')
     expect(JSON.stringify(s.items.at(-1))).toContain('deployer asks: Where to?')
     expect(run([{ type: 'mcp_schemas', tools: 0, deferred: 0, tokens: 0, sentTokens: 0, budget: 12_800 }]).mcpText).toBe('')
   })

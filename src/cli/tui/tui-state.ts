@@ -80,7 +80,7 @@ export interface TuiState {
   contextTokens: number
   /** The harness's context accounting (`context_usage`): e.g. "context 62% of 200k"; empty until known. */
   contextText: string
-  /** What the MCP schemas cost (`mcp_schemas`): e.g. "mcp 2.3k/43k tokens (195 deferred)"; empty with no MCP tool. */
+  /** What the MCP schemas cost (`mcp_schemas`): e.g. "mcp 2.3k/43k tokens, 40.7k saved (195 deferred)"; empty with no MCP tool. */
   mcpText: string
   queued: Array<{ queueId: string; text: string }>
   approvals: ApprovalRequest[]

@@ -14,7 +14,7 @@ import { createMcpProvider } from './mcp/provider'
 import { createSubagentsProvider } from './subagents'
 import { withDeferral } from './mcp/deferral-factory'
 
-export type { ExtensionContext, ExtensionProvider, McpLiveServer, SessionExtensions } from './types'
+export type { ExtensionContext, ExtensionProvider, McpLiveServer, McpPromptCommand, SessionExtensions } from './types'
 export { TrustStore, trustHash } from './trust-store'
 export { readRepoFile, listRepoDir } from './repo-file'
 export { ElicitationDesk } from './mcp/elicitation-desk'
@@ -74,6 +74,15 @@ export function createSessionExtensions(ctx: ExtensionContext, factories = EXTEN
   return {
     tools: (): readonly ToolDefinition[] => each(ctx, providers, 'tools', (p) => p.tools?.()).flat(),
     mcpServers: () => each(ctx, providers, 'MCP servers', (p) => p.mcpServers?.()).flat(),
+    mcpPrompts: () => each(ctx, providers, 'MCP prompts', (p) => p.mcpPrompts?.()).flat(),
+    mcpSettled: async (signal) => {
+      await settled('MCP wait', (p) => p.mcpSettled?.(signal))
+    },
+    getMcpPrompt: (name, args, signal) => {
+      const owner = providers.find((p) => p.mcpPrompts?.().some((c) => c.name === name))
+      if (!owner?.getMcpPrompt) return Promise.reject(new CortexError('invalid_input', `/${name}: no connected MCP server offers this prompt now`))
+      return owner.getMcpPrompt(name, args, signal)
+    },
     promptSections: (): readonly string[] => each(ctx, providers, 'prompt', (p) => p.promptSections?.()).flat(),
     turnStarting: async (signal) => {
       await settled('turn start', (p) => p.turnStarting?.(signal))

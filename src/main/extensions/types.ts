@@ -12,6 +12,7 @@ import type { Guest } from '../guest/guest'
 import type { ToolDefinition } from '../tools/tool'
 import type { TrustStore } from './trust-store'
 import type { Elicit } from './mcp/elicitation-desk'
+import type { McpPromptMessage } from './mcp/prompt-commands'
 
 /** What a provider is made with, per session. */
 export interface ExtensionContext {
@@ -36,6 +37,10 @@ export interface ExtensionContext {
   contextWindow?: number
   /** The mode and lock in force now (MCP schema deferral costs only what the mode offers); absent: not known. */
   modeNow?(): { mode: Mode; lock: ModeLock | null }
+  /** The MCP schema budget saved in Settings ('' or absent: the default); CORTEX_MCP_SCHEMA_BUDGET wins. */
+  mcpSchemaBudget?: string | undefined
+  /** The events of the session's log when it was resumed (empty for a new session): what extensions rebuild from (MCP schemas the model loaded). */
+  resumedEvents?: readonly SessionEvent[]
   /** Ask the user an MCP server's question (elicitation, mcp/elicitation-desk.ts); resolves with the answer, never rejects. Absent: decline. */
   elicit?: Elicit
 }
@@ -47,6 +52,17 @@ export interface McpLiveServer {
   /** Why it failed (or what to do: log in). */
   error?: string
   tools: Array<{ name: string; description: string; tokens: number; readOnly: boolean }>
+}
+
+/** An MCP server's prompt offered as the slash command `/name` (`mcp__SERVER__PROMPT`; mcp/prompt-commands.ts). */
+export interface McpPromptCommand {
+  name: string
+  server: string
+  /** The prompt's own name on its server. */
+  prompt: string
+  description?: string
+  /** Its declared arguments as a completion hint: `<required> [optional]`. */
+  argumentHint?: string
 }
 
 /** One capability's contribution to a session. Every method is optional; none may throw (log and degrade instead). */
@@ -67,6 +83,12 @@ export interface ExtensionProvider {
   close?(): Promise<void>
   /** The MCP servers it runs and their state (the MCP provider only). */
   mcpServers?(): readonly McpLiveServer[]
+  /** The connected servers' prompts as slash commands (the MCP provider only). */
+  mcpPrompts?(): readonly McpPromptCommand[]
+  /** The user message the prompt `/name` gives for the typed `args` (the MCP provider only; mcp/provider.ts). */
+  getMcpPrompt?(name: string, args: string, signal: AbortSignal): Promise<McpPromptMessage>
+  /** Resolves once no MCP server is still connecting (bounded; `signal` ends the wait). */
+  mcpSettled?(signal: AbortSignal): Promise<void>
 }
 
 /** Everything the session asks of its extensions, merged over the providers. */
@@ -86,4 +108,13 @@ export interface SessionExtensions {
   close(): Promise<void>
   /** Every MCP server the session runs, with its state and tools (the MCP panel). */
   mcpServers(): readonly McpLiveServer[]
+  /** The connected MCP servers' prompts as slash commands. */
+  mcpPrompts(): readonly McpPromptCommand[]
+  /**
+   * The user message of the MCP prompt `/name` with the typed `args`.
+   * @throws CortexError('invalid_input') (no such prompt, a missing argument, the server's error); an AbortError when `signal` aborts
+   */
+  getMcpPrompt(name: string, args: string, signal: AbortSignal): Promise<McpPromptMessage>
+  /** Resolves once no MCP server is still connecting (bounded; `signal` ends the wait); at once without servers. */
+  mcpSettled(signal: AbortSignal): Promise<void>
 }

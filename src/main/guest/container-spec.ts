@@ -23,8 +23,19 @@ export const LABEL_SESSION = 'dev.cortex.session'
 export const LABEL_REPO = 'dev.cortex.repo'
 /** Sandbox policy of the container (`read-only`, `workspace-write`, `network`). */
 export const LABEL_SANDBOX = 'dev.cortex.sandbox'
-/** Role of a container that is not a session's guest: `checkpoints` (checkpoint-guests.ts). */
+/** Role of a container that is not a session's guest: `checkpoints` (checkpoint-guests.ts), `spare` (spare-guests.ts); '' for a session's guest. */
 export const LABEL_ROLE = 'dev.cortex.role'
+/** Label of a spare guest: the key it was made for (spare-guests.ts spareKey); '' on every other guest. */
+export const LABEL_SPARE_KEY = 'dev.cortex.spare-key'
+/** Label of a spare guest: when its agent gives up waiting for a claim (ms since the epoch); '' on every other guest. */
+export const LABEL_SPARE_EXPIRES = 'dev.cortex.spare-expires'
+/**
+ * Every `dev.cortex.*` label Cortex reads on a container that not every guest carries, with the value
+ * a guest gets when it does not apply. A container inherits its image's labels unless the container
+ * sets the same key, and a project Dockerfile may say `LABEL dev.cortex.role=spare`: so every guest
+ * sets each of these explicitly (hostile finding: a session guest taken for a spare and removed).
+ */
+export const UNSET_CORTEX_LABELS: Readonly<Record<string, string>> = { [LABEL_ROLE]: '', [LABEL_SPARE_KEY]: '', [LABEL_SPARE_EXPIRES]: '' }
 /** Where the agent bundle is mounted inside the guest. */
 export const AGENT_IN_GUEST = '/opt/cortex/agent.cjs'
 
@@ -211,7 +222,7 @@ export function guestContainerSpec(i: GuestSpecInput): GuestContainerSpec {
       ...Object.entries(i.environment?.env ?? {}).filter(([k]) => !['HOME', 'USER', 'LOGNAME', 'TMPDIR', 'PATH'].includes(k)).map(([k, v]) => `${k}=${v}`),
       `HOME=${GUEST_HOME}`, `USER=${user}`, `LOGNAME=${user}`, ...(i.environment?.env.LANG ? [] : ['LANG=C.UTF-8']), 'TMPDIR=/tmp', `PATH=${i.environment?.env.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'}`
     ],
-    Labels: { ...i.labels, [LABEL_MANAGED]: '1', [LABEL_SESSION]: i.sessionId, [LABEL_REPO]: i.repo, [LABEL_SANDBOX]: i.policy, [LABEL_OWNER]: ownerTag() },
+    Labels: { ...UNSET_CORTEX_LABELS, ...i.labels, [LABEL_MANAGED]: '1', [LABEL_SESSION]: i.sessionId, [LABEL_REPO]: i.repo, [LABEL_SANDBOX]: i.policy, [LABEL_OWNER]: ownerTag() },
     HostConfig: {
       NetworkMode: i.policy === 'network' ? (i.network ?? 'bridge') : 'none',
       Init: true,

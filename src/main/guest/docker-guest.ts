@@ -268,7 +268,7 @@ export class DockerGuestProvider implements GuestProvider {
     check()
     // dependency folders in volumes (the setting; never in a checkpoint guest, which snapshots the host's tree)
     const volumes = storeRoot ? [] : await prepareDependencyVolumes(this.docker, {
-      repo, mode: this.dependencyMode(repo), contentKey: envRun?.volumeKey ?? runImage, lockHash: hashLockfiles(repo).hash, owner: { uid: st.uid, gid: st.gid }, image: runImage, say: (l) => progress('starting', l), signal
+      repo, mode: this.dependencyMode(repo), contentKey: envRun?.volumeKey ?? runImage, lockHash: (await hashLockfiles(repo, signal)).hash, owner: { uid: st.uid, gid: st.gid }, image: runImage, say: (l) => progress('starting', l), signal
     })
     check()
 

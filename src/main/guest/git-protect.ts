@@ -12,11 +12,14 @@
  * following a link, and a submodule folder is bound only by its real path inside the repository. See
  * docs/adr/0006-guest-cannot-arm-the-host.md.
  */
-import { chownSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, readdirSync, realpathSync, rmdirSync } from 'node:fs'
+import { chownSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync, rmdirSync } from 'node:fs'
 import type { Stats } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { CortexError } from '../../shared/errors'
 import type { SandboxPolicy } from '../../shared/sandbox'
+import { listDirs, readRegularFile, safeRealpath } from './git-control-files'
+
+export { guardGeneration, guardHeld, holdGuard } from './git-guard-holds'
 
 /** One bind of a host path onto the same path in the guest. */
 export interface GitGuardMount {
@@ -225,96 +228,6 @@ function protectSubmoduleLinks(repo: string, guard: GitGuard, refuseLink: (p: st
     pin(dirname(p))
     guard.mounts.push({ path: p, readOnly: true })
   }
-}
-
-/** Longest control file read on the host (bytes); `.gitmodules` of a large monorepo stays far below. */
-const MAX_CONTROL_FILE_BYTES = 4 * 1024 * 1024
-
-/**
- * Read a file the guest may have made, on the host, without ever blocking or following a link: the
- * open is non-blocking and refuses a final symlink (a FIFO there would block this thread for good,
- * a link to /dev/zero would never end), and only a regular file of at most
- * {@link MAX_CONTROL_FILE_BYTES} is read.
- * @returns the text, or null for a symlink, FIFO, socket, device, folder or an over-long file
- * @throws the open's error for a missing or unreadable file (ENOENT, EACCES)
- */
-function readRegularFile(p: string): string | null {
-  let fd: number
-  try {
-    fd = openSync(p, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW)
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ELOOP' || code === 'ENXIO' || code === 'EISDIR') return null // a link or a socket: not a control file
-    throw err
-  }
-  try {
-    const st = fstatSync(fd)
-    if (!st.isFile() || st.size > MAX_CONTROL_FILE_BYTES) return null
-    const buf = Buffer.alloc(st.size)
-    let got = 0
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, got)
-      if (n === 0) break
-      got += n
-    }
-    return buf.subarray(0, got).toString('utf8')
-  } finally {
-    closeSync(fd)
-  }
-}
-
-function safeRealpath(p: string): string | null {
-  try {
-    return realpathSync(p)
-  } catch {
-    return null // absent or a dangling link: the caller treats it as unresolved
-  }
-}
-
-function listDirs(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isDirectory())
-      .map((e) => e.name)
-      .sort()
-  } catch {
-    return [] // absent or unreadable folder: nothing below it to protect
-  }
-}
-
-const starting = new Map<string, number>()
-const holds = new Map<string, number>()
-
-/**
- * Mark a guest of `repo` as starting in this process until the returned release is called (once the
- * container runs, or the start failed): a guest removed meanwhile must not remove the placeholders
- * {@link gitGuardMounts} made, because the starting container binds them (see {@link guardHeld}).
- */
-export function holdGuard(repo: string): () => void {
-  starting.set(repo, (starting.get(repo) ?? 0) + 1)
-  holds.set(repo, (holds.get(repo) ?? 0) + 1)
-  let released = false
-  return () => {
-    if (released) return
-    released = true
-    const n = (starting.get(repo) ?? 1) - 1
-    if (n > 0) starting.set(repo, n)
-    else starting.delete(repo)
-  }
-}
-
-/** Whether a guest of `repo` is starting in this process ({@link holdGuard}). */
-export function guardHeld(repo: string): boolean {
-  return (starting.get(repo) ?? 0) > 0
-}
-
-/**
- * How many guests of `repo` have begun starting in this process so far ({@link holdGuard} calls):
- * a remover that awaited Docker compares it before and after, since a start can begin and finish
- * while it waited (its container then binds the placeholder, and Docker's answer may predate it).
- */
-export function guardGeneration(repo: string): number {
-  return holds.get(repo) ?? 0
 }
 
 /** Remove the placeholder folders {@link gitGuardMounts} created, when they are still empty. */

@@ -14,6 +14,7 @@ import { ensureAgentBundle, makeTestRepo } from '../../../test/support/guest'
 import { DockerGuestProvider } from './docker-guest'
 import type { Guest } from './guest'
 import type { ManagedGuest } from './managed-guest'
+import { eventually } from '../../../test/support/wait-until'
 
 /** Command lines of the processes in container `id` (docker top; none when it cannot be listed). */
 function argsIn(id: string): string[] {
@@ -23,11 +24,7 @@ function argsIn(id: string): string[] {
 }
 
 /** Wait until `pred()` holds or `ms` pass (a deadline, not a sleep); returns whether it held. */
-async function until(pred: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms
-  while (!pred() && Date.now() < end) await new Promise((r) => setTimeout(r, 100))
-  return pred()
-}
+const until = (pred: () => boolean, ms: number): Promise<boolean> => eventually(pred, ms)
 
 describe.skipIf(skipWithoutDocker())('guest faults (real Docker)', () => {
   let repo: string

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { skipWithoutDocker } from '../../../test/support/requirements'
 import { makeTestRepo, startTestGuest } from '../../../test/support/guest'
 import type { Guest } from './guest'
+import { eventually } from '../../../test/support/wait-until'
 
 describe.skipIf(skipWithoutDocker())('guest spawn (real Docker)', () => {
   let repo: string
@@ -22,15 +23,6 @@ describe.skipIf(skipWithoutDocker())('guest spawn (real Docker)', () => {
   async function alive(pid: string): Promise<boolean> {
     const r = await guest.spawn({ argv: ['sh', '-c', `kill -0 ${pid} 2>/dev/null`], cwd: '/' })
     return r.exitCode === 0
-  }
-  /** Poll until `pred` holds or `ms` pass; returns the last value. */
-  async function eventually(pred: () => Promise<boolean>, ms = 10_000): Promise<boolean> {
-    const end = Date.now() + ms
-    for (;;) {
-      if (await pred()) return true
-      if (Date.now() > end) return false
-      await new Promise((r) => setTimeout(r, 100))
-    }
   }
   async function readText(path: string): Promise<string> {
     return Buffer.from((await guest.read(path)).dataB64, 'base64').toString().trim()
@@ -78,7 +70,7 @@ describe.skipIf(skipWithoutDocker())('guest spawn (real Docker)', () => {
     expect(r.stdout).toBe('before\n')
     expect(r.durationMs).toBeGreaterThanOrEqual(700) // it ran until its timeout: a lower bound set by the product's own timer
     const bg = await readText('/tmp/t-bg')
-    expect(await eventually(async () => !(await alive(bg)))).toBe(true)
+    expect(await eventually(async () => !(await alive(bg)), 10_000)).toBe(true)
   })
 
   it('escalates to SIGKILL for a group that ignores SIGTERM', async () => {
@@ -98,13 +90,13 @@ describe.skipIf(skipWithoutDocker())('guest spawn (real Docker)', () => {
   it('abort kills the process group and rejects with AbortError', async () => {
     const ac = new AbortController()
     const p = guest.spawn({ argv: ['sh', '-c', 'echo $$ > /tmp/ab-sh; sleep 300 & echo $! > /tmp/ab-bg; wait'], cwd: repo }, { signal: ac.signal })
-    const seen = await eventually(async () => (await guest.realpath('/tmp/ab-bg')).exists && (await readText('/tmp/ab-bg')) !== '')
+    const seen = await eventually(async () => (await guest.realpath('/tmp/ab-bg')).exists && (await readText('/tmp/ab-bg')) !== '', 10_000)
     expect(seen).toBe(true)
     ac.abort()
     await expect(p).rejects.toMatchObject({ name: 'AbortError' })
     const sh = await readText('/tmp/ab-sh')
     const bg = await readText('/tmp/ab-bg')
-    expect(await eventually(async () => !(await alive(sh)) && !(await alive(bg)))).toBe(true)
+    expect(await eventually(async () => !(await alive(sh)) && !(await alive(bg)), 10_000)).toBe(true)
   })
 
   it('streams output to onOutput while running', async () => {

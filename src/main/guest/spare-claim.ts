@@ -11,7 +11,7 @@
 import { rmSync } from 'node:fs'
 import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
 import type { SandboxPolicy } from '../../shared/sandbox'
-import { LABEL_REPO, LABEL_ROLE, passwdFiles, type GuestContainerSpec } from './container-spec'
+import { LABEL_MANAGED, LABEL_REPO, LABEL_ROLE, passwdFiles, type GuestContainerSpec } from './container-spec'
 import { DockerBackend, type BackendContainer, type BackendEngine } from './docker-backend'
 import { guestEtcDirOf, withTimeout, type ListedContainer } from './docker-util'
 import type { GitGuard } from './git-protect'
@@ -22,7 +22,7 @@ import { raceAbort } from './abortable'
 import { spareEtcDirPrefix } from './paths'
 import { ManagedGuest } from './managed-guest'
 import {
-  agentBundleHash, CLAIM_MARGIN_MS, claimOwner, LABEL_SPARE_EXPIRES, LABEL_SPARE_KEY, releaseClaim, spareKey, spareSpec, SPARE_ROLE, tryClaim
+  agentBundleHash, CLAIM_MARGIN_MS, claimOwner, isSpare, LABEL_SPARE_EXPIRES, LABEL_SPARE_KEY, releaseClaim, spareKey, spareSpec, SPARE_MANAGED, SPARE_ROLE, tryClaim
 } from './spare-guests'
 
 /** What docker-guest.ts prepared before creating a container (see DockerGuestProvider.prepare). */
@@ -72,7 +72,8 @@ export function keyOf(p: Prepared): string {
 }
 
 async function listSpares(docker: SpareEngine, repo: string): Promise<ListedSpare[]> {
-  return withTimeout(docker.listContainers({ all: true, filters: { label: [`${LABEL_ROLE}=${SPARE_ROLE}`, `${LABEL_REPO}=${repo}`] } }), LIST_MS, `Docker did not list the spare guests within ${LIST_MS} ms`)
+  return withTimeout(docker.listContainers({ all: true, filters: { label: [`${LABEL_ROLE}=${SPARE_ROLE}`, `${LABEL_MANAGED}=${SPARE_MANAGED}`, `${LABEL_REPO}=${repo}`] } }), LIST_MS, `Docker did not list the spare guests within ${LIST_MS} ms`)
+    .then((all) => all.filter(isSpare))
 }
 
 /** Whether listed spare `c` can serve key `key` now (running, same key, not about to expire). */

@@ -15,7 +15,7 @@ import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readFileSync, rea
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CortexError } from '../../shared/errors'
-import { LABEL_MANAGED, LABEL_ROLE, spareAgentScript, type GuestContainerSpec } from './container-spec'
+import { LABEL_MANAGED, LABEL_ROLE, LABEL_SPARE_EXPIRES, LABEL_SPARE_KEY, spareAgentScript, type GuestContainerSpec } from './container-spec'
 import { LABEL_OWNER, ownerAlive, ownerTag } from './owner'
 
 /** {@link LABEL_ROLE} value of a spare guest. */
@@ -25,10 +25,7 @@ export const SPARE_ROLE = 'spare'
  * sweep, which lists `dev.cortex.managed=1` and removes guests of dead owners, never sees a spare.
  */
 export const SPARE_MANAGED = 'spare'
-/** Label: the {@link spareKey} the spare was made for. */
-export const LABEL_SPARE_KEY = 'dev.cortex.spare-key'
-/** Label: when the spare's agent gives up waiting for a claim (ms since the epoch). */
-export const LABEL_SPARE_EXPIRES = 'dev.cortex.spare-expires'
+export { LABEL_SPARE_EXPIRES, LABEL_SPARE_KEY } from './container-spec'
 /** Env var: the idle lifetime of a spare in ms (default {@link DEFAULT_SPARE_TTL_MS}). */
 export const WARM_GUEST_TTL_ENV = 'CORTEX_WARM_GUEST_TTL_MS'
 /** Default idle lifetime of a spare: 10 minutes. */
@@ -73,12 +70,12 @@ export function agentBundleHash(path: string): string {
 /**
  * The create options of a spare from a session guest's `spec`: the same HostConfig (hardening,
  * mounts, network, limits) plus AutoRemove, the spare-mode agent as main process (exits after
- * `ttlMs` unclaimed), labels {@link LABEL_ROLE}=spare, {@link LABEL_MANAGED}=spare, the key and the expiry, and no owner label
+ * `ttlMs` unclaimed), labels {@link LABEL_ROLE}=spare, {@link LABEL_MANAGED}=spare, the key and the expiry, and an empty owner label
  * (no process owns it: the watchdog of the process that made it must not remove it at exit).
  */
 export function spareSpec(spec: GuestContainerSpec, key: string, ttlMs: number, now: number = Date.now()): GuestContainerSpec {
-  const labels: Record<string, string> = { ...spec.Labels, [LABEL_MANAGED]: SPARE_MANAGED, [LABEL_ROLE]: SPARE_ROLE, [LABEL_SPARE_KEY]: key, [LABEL_SPARE_EXPIRES]: String(now + ttlMs) }
-  delete labels[LABEL_OWNER]
+  // the owner set empty, not left out: an image's `dev.cortex.owner` label would show through
+  const labels: Record<string, string> = { ...spec.Labels, [LABEL_MANAGED]: SPARE_MANAGED, [LABEL_ROLE]: SPARE_ROLE, [LABEL_SPARE_KEY]: key, [LABEL_SPARE_EXPIRES]: String(now + ttlMs), [LABEL_OWNER]: '' }
   return {
     ...spec,
     name: `cortex-spare-${randomBytes(5).toString('hex')}`,
@@ -210,7 +207,10 @@ export function spareVerdict(c: { Id: string; Labels?: Record<string, string> },
   return Number.isFinite(expires) && now < expires + SWEEP_GRACE_MS ? 'valid' : 'expired'
 }
 
-/** Whether listed container `c` is a spare guest. */
+/**
+ * Whether listed container `c` is a spare guest: both labels Cortex writes on a spare, exactly (a
+ * guest made from an image labelled `dev.cortex.role=spare` has `dev.cortex.managed=1`).
+ */
 export function isSpare(c: { Labels?: Record<string, string> }): boolean {
-  return c.Labels?.[LABEL_ROLE] === SPARE_ROLE
+  return c.Labels?.[LABEL_ROLE] === SPARE_ROLE && c.Labels[LABEL_MANAGED] === SPARE_MANAGED
 }

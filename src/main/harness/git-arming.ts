@@ -15,7 +15,7 @@
 import { promises as fsp } from 'node:fs'
 import type { Dirent } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import { fingerprint, readSmallRegular } from './host-exec-watch'
+import { fingerprint, readSmallRegular } from './host-file-fingerprint'
 
 /** Files of a gitdir that make git run code or read another gitdir's config. */
 export const GITDIR_CONTROL = ['config', 'config.worktree', 'commondir', 'hooks'] as const

@@ -12,6 +12,7 @@ import type { SessionEvent } from '../../shared/events'
 import type { Mode } from '../../shared/modes'
 import type { ToolDefinition, ToolSessionState } from '../tools/tool'
 import { runTurn, type TurnDeps } from './turn-loop'
+import { waitUntil } from '../../../test/support/wait-until'
 
 /** One scripted model step: the stream parts to send, a thrown error, or a stream that stays open until aborted. */
 type Step = LanguageModelV4StreamPart[] | { error: unknown } | { hangAfter: LanguageModelV4StreamPart[] }
@@ -94,13 +95,7 @@ function turnDeps(model: LanguageModel, over: Partial<TurnDeps> = {}): TurnDeps 
 const of = <T extends SessionEvent['type']>(log: SessionEvent[], type: T) => log.filter((e): e is Extract<SessionEvent, { type: T }> => e.type === type)
 
 /** Resolves when `cond` holds, polled each few ms; rejects after `ms` (a hang guard). */
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached')
-    await new Promise((r) => setTimeout(r, 5))
-  }
-}
+const until = (cond: () => boolean, ms = 5000): Promise<void> => waitUntil(cond, ms, 'the condition', 5)
 
 describe('runTurn', () => {
   it('a text-only answer completes the turn with one assistant message and its usage', async () => {

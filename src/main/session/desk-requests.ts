@@ -4,34 +4,24 @@
  * unless open somewhere), the host-side folder names for the repository picker, and the workspace
  * tree and a file's current content, both read through the session's guest (never the host).
  */
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync, renameSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync, renameSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { parseRequest as parse, type CortexApi } from '../../shared/contract'
-import type { FilePage, StoredSession } from '../../shared/desk'
+import type { StoredSession } from '../../shared/desk'
 import { SessionImages } from '../store/image-store'
 import { checkImage, sniffImage } from '../tools/image-check'
 import { CortexError } from '../../shared/errors'
-import type { AgentRequestBody, ReadResult } from '../../shared/guest-protocol'
 import type { SessionStore } from '../store/session-store'
-import { forEachLine } from '../store/log-reader'
 import { acquireSessionLock } from '../store/session-lock'
 import { ToolError } from '../tools/tool'
 import { resolveWorkspacePath } from '../tools/paths'
-import { sniffBinary } from '../tools/encoding'
-import { fromBase64 } from '../tools/text'
 import type { Session } from './session'
+import { sessionTitle, TITLE_FILE } from './session-title'
+import { readPage } from './workspace-page'
 
-/** The file holding a session's user-given name (next to meta.json). */
-const TITLE_FILE = 'title.json'
-/** Longest title shown (characters). */
-const TITLE_CHARS = 120
 /** Most folder names one listDirectories answer carries. */
 const MAX_DIR_NAMES = 2_000
-/** Most bytes of text one readWorkspaceFile page carries. */
-const PAGE_BYTES = 1024 * 1024
-/** Most bytes the guest's newline scan reads to reach a deep line. */
-const MAX_SCAN_BYTES = 1024 * 1024 * 1024
 
 /** What the desk requests need from the service. */
 export interface DeskDeps {
@@ -145,44 +135,6 @@ export function deskRequests(deps: DeskDeps): DeskApi {
   }
 }
 
-/**
- * Read lines [offset, offset+limit) of `real` as one page of at most {@link PAGE_BYTES} bytes. From
- * line 1 the bytes are read from the start; a deeper page asks the guest agent's newline scan for
- * the line's byte offset first. A page ends on a whole line unless one line alone exceeds it.
- */
-async function readPage(call: (body: AgentRequestBody) => Promise<unknown>, real: string, display: string, offset: number, limit: number): Promise<FilePage> {
-  const req: AgentRequestBody = offset === 1
-    ? { op: 'read', path: real, offset: 0, maxBytes: PAGE_BYTES }
-    : { op: 'read', path: real, offset: 0, offsetLine: 1, fromLine: offset, maxBytes: PAGE_BYTES, maxScanBytes: MAX_SCAN_BYTES }
-  const res = (await call(req)) as ReadResult
-  const bytes = fromBase64(res.dataB64)
-  const startLine = offset === 1 ? 1 : (res.line ?? offset)
-  const empty = { path: display, content: '', startLine, endLine: 0, size: res.size }
-  if (offset === 1) {
-    const binary = res.size > 0 ? sniffBinary(bytes) : null
-    if (binary) return { ...empty, binary, totalLines: null, more: false }
-  }
-  if (offset > 1 && startLine < offset) return { ...empty, startLine: Math.max(1, startLine), totalLines: startLine, more: false } // past the end
-  let text = new TextDecoder('utf-8').decode(bytes)
-  const eof = res.eof
-  if (!eof) {
-    const cut = text.lastIndexOf('\n')
-    if (cut > 0) text = text.slice(0, cut + 1)
-  }
-  const lines = text.split('\n')
-  if (lines[lines.length - 1] === '') lines.pop()
-  const shown = lines.slice(0, limit)
-  const more = lines.length > limit || !eof
-  return {
-    path: display,
-    content: shown.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)).join('\n'),
-    startLine,
-    endLine: startLine + shown.length - 1,
-    totalLines: !more && startLine === 1 ? shown.length : null,
-    size: res.size,
-    more
-  }
-}
 
 /** Folder of a stored session; `session_not_found` when there is none. */
 function storedDir(store: SessionStore, sessionId: string): string {
@@ -192,53 +144,6 @@ function storedDir(store: SessionStore, sessionId: string): string {
   return dir
 }
 
-/** The title of the stored session in folder `dir`: the name the user gave it, else its first message (one line, cut); '' when it has neither. */
-export function sessionTitle(dir: string): string {
-  return namedTitle(dir) ?? firstMessage(join(dir, 'events.jsonl'))
-}
-
-/** The name the user gave the session in `dir`, else undefined. */
-function namedTitle(dir: string): string | undefined {
-  try {
-    const raw = JSON.parse(readFileSync(join(dir, TITLE_FILE), 'utf8')) as { title?: unknown }
-    return typeof raw.title === 'string' && raw.title.trim() ? raw.title.trim() : undefined
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * The first user message of a log, on one line and cut to {@link TITLE_CHARS}; '' when none. A goal
- * set before any message (`cortex run --goal` with no PROMPT) titles the session with the goal's text,
- * not the harness's "Goal: … Progress: …" message that starts its first turn.
- */
-function firstMessage(log: string): string {
-  if (!existsSync(log)) return ''
-  let title = ''
-  try {
-    forEachLine(log, (raw) => {
-      if (!raw.includes('"user_message"') && !raw.includes('"goal_updated"')) return true
-      try {
-        const e = (JSON.parse(raw) as { event?: { type?: string; text?: unknown; images?: Array<{ name?: unknown }>; goal?: { text?: unknown }; command?: { name?: unknown; args?: unknown } } }).event
-        // a custom command is titled by the line typed (`/review a.ts`), not its expansion
-        const cmd = e?.type === 'user_message' && typeof e.command?.name === 'string' ? `/${e.command.name} ${String(e.command.args ?? '')}` : undefined
-        const text = cmd ?? (e?.type === 'user_message' ? e.text : e?.type === 'goal_updated' ? e.goal?.text : undefined)
-        if (typeof text === 'string') {
-          // a message of images only is titled by its first image's name
-          const one = text.replace(/\s+/g, ' ').trim() || String(e?.images?.[0]?.name ?? '')
-          title = one.length > TITLE_CHARS ? `${one.slice(0, TITLE_CHARS - 1)}…` : one
-          return false
-        }
-      } catch {
-        // a damaged line: keep looking
-      }
-      return true
-    })
-  } catch {
-    // unreadable log: no title
-  }
-  return title
-}
 
 function mtime(path: string): number | undefined {
   try {

@@ -16,7 +16,7 @@ import { SessionStore, type SessionMeta } from '../store/session-store'
 import { createSessionService, type SessionService } from './service'
 import { SettingsStore, type SecretStore } from '../store/settings-store'
 import { modelSettingsFrom } from './settings-requests'
-import { sessionTitle } from './desk-requests'
+import { sessionTitle } from './session-title'
 import { TrustStore } from '../extensions'
 import { environmentResolver } from '../extensions/environment/read-environment'
 import { guestSetup, type GuestSetupOptions } from '../extensions/environment/guest-setup'
@@ -38,7 +38,7 @@ export { cliLogLevels, createFileLogger, LOG_LEVEL_ENV, type FileLoggerOptions }
 export { checkImage } from '../tools/image-check'
 export { repositoryTrust, enableRepositoryTrust, disableRepositoryTrust, type RepositoryTrust } from './trust-requests'
 export {
-  addUserServer, removeUserServer, enableMcpServer, disableMcpServer, findMcpServer, mcpServersFor, importMcpServers, describeServer, MCP_CONFIG_ENV,
+  addUserServer, removeUserServer, enableMcpServer, disableMcpServer, findMcpServer, mcpServersFor, importMcpServers, describeServer, MCP_CONFIG_ENV, flagFileRefusal,
   type McpServerEntry, type RawMcpEntry
 } from '../extensions/mcp/config'
 export { probeMcpServer, type ProbeResult } from '../extensions/mcp/config-probe'
@@ -207,7 +207,7 @@ export async function createCortexService(opts: CortexServiceOptions): Promise<S
   const service = await createSessionService({
     dataDir: opts.dataDir, modelSettings, guests, logger, secrets: opts.secrets, reviewOnly: opts.reviewOnly,
     ...(opts.openExternal && { openExternal: opts.openExternal }),
-    ...(saved ? { streamIdleTimeoutMs: saved.streamIdleTimeoutS * 1000 } : {}),
+    ...(saved ? { streamIdleTimeoutMs: saved.streamIdleTimeoutS * 1000, mcpSchemaBudget: saved.mcpSchemaBudget } : {}),
     // the environment (--context-window, CORTEX_COMPACT_THRESHOLD) wins over the saved settings (harness/compaction/settings.ts)
     ...(saved ? { compaction: { ...(saved.contextWindow > 0 ? { window: saved.contextWindow } : {}), threshold: saved.compactThresholdPct / 100 } } : {})
   })

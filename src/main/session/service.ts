@@ -52,6 +52,8 @@ export interface SessionServiceOptions {
   streamIdleTimeoutMs?: number
   /** Saved compaction settings (context window in tokens, threshold as a fraction); the environment wins over them. */
   compaction?: CompactionDefaults
+  /** The saved MCP schema budget (Settings `mcpSchemaBudget`; '' the default); CORTEX_MCP_SCHEMA_BUDGET wins over it. */
+  mcpSchemaBudget?: string
   /**
    * Sessions are resumed only to review or undo their changes (`cortex changes`, `cortex rewind`),
    * never to run a turn: a resume adds no `session_resumed` notice to the log (unless it closes a
@@ -127,7 +129,7 @@ export async function createSessionService(options: SessionServiceOptions): Prom
       catalog: TOOL_CATALOG,
       streamIdleTimeoutMs: idleTimeoutMs,
       // context window (table, CORTEX_CONTEXT_WINDOW), threshold (CORTEX_COMPACT_THRESHOLD), summary model (harness/compaction/settings.ts)
-      compaction: compactionFor(modelSettings, process.env, options.compaction),
+      compaction: compactionFor(modelSettings, process.env, options.compaction), mcpSchemaBudget: options.mcpSchemaBudget,
       logger: childLogger(logger, { sessionId: own.id }), images: new SessionImages(join(store.dir(own.id), 'images'), checkImage) // each once, by hash
     })
     sessions.set(own.id, session)

@@ -48,6 +48,8 @@ export interface SessionDeps {
   home?: string
   /** Context window, threshold and summary settings (harness/compaction); absent: never compacted. */
   compaction?: CompactionSettings
+  /** The saved MCP schema budget (Settings; extensions/mcp/deferral-factory.ts); absent or '': the default. */
+  mcpSchemaBudget?: string | undefined
   /** The session folder's images (store/image-store.ts); absent: a message with images is refused. */
   images?: SessionImages
   /** A model of the session's provider by id, for a turn a custom command points at another model (ADR 0036); absent: the command's `model` is not used. */

@@ -16,7 +16,7 @@ export interface OperationTarget {
   /** Whether a turn is running. */
   isRunning(): boolean
   /** A message (its images checked and stored first): starts a turn (with what was queued first), or during one is queued. */
-  message(text: string, images?: ImageInput[]): void
+  message(text: string, images?: ImageInput[]): void | Promise<void>
   /** Drop a queued message; `invalid_input` once delivered. */
   removeQueued(queueId: string): void
   /** Stop: the turn, a mode switch's wait, a guest start; pauses an active goal. */

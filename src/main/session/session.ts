@@ -28,8 +28,10 @@ import type { ApprovalPolicy } from '../../shared/approvals'
 import { storeImages, turnImages, type SessionDeps } from './session-deps'
 import { createSessionExtensions, ElicitationDesk, EXTENSION_FACTORIES, TrustStore, type McpLiveServer, type SessionExtensions } from '../extensions'
 import type { ImageInput } from '../../shared/images'
+import type { CommandUse } from '../../shared/custom-commands'
 import { createSessionHooks, type SessionHooksHandle } from '../extensions/hooks'
 import { SessionCommands } from '../extensions/commands/session-commands'
+import { MessageOrder } from './message-order'
 
 export type { SessionDeps } from './session-deps'
 
@@ -69,6 +71,8 @@ export class Session implements OperationTarget {
   private readonly elicitation: ElicitationDesk
   /** Hooks (src/main/extensions/hooks): a provider among the extensions, and each turn's HookRunner. */
   private readonly hooks: SessionHooksHandle
+  /** Messages wait behind an MCP prompt being fetched, keeping their order (message-order.ts). */
+  private readonly order = new MessageOrder((typed) => this.emit({ type: 'extension_notice', kind: 'commands', message: `stopped: ${typed.split('\n')[0]!.slice(0, 200)} was not sent` }))
   /** Custom slash commands (one of the extensions): a typed `/name args` is expanded here, for every front end; `list()` for completion (ADR 0036). */
   readonly commands: SessionCommands
 
@@ -105,11 +109,11 @@ export class Session implements OperationTarget {
     const modeNow = () => ({ mode: this.mode, lock: this.record.proposals.lock }) // MCP schema deferral costs what the mode offers
     this.elicitation = new ElicitationDesk(emit, () => this.approvals.getPolicy() !== 'never') // nobody is asked anything under `never`
     const ctx = { sessionId: deps.id, repo: deps.repo, home: deps.home, getGuest: () => guest.ensure(), emit, logger: this.logger, trust,
-      contextWindow: deps.compaction?.window, modeNow, elicit: this.elicitation.ask,
+      contextWindow: deps.compaction?.window, modeNow, elicit: this.elicitation.ask, resumedEvents: (deps.resumed ?? []).map((e) => e.event), mcpSchemaBudget: deps.mcpSchemaBudget,
       startGuest: (sandbox: SandboxPolicy, signal: AbortSignal) => deps.guests.start({ sessionId: deps.id, repo: deps.repo, sandbox, signal, oneOff: true }) }
     // hooks are a provider that the turn also calls (its HookRunner); commands expand messages: the session holds both directly
     this.hooks = createSessionHooks(ctx, { resumed: (deps.resumed?.length ?? 0) > 0, readyGuest: () => guest.ready, closeMs: CLOSE_TURN_WAIT_MS })
-    this.commands = new SessionCommands(ctx)
+    this.commands = new SessionCommands(ctx, () => this.extensions)
     this.extensions = createSessionExtensions(ctx, [...EXTENSION_FACTORIES, () => this.hooks, () => this.commands])
     const { model, catalog, classifyError, maxOutputTokens, streamIdleTimeoutMs, compaction } = deps
     this.parts = {
@@ -166,10 +170,21 @@ export class Session implements OperationTarget {
     return applyOperation(this, op)
   }
 
-  /** {@link OperationTarget.message}: a custom command expanded, its images stored first (a bad one refuses the message), then start a turn, or queue it during one. */
-  message(typed: string, images?: ImageInput[]): void {
-    const { text, command } = this.commands.expand(typed)
-    const refs = storeImages(this.deps.images, images)
+  /**
+   * {@link OperationTarget.message}: a custom command expanded (an MCP prompt fetched first, its
+   * images added), its images stored first (a bad one refuses the message), then start a turn, or queue it during one.
+   */
+  message(typed: string, images?: ImageInput[]): void | Promise<void> {
+    const prompt = this.commands.mcpPrompt(typed)?.then((m) => () => this.deliver(m.text, [...(images ?? []), ...m.images], m.command))
+    return this.order.submit(typed, prompt, () => {
+      const { text, command } = this.commands.expand(typed)
+      this.deliver(text, images, command)
+    })
+  }
+
+  private deliver(text: string, images: ImageInput[] | undefined, command: CommandUse | undefined): void {
+    if (this.closed) throw new CortexError('session_not_found', `session ${this.id} is closed`)
+    const refs = storeImages(this.deps.images, images?.length ? images : undefined)
     if (this.turns.running) this.queue.add(text, refs, command)
     else this.turns.start([...this.queue.take(), { text, ...(refs ? { images: refs } : {}), ...(command ? { command } : {}) }])
   }
@@ -185,6 +200,8 @@ export class Session implements OperationTarget {
    */
   stop(): void {
     this.queue.returnAll()
+    this.commands.stopPrompts() // an MCP prompt still being fetched is not sent
+    this.order.stop() // nor a message waiting behind it
     this.goal.stop()
     this.turns.abort()
     this.modeSwitches.abort() // a switch waiting for background processes to end reports at once

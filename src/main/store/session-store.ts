@@ -5,23 +5,23 @@
  * kept, the rest is counted. A missing or damaged `meta.json` is rebuilt from the log. An open log
  * holds the session's lock (session-lock.ts). Folders are 0700 and files 0600, old ones included.
  * Nothing here follows a symbolic link: a linked session folder or file is refused (no-follow.ts).
+ * The open log is ./session-log.ts, reading one back ./log-parse.ts.
  */
-import {
-  chmodSync, closeSync, existsSync, fchmodSync, fstatSync, fsyncSync, readSync, mkdirSync, readdirSync, readFileSync, writeSync, renameSync
-} from 'node:fs'
+import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, readdirSync, readFileSync, renameSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { EventEnvelopeSchema, type EventEnvelope } from '../../shared/events'
 import { ModeSchema } from '../../shared/modes'
-import { capToolArgs } from '../../shared/tool-args'
-import { forEachLine, type LineReadOptions } from './log-reader'
-import { APPEND_NOFOLLOW, chmodNoFollow, openNoFollow, READ_NOFOLLOW, refuseLink, WRITE_NOFOLLOW } from './no-follow'
-import { acquireSessionLock, type SessionLock } from './session-lock'
+import { chmodNoFollow, openNoFollow, READ_NOFOLLOW, refuseLink, WRITE_NOFOLLOW } from './no-follow'
+import { acquireSessionLock } from './session-lock'
+import { FILE_MODE, SessionLog } from './session-log'
+import { loadLogFile, parseLine, type LoadedLog } from './log-parse'
+import { forEachLine } from './log-reader'
+
+export { FILE_MODE, SessionLog } from './session-log'
+export { loadLogFile, parseLog, type LoadedLog } from './log-parse'
 
 /** Mode of session folders (owner only). */
 export const DIR_MODE = 0o700
-/** Mode of session files (owner read/write only). */
-export const FILE_MODE = 0o600
 
 /** Metadata of a stored session. Times are ms since the epoch; `repo` is an absolute host path. */
 export const SessionMetaSchema = z.object({
@@ -51,128 +51,6 @@ export function modelRecord(from: ModelRecord): ModelRecord {
     ...(from.model ? { model: from.model } : {}),
     ...(from.baseUrl ? { baseUrl: from.baseUrl } : {})
   }
-}
-
-/** Result of loading a log: the valid envelopes in file order and how many lines were skipped. */
-export interface LoadedLog {
-  envelopes: EventEnvelope[]
-  skipped: number
-}
-
-/** An open, append-only event log of one session; it holds the session's lock until closed. */
-export class SessionLog {
-  private fd: number | null
-
-  /**
-   * @param path absolute path of `events.jsonl`; created (0600) if missing, made 0600 if not
-   * @param lock the session's lock, released by {@link close}
-   * @throws CortexError('invalid_input') when `path` is a symbolic link (never followed)
-   */
-  constructor(
-    readonly path: string,
-    private readonly lock?: SessionLock
-  ) {
-    this.fd = openNoFollow(path, APPEND_NOFOLLOW, FILE_MODE)
-    fchmodSync(this.fd, FILE_MODE)
-    // A crash can leave a torn last line; start on a fresh line so the next record stays valid.
-    const size = fstatSync(this.fd).size
-    if (size > 0) {
-      const last = Buffer.alloc(1)
-      const rfd = openNoFollow(path, READ_NOFOLLOW)
-      try {
-        readSync(rfd, last, 0, 1, size - 1)
-      } finally {
-        closeSync(rfd)
-      }
-      if (last[0] !== 0x0a) writeSync(this.fd, '\n')
-    }
-  }
-
-  /** Append one envelope as a JSON line (written synchronously, so it is in the file when this returns). */
-  append(envelope: EventEnvelope): void {
-    if (this.fd === null) throw new Error(`session log ${this.path} is closed`)
-    writeSync(this.fd, JSON.stringify(envelope) + '\n')
-  }
-
-  /** Flush to stable storage (fsync). Called at turn boundaries. */
-  flush(): void {
-    if (this.fd !== null) fsyncSync(this.fd)
-  }
-
-  /** Close the file and release the session's lock; later appends throw. Idempotent. */
-  close(): void {
-    if (this.fd === null) return
-    closeSync(this.fd)
-    this.fd = null
-    this.lock?.release()
-  }
-}
-
-/**
- * Parse a JSONL log's text. Lines that are empty are ignored; lines that are not valid JSON or not
- * a valid envelope (torn writes, NUL padding after a crash) are counted in `skipped`.
- */
-export function parseLog(text: string): LoadedLog {
-  const out: LoadedLog = { envelopes: [], skipped: 0 }
-  for (const raw of text.split('\n')) addLine(out, raw)
-  return out
-}
-
-/**
- * Parse one raw line into `out` (see {@link parseLog}). A run of NULs (a block the file system
- * zero-filled after a crash) separates records like a newline: a record written after the block on
- * the same line is kept, and each damaged piece counts once; a line of NULs alone counts once.
- */
-function addLine(out: LoadedLog, raw: string): void {
-  if (!raw.includes('\0')) {
-    const envelope = parseLine(raw)
-    if (envelope) out.envelopes.push(envelope)
-    else if (envelope === null) out.skipped++
-    return
-  }
-  const pieces = raw.split(/\0+/).filter((p) => p.trim() !== '')
-  if (pieces.length === 0) out.skipped++
-  for (const piece of pieces) {
-    const envelope = parseLine(piece)
-    if (envelope) out.envelopes.push(envelope)
-    else out.skipped++
-  }
-}
-
-/** One line (or one NUL-separated piece of it): the envelope, `undefined` for an empty line, `null` for a damaged one. */
-function parseLine(raw: string): EventEnvelope | null | undefined {
-  const line = raw.includes('\0') ? raw.replace(/\0+/g, '').trim() : raw.trim()
-  if (line === '') return raw.length > 0 ? null : undefined
-  try {
-    const parsed = EventEnvelopeSchema.safeParse(JSON.parse(line))
-    return parsed.success ? compact(parsed.data) : null
-  } catch {
-    return null // not JSON: counted as a damaged line by the caller
-  }
-}
-
-/** Tool-call arguments over the cap (logs written before it existed) are kept in their truncated form. */
-function compact(envelope: EventEnvelope): EventEnvelope {
-  const e = envelope.event
-  if (e.type === 'assistant_message' && e.toolCalls.some((c) => capToolArgs(c.args).truncated)) {
-    return { ...envelope, event: { ...e, toolCalls: e.toolCalls.map((c) => ({ ...c, args: capToolArgs(c.args).args })) } }
-  }
-  if (e.type === 'tool_call_started') {
-    const capped = capToolArgs(e.args)
-    if (capped.truncated) return { ...envelope, event: { ...e, args: capped.args } }
-  }
-  return envelope
-}
-
-/**
- * Load a log file of any size as a stream of chunks (see log-reader.ts); lines over its cap count as skipped.
- * @param opts chunk and line caps, for tests
- */
-export function loadLogFile(path: string, opts?: LineReadOptions): LoadedLog {
-  const out: LoadedLog = { envelopes: [], skipped: 0 }
-  const stats = forEachLine(path, (raw) => addLine(out, raw), opts)
-  out.skipped += stats.overlong
-  return out
 }
 
 /** The whole of a small file read without following a link (see no-follow.ts). */

@@ -21,6 +21,7 @@ import { rememberSeen } from './guest-state'
 import type { ReadResult } from '../../shared/guest-protocol'
 import { sniffImage } from './image-check'
 import { readImage, type ImageFound } from './read-image'
+import { footer, type Scan } from './read-file-footer'
 
 /** Default number of lines shown when `limit` is not given. */
 export const READ_DEFAULT_LIMIT = 2_000
@@ -70,20 +71,6 @@ export const readFileTool = defineTool({
     return { output: target.note ? `${out}\n${target.note}` : out }
   }
 })
-
-/** State of the line scan while chunks arrive. */
-interface Scan {
-  lineNo: number
-  shown: string[]
-  chars: number
-  firstShown: number
-  lastShown: number
-  /** First line of the window that was not shown because of the character cap (0 = none). */
-  cappedAt: number
-  crlf: boolean
-  /** Lines cut because they were longer than {@link MAX_LINE_CHARS} and skipped by the agent's scan. */
-  longCut: number
-}
 
 /** What the next read asks the agent for: bytes at `pos`, or the start of line `to` (a newline scan). */
 interface Jump {
@@ -241,27 +228,6 @@ async function readWindow(
     throw new ToolError(`offset ${offset} is past the end of ${display}, which has ${scan.lineNo} line${scan.lineNo === 1 ? '' : 's'}.`)
   }
   return `${scan.shown.join('\n')}\n\n${footer(scan, total, size, display, encoding, bom)}`
-}
-
-/** The footer: which lines were shown, the total, how to continue, line endings and encoding. */
-function footer(scan: Scan, total: number | undefined, size: number, display: string, encoding: TextEncodingName, bom: boolean): string {
-  const range = `lines ${scan.firstShown}–${scan.lastShown}`
-  const of = total !== undefined ? ` of ${total}` : ''
-  const notes =
-    (scan.crlf ? ' Line endings are CRLF (\\r not shown).' : '') +
-    (bom && encoding === 'utf-8' ? ' The file starts with a UTF-8 byte-order mark (not shown; edit_file keeps it).' : '') +
-    (encoding !== 'utf-8' ? ` Encoding: ${encodingLabel(encoding)}; shown decoded, and edit_file keeps this encoding.` : '') +
-    (scan.longCut ? ` ${scan.longCut} line${scan.longCut === 1 ? ' was' : 's were'} longer than ${MAX_LINE_CHARS.toLocaleString('en-US')} characters and cut; use bash (e.g. cut -c1-5000 or head -c) to see more of ${scan.longCut === 1 ? 'it' : 'them'}.` : '')
-  const next = `To continue, call read_file with offset=${scan.lastShown + 1}.`
-  if (scan.cappedAt) {
-    return `(${display}: output capped at ${MAX_RESULT_CHARS.toLocaleString('en-US')} characters; showing ${range}${of}. ${next}${notes})`
-  }
-  if (total !== undefined && scan.lastShown >= total) {
-    const whole = scan.firstShown === 1 ? `end of file, all ${total} lines shown` : `showing ${range}${of}; end of file`
-    return `(${display}: ${whole}.${notes})`
-  }
-  const unknown = total === undefined ? `; the file is ${formatBytes(size)} and continues (total line count not computed)` : ''
-  return `(${display}: showing ${range}${of}${unknown}. ${next}${notes})`
 }
 
 /** Single-quote a path for a shell hint. */

@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { BUILTIN_SLASH_NAMES, type ExtensionSource } from '../../../shared/custom-commands'
 import { parseFrontmatter, stringField } from './frontmatter'
 import { walkMarkdown, type RepoReader } from './repo-walk'
+import { capNotices } from '../notice-cap'
 
 /** The repository's command folders, the first winning a collision. */
 export const REPO_COMMAND_DIRS = ['.cortex/commands', '.claude/commands'] as const
@@ -141,5 +142,5 @@ export function scanCommands(repo: string, home: string | undefined, read: RepoR
     commands.set(c.name, c)
   }
   repoFiles.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
-  return { commands, repoFiles, notices }
+  return { commands, repoFiles, notices: capNotices(notices, 'the command files') }
 }

@@ -4,13 +4,17 @@
  * every repository command file, so any change — by anyone, the model in the guest included —
  * disables them until the user looks again). `expand` is the one place a typed `/name args`
  * becomes the prompt the model gets, for every front end. Collisions and problems are told once.
+ * The connected MCP servers' prompts are commands too (`/mcp__SERVER__PROMPT`, fetched by
+ * `mcpPrompt`): after built-ins and the user's own commands, before the repository's.
  */
 import { CortexError } from '../../../shared/errors'
-import type { CommandUse, ListedCommand } from '../../../shared/custom-commands'
+import { BUILTIN_SLASH_NAMES, mcpPromptFile, type CommandUse, type ListedCommand } from '../../../shared/custom-commands'
+import type { ImageInput } from '../../../shared/images'
 import type { TrustItem } from '../../../shared/extensions'
 import { readRepoFile } from '../repo-file'
+import { MCP_TOOL_PREFIX } from '../mcp/names'
 import { trustHash } from '../trust-store'
-import type { ExtensionContext, ExtensionProvider } from '../types'
+import type { ExtensionContext, ExtensionProvider, McpPromptCommand, SessionExtensions } from '../types'
 import { scanCommands, type CommandScan } from './command-files'
 import { expandCommand, mapAllowedTools, splitCommandLine } from './expand'
 
@@ -30,13 +34,21 @@ export function filesHash(files: ReadonlyArray<{ rel: string; bytes: Uint8Array 
   return trustHash(...files.flatMap((f) => [f.rel, f.bytes]))
 }
 
+/** Where the session's MCP prompts come from (its extensions). */
+export type McpPrompts = Pick<SessionExtensions, 'mcpPrompts' | 'getMcpPrompt' | 'mcpSettled'>
+
 /** A session's custom commands: the session calls {@link expand} and {@link list}; as a provider it names the repository's commands on the trust card. */
 export class SessionCommands implements ExtensionProvider {
   readonly name = 'commands'
   private readonly told = new Set<string>()
 
-  /** @param ctx the session's extension context (repository, home, trust store, emit) */
-  constructor(private readonly ctx: Pick<ExtensionContext, 'repo' | 'home' | 'trust' | 'emit'>) {}
+  private readonly fetching = new Set<AbortController>()
+
+  /**
+   * @param ctx the session's extension context (repository, home, trust store, emit)
+   * @param prompts the connected MCP servers' prompts (the session's extensions), offered as commands after the user's own
+   */
+  constructor(private readonly ctx: Pick<ExtensionContext, 'repo' | 'home' | 'trust' | 'emit'>, private readonly prompts?: () => McpPrompts) {}
 
   /** Scan now; tells the user each new notice once. */
   scan(): CommandScan & { hash: string | null; enabled: boolean } {
@@ -67,12 +79,66 @@ export class SessionCommands implements ExtensionProvider {
   /** The commands a front end may offer, by name. */
   list(): ListedCommand[] {
     const { commands, enabled } = this.scan()
-    return [...commands.values()]
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-      .map((c) => ({
-        name: c.name, source: c.source, file: c.file, enabled: c.source === 'user' || enabled,
-        ...(c.description ? { description: c.description } : {}), ...(c.argumentHint ? { argumentHint: c.argumentHint } : {})
-      }))
+    const prompts = this.visiblePrompts(commands)
+    const taken = new Set(prompts.map((p) => p.name))
+    const files: ListedCommand[] = [...commands.values()].filter((c) => !taken.has(c.name)).map((c) => ({
+      name: c.name, source: c.source, file: c.file, enabled: c.source === 'user' || enabled,
+      ...(c.description ? { description: c.description } : {}), ...(c.argumentHint ? { argumentHint: c.argumentHint } : {})
+    }))
+    const mcp: ListedCommand[] = prompts.map((p) => ({
+      name: p.name, source: 'mcp', file: mcpPromptFile(p.server), enabled: true,
+      ...(p.description ? { description: p.description } : {}), ...(p.argumentHint ? { argumentHint: p.argumentHint } : {})
+    }))
+    return [...files, ...mcp].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  }
+
+  /**
+   * The message of a typed `/mcp__SERVER__PROMPT args`: waits (bounded, Stop ends it) for servers
+   * still connecting, then fetches the prompt from its server. Undefined when `typed` does not start
+   * with `/mcp__`; a name no server offers (or the user's own command of that name, which wins) is
+   * expanded like any other message. Stop (or the session's close) aborts the wait and the fetch.
+   * @returns the message's text and images and what was typed; rejects with CortexError('invalid_input') (a missing argument, the server's error) or an AbortError
+   */
+  mcpPrompt(typed: string): Promise<ExpandedMessage & { images: ImageInput[] }> | undefined {
+    const line = splitCommandLine(typed)
+    const source = this.prompts?.()
+    if (!line || !source || !line.name.startsWith(MCP_TOOL_PREFIX)) return undefined
+    const abort = new AbortController()
+    this.fetching.add(abort)
+    return (async () => {
+      await source.mcpSettled(abort.signal)
+      if (abort.signal.aborted) throw abort.signal.reason as Error
+      const prompt = this.visiblePrompts(this.scan().commands).find((p) => p.name === line.name)
+      if (!prompt) return { ...this.expand(typed), images: [] }
+      const command: CommandUse = { name: prompt.name, args: line.args, source: 'mcp', file: mcpPromptFile(prompt.server) }
+      const m = await source.getMcpPrompt(prompt.name, line.args, abort.signal)
+      return { text: m.text, images: m.images, command }
+    })().finally(() => this.fetching.delete(abort))
+  }
+
+  /** End every prompt fetch in flight (Stop). */
+  stopPrompts(): void {
+    for (const a of this.fetching) a.abort(new DOMException('stopped', 'AbortError'))
+  }
+
+  /** {@link ExtensionProvider.close}: fetches in flight end. */
+  async close(): Promise<void> {
+    this.stopPrompts()
+  }
+
+  /** The MCP prompts offered now: a built-in's or the user's own command's name wins (told once); a prompt wins over a repository command (told once). */
+  private visiblePrompts(commands: CommandScan['commands']): McpPromptCommand[] {
+    const out: McpPromptCommand[] = []
+    for (const p of this.prompts?.().mcpPrompts() ?? []) {
+      const cmd = commands.get(p.name)
+      if ((BUILTIN_SLASH_NAMES as readonly string[]).includes(p.name)) this.tell(`/${p.name} is a built-in command: the MCP server "${p.server}"'s prompt of that name is not offered`)
+      else if (cmd?.source === 'user') this.tell(`/${p.name} is your command (${cmd.file}): the MCP server "${p.server}"'s prompt of that name is not offered`)
+      else {
+        if (cmd) this.tell(`/${p.name} is the MCP server "${p.server}"'s prompt: the repository's command ${cmd.file} of that name is not used`)
+        out.push(p)
+      }
+    }
+    return out
   }
 
   /**

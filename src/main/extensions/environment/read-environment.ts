@@ -7,11 +7,13 @@
  * name; when the setup asks for a network it also covers every file beside them, the package
  * manifests and lockfiles the setup reads, and the files the Dockerfile COPYs (built with network).
  */
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
+import { lstatSync, readdirSync, readlinkSync } from 'node:fs'
+import { join } from 'node:path'
 import { CortexError } from '../../../shared/errors'
 import { DEVCONTAINER_FILES, parseDevcontainer, type EnvironmentDefinition } from '../../guest/environment/devcontainer'
 import { copiedFilesHash } from '../../guest/environment/context-hash'
-import { hashLockfiles } from '../../guest/environment/lockfiles'
+import { hashFile, hashLockfiles, LOCKFILE_NAMES } from '../../guest/environment/lockfiles'
 import type { ProjectEnvironment } from '../../guest/environment/project-image'
 import { hashRepoFiles, runRepoFiles, type HashedRepoFiles } from '../named-files'
 import { readRepoFile } from '../repo-file'
@@ -38,7 +40,7 @@ export interface BoundFiles {
   /** The files the setup commands name (with every file beside them when the setup has network). */
   setupFiles: HashedRepoFiles
   /** With network: the manifests and lockfiles hashed (top folder), and whether the Dockerfile's COPY'd files count. */
-  network?: { manifests: string[]; copied: boolean }
+  network?: { manifests: string[]; copied: boolean; locksOverCap?: boolean }
 }
 
 /** Package manifests and package-manager settings a setup with network reads (top folder), besides the lockfiles of lockfiles.ts. */
@@ -55,10 +57,49 @@ function setupBinding(repo: string, def: EnvironmentDefinition, dockerfile: { pa
   const parts = [JSON.stringify(setupFiles.files), setupFiles.overCap ? randomBytes(32).toString('hex') : '']
   if (!def.setupNetwork) return { parts, bound: { setupFiles } }
   const manifests = SETUP_MANIFESTS.filter((m) => readRepoFileState(repo, m) !== 'missing')
-  parts.push(JSON.stringify(manifests.map((m) => [m, readRepoFileState(repo, m)])), hashLockfiles(repo).hash)
+  const locks = lockfilesState(repo)
+  parts.push(JSON.stringify(manifests.map((m) => [m, readRepoFileState(repo, m)])), locks ?? randomBytes(32).toString('hex'))
   const copied = def.base.kind === 'build' && dockerfile !== undefined
   if (copied && def.base.kind === 'build') parts.push(copiedFilesHash(repo, def.base.context, dockerfile.path, dockerfile.text, def.base.args))
-  return { parts, bound: { setupFiles, network: { manifests, copied } } }
+  return { parts, bound: { setupFiles, network: { manifests, copied, ...(locks === undefined ? { locksOverCap: true } : {}) } } }
+}
+
+/** Most bytes of lockfiles bound to a setup with network (one file 16 MiB, all 64 MiB): over it the environment cannot be enabled. */
+const MAX_BOUND_LOCKFILE_BYTES = 16 * 2 ** 20
+const MAX_BOUND_LOCKFILES_BYTES = 64 * 2 ** 20
+
+/**
+ * The top folder's lockfiles (lockfiles.ts names, requirements/constraints*.txt) as one hash part:
+ * each name with its bytes (a link: its target's name), sizes checked before reading (a sparse file
+ * never read); undefined over the caps. Synchronous and bounded, as the trust card is.
+ */
+function lockfilesState(repo: string): string | undefined {
+  const h = createHash('sha256')
+  let total = 0
+  let names: string[]
+  try {
+    names = readdirSync(repo).filter((n) => (LOCKFILE_NAMES as readonly string[]).includes(n) || /^(requirements|constraints).*\.txt$/.test(n)).sort()
+  } catch {
+    names = []
+  }
+  for (const n of names) {
+    const p = join(repo, n)
+    h.update(`${n}\0`)
+    try {
+      const st = lstatSync(p)
+      if (st.isSymbolicLink()) h.update(`<link>${readlinkSync(p)}`)
+      else if (!st.isFile()) h.update('<special>')
+      else {
+        total += st.size
+        if (st.size > MAX_BOUND_LOCKFILE_BYTES || total > MAX_BOUND_LOCKFILES_BYTES) return undefined
+        hashFile(p, h)
+      }
+    } catch {
+      h.update('<unreadable>')
+    }
+    h.update('\0')
+  }
+  return h.digest('hex')
 }
 
 /** A repository file's content as a hash part: `missing`, its sha256, or why it cannot be read. */
@@ -116,6 +157,7 @@ export function environmentCardDetail(f: EnvironmentFiles): string {
   const b = f.bound
   if (b?.setupFiles.files.length) lines.push(`Files the setup runs (a change asks you again):\n${b.setupFiles.files.map((x) => `  ${x.file} (${x.state.startsWith('sha256:') ? x.state.slice(0, 19) : x.state})`).join('\n')}`)
   if (b?.setupFiles.overCap) lines.push(`This environment cannot be enabled: the files beside its setup scripts are too many to bind your consent to (${b.setupFiles.overCap}); move the scripts into a small folder of their own`)
+  if (b?.network?.locksOverCap) lines.push('This environment cannot be enabled with a network: its lockfiles are over 16 MiB each or 64 MiB in all, too much to bind your consent to')
   if (b?.network) lines.push(`With network, also bound: the lockfiles${b.network.manifests.length ? `, ${b.network.manifests.join(', ')}` : ''}${b.network.copied ? ', the files the Dockerfile copies' : ''}: a change asks you again`)
   if (Object.keys(d.env).length) lines.push(`Environment: ${Object.keys(d.env).join(', ')}`)
   for (const n of d.notes) lines.push(n)
@@ -133,7 +175,7 @@ export function environmentResolver(trust: TrustStore): (repo: string) => Promis
     const f = readEnvironmentFiles(repo)
     if (!f || !trust.isTrusted(repo, ENVIRONMENT_TRUST_KEY, f.hash)) return undefined
     if (!f.def) throw new CortexError('invalid_input', f.error ?? `${f.file} cannot be used`)
-    const locks = hashLockfiles(repo)
+    const locks = await hashLockfiles(repo)
     // the Dockerfile's bytes that were link-checked and hashed are what gets built (fed on stdin): never its path, read again
     return { repo, def: f.def, hash: f.hash, lockHash: locks.hash, lockfiles: locks.files, ...(f.dockerfile && { dockerfile: f.dockerfile.bytes }) }
   }

@@ -15,6 +15,8 @@ import { runHookProcess } from './hook-exec'
 import { selectHooks } from './hook-match'
 import { interpretHook, verdictOf, type HookVerdict } from './hook-output'
 import { loadHooks, type LoadedHooks, type RepoFileReader } from './hook-sources'
+import { keepHostHooksOffRepository } from './host-hook-policy'
+import { capNotices } from '../notice-cap'
 
 /** What the session's hooks need. */
 export interface SessionHooksDeps {
@@ -49,9 +51,9 @@ export class SessionHooks {
   /** @param deps see {@link SessionHooksDeps} */
   constructor(private readonly deps: SessionHooksDeps) {}
 
-  /** The hooks as they are on disk now (never throws). */
-  load(): Promise<LoadedHooks> {
-    return loadHooks(this.deps.repo, this.deps.home, this.deps.readRepoFile)
+  /** The hooks as they are on disk now, a host hook naming the repository turned into a guest hook (never throws). */
+  async load(): Promise<LoadedHooks> {
+    return keepHostHooksOffRepository(await loadHooks(this.deps.repo, this.deps.home, this.deps.readRepoFile), this.deps.repo)
   }
 
   /**
@@ -110,10 +112,11 @@ export class SessionHooks {
         : `This repository has hooks (${files.join(', ')}); they stay off until you enable them for this repository.`
       this.deps.emit({ type: 'hooks_notice', kind: changed ? 'changed' : 'untrusted', message, files, ...t })
     }
-    const fresh = loaded.problems.filter((p) => !this.said.has(`problem:${p}`))
-    if (fresh.length > 0) {
-      for (const p of fresh) this.said.add(`problem:${p}`)
-      this.deps.emit({ type: 'hooks_notice', kind: 'invalid', message: fresh.join('\n'), files: [...new Set(fresh.map((p) => p.slice(0, p.indexOf(':'))))], ...t })
+    const unsaid = loaded.problems.filter((p) => !this.said.has(`problem:${p}`))
+    if (unsaid.length > 0) {
+      for (const p of unsaid) this.said.add(`problem:${p}`)
+      const fresh = capNotices(unsaid, 'the hooks')
+      this.deps.emit({ type: 'hooks_notice', kind: 'invalid', message: fresh.join('\n'), files: [...new Set(unsaid.map((p) => p.slice(0, p.indexOf(':'))))], ...t })
     }
   }
 }

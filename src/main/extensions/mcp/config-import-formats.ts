@@ -46,10 +46,16 @@ function copy(src: Obj, key: string, out: Obj, to: string, ok: (v: unknown) => b
   else notes.push(`${key}: not taken (expected ${want})`)
 }
 
+/** Cortex's own keys an import never carries over: what they grant is the user's to give, in Cortex. */
+const OWN_KEYS: Record<string, string> = {
+  network: 'a network for the server is yours to allow: cortex mcp add … --network, or "network": true in your own mcp.json',
+  readOnly: 'offering its tools outside Agent mode is yours to decide: cortex mcp add … --read-only, or "readOnly" in your own mcp.json'
+}
+
 /** Note every key of `src` not in `handled`, with `why` (or a generic reason). */
 function noteRest(src: Obj, handled: readonly string[], notes: string[], why: Record<string, string> = {}): void {
   for (const k of Object.keys(src)) {
-    if (!handled.includes(k)) notes.push(`${k}: not imported (${why[k] ?? 'Cortex has no such setting'})`)
+    if (!handled.includes(k)) notes.push(`${k}: not imported (${why[k] ?? OWN_KEYS[k] ?? 'Cortex has no such setting'})`)
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Loads every MCP config a session sees and decides which servers may start (ADR 0033):
- * `--mcp-config` files (CORTEX_MCP_CONFIG; the last given first), the user's CORTEX_HOME/mcp.json, then the repository's
+ * `--mcp-config` files (CORTEX_MCP_CONFIG; the last given first; one inside the repository is refused), the user's CORTEX_HOME/mcp.json, then the repository's
  * `.cortex/mcp.json` and `.mcp.json`. On a name collision the first of that order wins (so the
  * user's config always beats a repository's) and the others are listed as shadowed. A repository's
  * server starts only once the user trusted its exact entry for that repository (trust key
@@ -12,6 +12,7 @@ import { delimiter, join, resolve } from 'node:path'
 import type { TrustItem } from '../../../shared/extensions'
 import type { McpServerConfig } from './config-types'
 import { repoEntryTrust } from './entry-trust'
+import { flagFileRefusal } from './flag-file-policy'
 import { parseMcpConfigText, type McpConfigProblem, type McpConfigScope, type ParsedMcpServer } from './config-parse'
 
 /** Env var: `--mcp-config` files of `cortex run`, `path.delimiter`-separated; user-level trust. */
@@ -105,6 +106,12 @@ export function loadMcpConfig(inputs: McpConfigInputs): McpConfigSet {
   }
   // the last --mcp-config given wins a name among them, as a later flag overrides an earlier one
   for (const file of flagFiles(env).reverse()) {
+    // a flag file the guest can write is not the user's: refused, never read (flag-file-policy.ts)
+    const refused = flagFileRefusal(file, inputs.repo, inputs.home)
+    if (refused !== null) {
+      problems.push({ file, message: refused })
+      continue
+    }
     const text = readHostFile(file, problems, true)
     take('flag', file, text, 'user')
   }

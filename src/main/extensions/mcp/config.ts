@@ -14,6 +14,7 @@ import { describeServer, describeWithNotes, loadMcpConfig, type McpConfigSet, ty
 export { addUserServer, removeUserServer } from './config-file'
 export { importMcpServers, IMPORT_FORMATS, defaultImportFiles, type ImportReport, type ImportFormat } from './config-import'
 export { describeServer, describeWithNotes, MCP_CONFIG_ENV, type McpConfigSet, type McpServerEntry } from './config-load'
+export { flagFileRefusal } from './flag-file-policy'
 export type { RawMcpEntry } from './config-parse'
 
 /**

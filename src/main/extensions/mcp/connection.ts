@@ -6,7 +6,8 @@
  * whose connection ends by itself (it crashed, its guest died) is restarted once and reported; a
  * second crash leaves it failed.
  */
-import type { CallToolResult, Tool, Transport } from '@modelcontextprotocol/client'
+import type { CallToolResult, GetPromptResult, Prompt, Tool, Transport } from '@modelcontextprotocol/client'
+import { abortError, isHttp4xx, listPrompts, raceSignal } from './connection-helpers'
 import { Client } from '@modelcontextprotocol/client'
 import { errorFields, type Logger } from '../../../shared/logger-types'
 import { DEFAULT_MCP_TIMEOUT_MS, type McpServerConfig } from './config-types'
@@ -33,6 +34,8 @@ export interface OpenedTransport {
    * replaced guest removed the container), not because the server stopped; absent: never.
    */
   guestReplaced?(): boolean
+  /** A remote server's legacy HTTP+SSE transport, tried once when Streamable HTTP is refused with a 4xx; absent: none. */
+  fallback?(): OpenedTransport
   /** True when connecting failed because the user must log in first (OAuth; remote servers only). */
   needsLogin?(): boolean
 }
@@ -62,6 +65,10 @@ export class McpConnection {
   error: string | undefined
   /** The server's tools (as listed at connect), empty until ready. */
   tools: Tool[] = []
+  /** The server's prompts (`prompts/list` at connect, at most MCP_MAX_PROMPTS); empty when it has none. */
+  prompts: Prompt[] = []
+  /** Whether the server declared the resources capability (at connect). */
+  hasResources = false
   /** The negotiated protocol revision (e.g. `2025-11-25` or `2026-07-28`). */
   protocolVersion: string | undefined
   /** How many times the server was restarted after a crash. */
@@ -109,25 +116,42 @@ export class McpConnection {
    * and the call rejects at once.
    * @throws McpCallError for what the model should read (deadline, server gone or failed); an AbortError on Stop
    */
-  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    const def = this.tools.find((t) => t.name === tool)
+    return this.request(tool, signal, (client, opts) => client.callTool({ name: tool, arguments: args }, { ...opts, ...(def ? { toolDefinition: def } : {}) }))
+  }
+
+  /**
+   * `prompts/get` of `prompt` with `args` (the prompt's declared arguments by name), with the
+   * deadline and Stop of {@link call}. @throws as {@link call} does
+   */
+  getPrompt(prompt: string, args: Record<string, string>, signal: AbortSignal): Promise<GetPromptResult> {
+    return this.request(`prompt ${prompt}`, signal, (client, opts) => client.getPrompt({ name: prompt, arguments: args }, opts))
+  }
+
+  /** `resources/list` (one page from `cursor`) or `resources/read` of a URI, with the deadline and Stop of {@link call}. @throws as {@link call} does */
+  resources<T>(what: string, signal: AbortSignal, fn: (client: Client, opts: { signal: AbortSignal; timeout: number }) => Promise<T>): Promise<T> {
+    return this.request(what, signal, fn)
+  }
+
+  /** One request to the ready server (waiting for a restart in progress), cut at the deadline, on Stop and at close. */
+  private async request<T>(what: string, signal: AbortSignal, fn: (client: Client, opts: { signal: AbortSignal; timeout: number }) => Promise<T>): Promise<T> {
     if (this.starting) await raceSignal(this.starting, signal)
     const client = this.client
     if (this.state !== 'ready' || !client) throw new McpCallError(`the MCP server "${this.config.name}" is not available: ${this.error ?? this.state}`)
     const timeoutMs = this.config.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS
     const deadline = new AbortController()
-    const timer = setTimeout(() => deadline.abort(new McpCallError(`the MCP server "${this.config.name}" did not answer ${tool} within ${Math.round(timeoutMs / 1000)} s; the call was cancelled`)), timeoutMs)
+    const timer = setTimeout(() => deadline.abort(new McpCallError(`the MCP server "${this.config.name}" did not answer ${what} within ${Math.round(timeoutMs / 1000)} s; the call was cancelled`)), timeoutMs)
     const both = AbortSignal.any([signal, deadline.signal, this.lifetime.signal])
     try {
-      const tools = this.tools
-      const def = tools.find((t) => t.name === tool)
-      return await raceSignal(client.callTool({ name: tool, arguments: args }, { signal: both, timeout: timeoutMs + 1000, ...(def ? { toolDefinition: def } : {}) }), both)
+      return await raceSignal(fn(client, { signal: both, timeout: timeoutMs + 1000 }), both)
     } catch (err) {
       if (signal.aborted) throw signal.reason instanceof Error && signal.reason.name === 'AbortError' ? signal.reason : abortError()
       if (deadline.signal.aborted) throw deadline.signal.reason as McpCallError
       if (this.state !== 'ready' || client !== this.client) {
         throw new McpCallError(`the MCP server "${this.config.name}" ended during the call (${this.error ?? 'connection closed'})${this.state === 'ready' ? '; it was restarted, so the call may be retried if it is safe to repeat' : ''}`)
       }
-      throw new McpCallError(`the MCP server "${this.config.name}" answered ${tool} with an error: ${(err as Error).message}`)
+      throw new McpCallError(`the MCP server "${this.config.name}" answered ${what} with an error: ${(err as Error).message}`)
     } finally {
       clearTimeout(timer)
     }
@@ -154,18 +178,17 @@ export class McpConnection {
     try {
       opened = await raceSignal(this.open(signal), signal)
       this.opened = opened
-      const client = new Client(CLIENT_INFO, { capabilities: this.elicit ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: MCP_PROBE_TIMEOUT_MS } } })
-      const elicit = this.elicit
-      if (elicit) {
-        // a server's question mid-call becomes a card (ADR 0034); URL mode is not offered, so a form is all that comes
-        client.setRequestHandler('elicitation/create', (req, ctx) => {
-          const p = req.params as { mode?: string; message: string; requestedSchema?: { properties?: Record<string, unknown>; required?: unknown } }
-          if (p.mode === 'url' || !p.requestedSchema) return { action: 'decline' as const }
-          return elicit({ message: p.message, requestedSchema: p.requestedSchema }, ctx.mcpReq.signal)
-        })
+      let client: Client
+      try {
+        client = await this.handshake(opened, signal)
+      } catch (err) {
+        // a remote server that does not speak Streamable HTTP answers its POST with a 4xx: try the legacy HTTP+SSE transport (the spec's backwards compatibility)
+        if (!opened.fallback || signal.aborted || opened.needsLogin?.() || !isHttp4xx(err)) throw err
+        await opened.transport.close().catch(() => undefined)
+        this.logger.info('MCP server refused Streamable HTTP; trying the legacy HTTP+SSE transport', { server: this.config.name, ...errorFields(err) })
+        opened = this.opened = opened.fallback()
+        client = await this.handshake(opened, signal)
       }
-      client.onerror = (err) => this.logger.debug('MCP protocol note', { server: this.config.name, ...errorFields(err) })
-      await client.connect(opened.transport, { signal, timeout: MCP_CONNECT_DEADLINE_MS })
       const listed = await client.listTools(undefined, { signal, timeout: MCP_CONNECT_DEADLINE_MS })
       if (this.closing) {
         await client.close().catch(() => undefined)
@@ -173,6 +196,8 @@ export class McpConnection {
       }
       this.client = client
       this.tools = listed.tools
+      this.prompts = await listPrompts(client, this.config.name, signal, MCP_CONNECT_DEADLINE_MS, this.logger)
+      this.hasResources = client.getServerCapabilities()?.resources !== undefined
       this.protocolVersion = client.getNegotiatedProtocolVersion()
       this.state = 'ready'
       this.error = undefined
@@ -195,6 +220,23 @@ export class McpConnection {
       this.logger.warn('MCP server failed to start', { server: this.config.name, error: this.error })
       this.report(this.config.name, `could not start: ${this.error}`)
     }
+  }
+
+  /** A client over `opened`, connected (the protocol negotiated), answering elicitation when the session can ask. */
+  private async handshake(opened: OpenedTransport, signal: AbortSignal): Promise<Client> {
+    const client = new Client(CLIENT_INFO, { capabilities: this.elicit ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: MCP_PROBE_TIMEOUT_MS } } })
+    const elicit = this.elicit
+    if (elicit) {
+      // a server's question mid-call becomes a card (ADR 0034); URL mode is not offered, so a form is all that comes
+      client.setRequestHandler('elicitation/create', (req, ctx) => {
+        const p = req.params as { mode?: string; message: string; requestedSchema?: { properties?: Record<string, unknown>; required?: unknown } }
+        if (p.mode === 'url' || !p.requestedSchema) return { action: 'decline' as const }
+        return elicit({ message: p.message, requestedSchema: p.requestedSchema }, ctx.mcpReq.signal)
+      })
+    }
+    client.onerror = (err) => this.logger.debug('MCP protocol note', { server: this.config.name, ...errorFields(err) })
+    await client.connect(opened.transport, { signal, timeout: MCP_CONNECT_DEADLINE_MS })
+    return client
   }
 
   /** The connection ended by itself: restart once, then leave it failed. */
@@ -225,31 +267,4 @@ export class McpConnection {
     this.report(this.config.name, `stopped (${why}); restarted once`)
     void this.start()
   }
-}
-
-/** `promise`, or an AbortError (the signal's reason when it is one) as soon as `signal` aborts. */
-function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(reasonOf(signal))
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(reasonOf(signal))
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(v)
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(e instanceof Error ? e : new Error(String(e)))
-      }
-    )
-  })
-}
-
-function reasonOf(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : abortError()
-}
-
-function abortError(): Error {
-  return new DOMException('stopped', 'AbortError')
 }

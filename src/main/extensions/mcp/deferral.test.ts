@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { generatedTools } from '../../../../test/support/mcp-many-tools-server'
 import { budgetTokens, parseSchemaBudget, planDeferral, schemaTokens } from './deferral'
 import { rankTools } from './tool-rank'
+import { schemaBudgetFrom } from './deferral-factory'
+import { SettingsSchema } from '../../../shared/settings'
+import { NOOP_LOGGER } from '../../../shared/logger-types'
 import { argumentsLine, runToolSearch, searchable } from './tool-search'
 
 const tools = generatedTools(200).map((t) => searchable({ name: `mcp__many__${t.name}`, description: t.description, jsonSchema: t.inputSchema }))
@@ -55,5 +58,24 @@ describe('tool_search', () => {
     expect(text).toContain('arguments: id: string (required), owner?: string, limit?: integer, since?: string, tags?: string[]')
     expect(runToolSearch(source, { query: 'zebra' })).toMatch(/No MCP tool matches "zebra"/)
     expect(argumentsLine({ type: 'object' })).toBe('no arguments')
+  })
+})
+
+describe('the budget setting', () => {
+  const warned: string[] = []
+  const logger = { ...NOOP_LOGGER, warn: (m: string) => void warned.push(m) }
+  it('takes Settings\' mcpSchemaBudget, the environment winning over it, a bad value falling back to 10%', () => {
+    expect(schemaBudgetFrom({ logger, mcpSchemaBudget: '20000' }, {})).toEqual({ tokens: 20000 })
+    expect(schemaBudgetFrom({ logger, mcpSchemaBudget: '' }, {})).toEqual({ share: 0.1 })
+    expect(schemaBudgetFrom({ logger, mcpSchemaBudget: '20000' }, { CORTEX_MCP_SCHEMA_BUDGET: '5%' })).toEqual({ share: 0.05 })
+    expect(schemaBudgetFrom({ logger, mcpSchemaBudget: 'lots' }, {})).toEqual({ share: 0.1 })
+    expect(warned.at(-1)).toContain('settings.mcpSchemaBudget ignored')
+  })
+  it('is checked by the settings schema, naming the field', () => {
+    expect(SettingsSchema.parse({}).mcpSchemaBudget).toBe('')
+    expect(SettingsSchema.parse({ mcpSchemaBudget: ' 15% ' }).mcpSchemaBudget).toBe('15%')
+    const bad = SettingsSchema.safeParse({ mcpSchemaBudget: 'lots' })
+    expect(bad.success).toBe(false)
+    expect(bad.error!.issues[0]).toMatchObject({ path: ['mcpSchemaBudget'], message: expect.stringContaining('a percentage (10%)') })
   })
 })

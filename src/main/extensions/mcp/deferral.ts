@@ -5,13 +5,11 @@
  * index instead of a schema — until the model loads them. Pure functions; the session keeps the set
  * of loaded tools (deferral-state.ts).
  */
-import { CortexError } from '../../../shared/errors'
+import { type SchemaBudget } from '../../../shared/mcp'
 import { estimateTokens } from '../../harness/compaction/accounting'
 
-/** Env var: the MCP schema budget, in tokens (e.g. `20000`) or as a share of the context window (`0.1`, `10%`). */
-export const MCP_SCHEMA_BUDGET_ENV = 'CORTEX_MCP_SCHEMA_BUDGET'
-/** Default budget: this share of the model's context window. */
-export const DEFAULT_BUDGET_SHARE = 0.1
+export { DEFAULT_BUDGET_SHARE, MCP_SCHEMA_BUDGET_ENV, parseSchemaBudget, type SchemaBudget } from '../../../shared/mcp'
+
 /** Tokens a declaration costs besides its name, description and schema (the wrapper every provider adds). */
 const DECLARATION_OVERHEAD = 12
 
@@ -26,31 +24,6 @@ export interface CostedTool {
 /** Estimated tokens of one tool declaration: its name, description and JSON Schema, plus a fixed overhead. */
 export function schemaTokens(tool: CostedTool): number {
   return estimateTokens(tool.name) + estimateTokens(tool.description) + estimateTokens(JSON.stringify(tool.jsonSchema ?? {})) + DECLARATION_OVERHEAD
-}
-
-/** A budget as configured: a number of tokens, or a share of the context window. */
-export type SchemaBudget = { tokens: number } | { share: number }
-
-/**
- * Parse the budget setting ({@link MCP_SCHEMA_BUDGET_ENV}, the settings file's `mcpSchemaBudget`):
- * a whole number is tokens (`0` defers every MCP tool whatever it costs), a fraction in (0, 1) or a
- * percentage `N%` is a share of the window.
- * @returns the default share when unset or empty
- * @throws CortexError('invalid_input') naming the setting for anything else
- */
-export function parseSchemaBudget(raw: string | number | undefined, name = MCP_SCHEMA_BUDGET_ENV): SchemaBudget {
-  if (raw === undefined || (typeof raw === 'string' && raw.trim() === '')) return { share: DEFAULT_BUDGET_SHARE }
-  const text = String(raw).trim()
-  const pct = /^(\d+(?:\.\d+)?)\s*%$/.exec(text)
-  if (pct) {
-    const p = Number(pct[1])
-    if (p > 0 && p <= 100) return { share: p / 100 }
-  } else {
-    const n = Number(text)
-    if (Number.isFinite(n) && n > 0 && n < 1) return { share: n }
-    if (Number.isInteger(n) && n >= 0 && n <= 10_000_000) return { tokens: n }
-  }
-  throw new CortexError('invalid_input', `${name}="${text}" must be a number of tokens (0-10000000), a share of the context window (0.1) or a percentage (10%)`)
 }
 
 /** The budget in tokens for a context window of `window` tokens. */

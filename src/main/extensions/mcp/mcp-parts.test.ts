@@ -13,7 +13,7 @@ describe('mcpToolName', () => {
   it('prefixes, sanitises to the providers\' alphabet, caps at 64 and keeps names unique', () => {
     const taken = new Set<string>()
     expect(mcpToolName('everything', 'get-sum', taken)).toBe('mcp__everything__get-sum')
-    expect(mcpToolName('my.server', 'tool name/ü', taken)).toBe('mcp__my_server__tool_name_')
+    expect(mcpToolName('my.server', 'tool name/ü', taken)).toMatch(/^mcp__my_server__tool_name__[0-9a-f]{8}$/)
     const long = mcpToolName('s', 'x'.repeat(100), taken)
     expect(long).toMatch(/^[a-zA-Z0-9_-]{1,64}$/)
     expect(long).toHaveLength(64)
@@ -21,6 +21,15 @@ describe('mcpToolName', () => {
     const b = mcpToolName('a', 'b/c', taken)
     expect(a).not.toBe(b)
     expect(b).toMatch(/^[a-zA-Z0-9_-]{1,64}$/)
+  })
+
+  it('servers whose names clean alike never trade names with the order they connect in', () => {
+    const first = new Set<string>()
+    const dotFirst = [mcpToolName('g.h', 'run', first), mcpToolName('g_h', 'run', first)]
+    const second = new Set<string>()
+    const plainFirst = [mcpToolName('g_h', 'run', second), mcpToolName('g.h', 'run', second)]
+    expect(dotFirst).toEqual([plainFirst[1], plainFirst[0]])
+    expect(plainFirst[0]).toBe('mcp__g_h__run')
   })
 })
 
@@ -83,7 +92,7 @@ describe('guestArgv', () => {
     writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: '@scope/srv', bin: { srv: './dist/index.js' } }))
     const base = { name: 's', transport: 'stdio' as const, env: {} }
     expect(guestArgv({ ...base, command: 'npx', args: ['-y', '@scope/srv@1.2.3', '--flag'] }, home)).toEqual(['node', '/opt/cortex/mcp-packages/node_modules/@scope/srv/dist/index.js', '--flag'])
-    expect(() => guestArgv({ ...base, command: 'npx', args: ['-y', 'other'] }, home)).toThrow(/other is not in Cortex's MCP package cache .*`cortex mcp-cache add other`/)
+    expect(() => guestArgv({ ...base, command: 'npx', args: ['-y', 'other'] }, home)).toThrow(/other is not in Cortex's MCP package cache .*`cortex mcp cache add other`/)
     expect(guestArgv({ ...base, command: 'npx', args: ['-y', 'other'], network: true }, home)).toEqual(['npx', '-y', 'other'])
     expect(guestArgv({ ...base, command: 'python3', args: ['srv.py'] }, home)).toEqual(['python3', 'srv.py'])
     // uvx & co. download at start: without network a clear refusal naming how to pre-fill; with network as written

@@ -52,7 +52,7 @@ export function guestArgv(cfg: McpStdioServerConfig, home: string): string[] {
   throw new CortexError(
     'invalid_input',
     `MCP server "${cfg.name}" runs \`npx ${spec}\`, but ${name} is not in Cortex's MCP package cache (${mcpPackagesDir(home)}) and the server has no network. ` +
-      `Add it on this machine with \`cortex mcp-cache add ${name}\` (offline: \`cortex mcp-cache add ${name} --from <a node_modules folder that has it>\`), or allow the server network ("network": true).`
+      `Add it on this machine with \`cortex mcp cache add ${name}\` (offline: \`cortex mcp cache add ${name} --from <a node_modules folder that has it>\`), or allow the server network ("network": true).`
   )
 }
 

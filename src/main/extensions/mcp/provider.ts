@@ -11,7 +11,7 @@ import { errorFields } from '../../../shared/logger-types'
 import type { Guest } from '../../guest/guest'
 import type { ToolDefinition } from '../../tools/tool'
 import type { TrustItem } from '../../../shared/extensions'
-import type { ExtensionContext, ExtensionProvider } from '../types'
+import type { ExtensionContext, ExtensionProvider, McpPromptCommand } from '../types'
 import type { McpServerConfig, McpStdioServerConfig } from './config-types'
 import type { McpConnection } from './connection'
 import { sessionMcpConfig } from './config'
@@ -20,6 +20,8 @@ import type { McpConfigSet } from './config-load'
 import { mcpToolName } from './names'
 import { mcpOAuthStatus } from './oauth-store'
 import { toolEnabled } from './tool-adapter-rules'
+import { promptArgumentHint, promptArguments, promptMessage, type McpPromptMessage } from './prompt-commands'
+import { CortexError } from '../../../shared/errors'
 
 export { MCP_CONFIG_ENV } from './config-load'
 /** Longest wait at a turn's start for servers still connecting (ms); they keep connecting for later turns. */
@@ -55,6 +57,8 @@ export class McpProvider implements ExtensionProvider {
   private readonly names = new Map<string, string>()
   private readonly taken = new Set<string>()
   private starts: Promise<void>[] = []
+  private readonly promptNames = new Map<string, string>()
+  private readonly promptsTaken = new Set<string>()
 
   /** The repository's servers waiting for the user (the latest load). */
   private untrusted: readonly TrustItem[]
@@ -127,7 +131,7 @@ export class McpProvider implements ExtensionProvider {
     await Promise.all(gone.map((c) => c.close()))
   }
 
-  /** Every ready server's enabled tools. */
+  /** Every ready server's enabled tools, and `mcp_read_resource` while some ready server has resources. */
   tools(): readonly ToolDefinition[] {
     const out: ToolDefinition[] = []
     const rt = this.runtime
@@ -146,11 +150,59 @@ export class McpProvider implements ExtensionProvider {
         out.push(rt.mcpToolDefinition(conn, tool, name, inGuest))
       }
     }
+    const withResources = (): McpConnection[] => this.connections.filter((c) => c.state === 'ready' && c.hasResources)
+    if (withResources().length > 0) out.push(rt.mcpReadResourceTool(withResources)) // read-only: every mode
     return out
+  }
+
+  /** Every ready server's prompts as slash commands named `mcp__SERVER__PROMPT` (prompt-commands.ts). */
+  mcpPrompts(): readonly McpPromptCommand[] {
+    return this.connections.filter((c) => c.state === 'ready').flatMap((conn) => conn.prompts.map((p) => {
+      const hint = promptArgumentHint(p)
+      const description = p.description ?? p.title
+      return { name: this.promptName(conn.config.name, p.name), server: conn.config.name, prompt: p.name, ...(description ? { description } : {}), ...(hint ? { argumentHint: hint } : {}) }
+    }))
+  }
+
+  /**
+   * The user message the prompt `/name` gives with the typed `args` (`prompts/get`, with the server's
+   * deadline; aborting `signal` ends it at once).
+   * @throws CortexError('invalid_input') for an unknown prompt, a missing argument or the server's error; an AbortError on Stop
+   */
+  async getMcpPrompt(name: string, args: string, signal: AbortSignal): Promise<McpPromptMessage> {
+    for (const conn of this.connections) {
+      const p = conn.prompts.find((q) => this.promptName(conn.config.name, q.name) === name)
+      if (!p || conn.state === 'closed') continue
+      const values = promptArguments(name, p, args)
+      try {
+        return promptMessage(name, await conn.getPrompt(p.name, values, signal))
+      } catch (err) {
+        if ((err as Error).name === 'McpCallError') throw new CortexError('invalid_input', `/${name}: ${(err as Error).message}`)
+        throw err
+      }
+    }
+    throw new CortexError('invalid_input', `/${name}: no connected MCP server offers this prompt now`)
+  }
+
+  /** The slash command name of `server`'s `prompt`, the same for the whole session. */
+  private promptName(server: string, prompt: string): string {
+    const key = `${server}\0${prompt}`
+    let name = this.promptNames.get(key)
+    if (!name) this.promptNames.set(key, (name = mcpToolName(server, prompt, this.promptsTaken)))
+    return name
   }
 
   /** Wait (bounded by {@link MCP_TURN_WAIT_MS} and `signal`) for servers still connecting, and those logged in since they needed it. */
   async turnStarting(signal: AbortSignal): Promise<void> {
+    await this.settled(signal, () => this.refresh())
+  }
+
+  /** Wait (bounded like {@link turnStarting}) until no server is still connecting: a typed `/mcp__…` prompt waits for its server. */
+  async mcpSettled(signal: AbortSignal): Promise<void> {
+    await this.settled(signal, () => this.loading)
+  }
+
+  private async settled(signal: AbortSignal, first: () => Promise<void>): Promise<void> {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, MCP_TURN_WAIT_MS)
       const done = (): void => {
@@ -161,7 +213,7 @@ export class McpProvider implements ExtensionProvider {
       signal.addEventListener('abort', done, { once: true })
       // a server that needed a login connects again once the user has logged in (`cortex mcp login`, the panel)
       const loggedIn = (c: McpConnection): boolean => c.state === 'needs-login' && c.config.transport === 'http' && mcpOAuthStatus(this.ctx.home ?? '', c.config.url) === 'logged-in'
-      void this.refresh().then(() => Promise.all(this.connections.map((c) => (c.state === 'connecting' || loggedIn(c) ? c.start() : undefined)))).then(done)
+      void first().then(() => Promise.all(this.connections.map((c) => (c.state === 'connecting' || loggedIn(c) ? c.start() : undefined)))).then(done)
     })
   }
 

@@ -5,3 +5,4 @@
 export { McpConnection } from './connection'
 export { transportOpener } from './transports'
 export { mcpToolDefinition } from './tool-adapter'
+export { mcpReadResourceTool } from './read-resource-tool'

@@ -3,7 +3,8 @@
  * asks for tools (every step, and when a call runs) it costs the MCP tools the mode in force offers;
  * when they exceed the budget, every one the model has not loaded is marked `deferred` (the turn loop
  * then leaves its schema out) and `tool_search` is added to find and load them. It emits
- * `mcp_schemas` whenever the figures change, before the request they describe.
+ * `mcp_schemas` whenever the figures change, before the request they describe, and
+ * `mcp_schemas_loaded` for each load, so a resumed session sends what its model had loaded.
  *
  * tool_search is read-only (offered in every mode: it runs nothing, it only chooses which schemas
  * are sent) and searches only the deferred tools the mode in force offers, so Ask mode can find a
@@ -11,6 +12,7 @@
  */
 import type { SessionEvent } from '../../../shared/events'
 import { offeredTools, type Mode, type ModeLock } from '../../../shared/modes'
+import { MCP_TOOL_PREFIX } from '../../../shared/mcp'
 import { defineTool, type ToolDefinition } from '../../tools/tool'
 import type { ExtensionProvider, McpLiveServer } from '../types'
 import { budgetTokens, planDeferral, schemaTokens, type DeferralPlan, type SchemaBudget } from './deferral'
@@ -25,6 +27,8 @@ export interface DeferralOptions {
   /** The mode and lock in force now; absent: every MCP tool counts as offered. */
   modeNow?(): { mode: Mode; lock: ModeLock | null }
   emit(event: SessionEvent): void
+  /** Tools the model loaded earlier in this session (a resumed log's `mcp_schemas_loaded`): sent again. */
+  loaded?: readonly string[]
 }
 
 /** A provider whose tools are deferred past the budget, plus what the user sees of it. */
@@ -46,13 +50,14 @@ const costOf = (t: ToolDefinition): number => {
  * @returns a provider with the same prompt sections, trust items, reloads and close as `inner`
  */
 export function withSchemaDeferral(inner: ExtensionProvider, opts: DeferralOptions): DeferringProvider {
-  const loaded = new Set<string>()
+  const loaded = new Set<string>(opts.loaded)
   const budget = budgetTokens(opts.budget, opts.window)
   let last: DeferralPlan | null = null
   let said = ''
 
-  const offeredNow = (tools: readonly ToolDefinition[]): ToolDefinition[] => {
-    if (!opts.modeNow) return [...tools]
+  const offeredNow = (every: readonly ToolDefinition[]): ToolDefinition[] => {
+    const tools = every.filter((t) => t.name.startsWith(MCP_TOOL_PREFIX)) // mcp_read_resource is small and never deferred
+    if (!opts.modeNow) return tools
     const { mode, lock } = opts.modeNow()
     const names = new Set(offeredTools(mode, lock, false, tools.map((t) => ({ name: t.name, readOnly: t.readOnly === true }))))
     return tools.filter((t) => names.has(t.name))
@@ -65,7 +70,9 @@ export function withSchemaDeferral(inner: ExtensionProvider, opts: DeferralOptio
       return offered.filter((t) => p.deferred.has(t.name)).map(searchable)
     },
     load: (names) => {
-      for (const n of names) loaded.add(n)
+      const fresh = names.filter((n) => !loaded.has(n))
+      for (const n of fresh) loaded.add(n)
+      if (fresh.length > 0) opts.emit({ type: 'mcp_schemas_loaded', names: fresh }) // persisted: a resumed session sends them again
     }
   }
   const search = defineTool({
@@ -102,6 +109,9 @@ export function withSchemaDeferral(inner: ExtensionProvider, opts: DeferralOptio
     ...(inner.turnStarting ? { turnStarting: (signal: AbortSignal) => inner.turnStarting!(signal) } : {}),
     ...(inner.onTrustChanged ? { onTrustChanged: () => inner.onTrustChanged!() } : {}),
     ...(inner.close ? { close: () => inner.close!() } : {}),
+    ...(inner.mcpPrompts ? { mcpPrompts: () => inner.mcpPrompts!() } : {}),
+    ...(inner.mcpSettled ? { mcpSettled: (signal: AbortSignal) => inner.mcpSettled!(signal) } : {}),
+    ...(inner.getMcpPrompt ? { getMcpPrompt: (name: string, args: string, signal: AbortSignal) => inner.getMcpPrompt!(name, args, signal) } : {}),
     mcpServers: () => liveServers(inner)
   }
 }

@@ -5,10 +5,11 @@
  * reached from the host with the configured headers and a bearer token from the keys store, or —
  * when neither names an Authorization — with OAuth tokens from `cortex mcp login` (oauth-provider.ts),
  * refreshed by the SDK when the server refuses an expired one.
+ * Streamable HTTP first; a server that refuses it with a 4xx (not 401/403) is tried over the legacy HTTP+SSE transport.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { CortexError } from '../../../shared/errors'
 import type { Guest } from '../../guest/guest'
 import type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './config-types'
@@ -77,15 +78,18 @@ function openHttp(config: McpHttpServerConfig, deps: TransportDeps): OpenedTrans
     }
     headers.Authorization = `Bearer ${token}`
   }
+  // a server of the 2024-11-05 revision: GET the URL for the SSE stream, POST to the endpoint it names (same headers and credentials)
+  const legacy = (authProvider?: CortexOAuthProvider) => (): OpenedTransport => ({ transport: new SSEClientTransport(url, { requestInit: { headers }, ...(authProvider ? { authProvider } : {}) }), describeEnd: () => 'legacy HTTP+SSE transport' })
   if (Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
-    return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }), describeEnd: () => '' }
+    return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }), describeEnd: () => '', fallback: legacy() }
   }
   // no configured credentials: OAuth, used only when the server answers 401 (a session never opens a browser)
   const authProvider = new CortexOAuthProvider(config.name, config.url, new McpOAuthStore(deps.home), { kind: 'session' })
   return {
     transport: new StreamableHTTPClientTransport(url, { requestInit: { headers }, authProvider }),
     describeEnd: () => '',
-    needsLogin: () => authProvider.loginNeeded
+    needsLogin: () => authProvider.loginNeeded,
+    fallback: legacy(authProvider)
   }
 }
 

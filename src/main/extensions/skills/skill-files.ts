@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import type { ExtensionSource } from '../../../shared/custom-commands'
 import { parseFrontmatter, stringField } from '../commands/frontmatter'
 import { isRealRepoDir, listRepoEntries, type RepoReader } from '../commands/repo-walk'
+import { capNotices } from '../notice-cap'
 
 /** The repository's skill folders, the first winning a collision. */
 export const REPO_SKILL_DIRS = ['.cortex/skills', '.claude/skills'] as const
@@ -143,5 +144,5 @@ export function scanSkills(repo: string, home: string | undefined, read: RepoRea
     else skills.set(s.name, s)
   }
   repoFiles.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
-  return { skills, repoFiles, notices }
+  return { skills, repoFiles, notices: capNotices(notices, 'the skill files') }
 }

@@ -11,6 +11,7 @@ import { errorFields, type Logger } from '../../../shared/logger-types'
 import { listRepoDir, readRepoFile } from '../repo-file'
 import { trustHash } from '../trust-store'
 import { MAX_AGENT_FILE_BYTES, parseAgentFile, type AgentDefinition } from './agent-file'
+import { capNotices } from '../notice-cap'
 
 /** The repository folders agents are read from, in priority order (a name in the first wins). */
 export const REPO_AGENT_DIRS = ['.cortex/agents', '.claude/agents'] as const
@@ -55,7 +56,7 @@ export function readRepoAgents(repo: string): RepoAgents {
       }
     }
   }
-  return { agents, hash: parts.length > 0 ? trustHash(...parts) : '', problems }
+  return { agents, hash: parts.length > 0 ? trustHash(...parts) : '', problems: capNotices(problems, "the repository's agent files") }
 }
 
 /**

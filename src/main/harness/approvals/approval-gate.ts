@@ -13,38 +13,14 @@ import { CortexError } from '../../../shared/errors'
 import type { SessionEvent, ToolCall } from '../../../shared/events'
 import type { SandboxPolicy } from '../../../shared/sandbox'
 import type { Guest } from '../../guest/guest'
-import { commandMatches, denyRuleMatch, patternProblem, suggestCommandRule } from './command-rules'
+import { commandMatches, suggestCommandRule } from './command-rules'
 import { describeRule, findDeny } from './deny-check'
 import type { ApprovalRulesStore } from './rules-store'
+import { ESCALATED_POLICY, needsEscalation, policyAsks } from './approval-policy'
+import { bashRulePattern } from './bash-rule-pattern'
 
 export { describeRule, findDeny }
-
-/** The built-in tools each policy asks about (every MCP tool is asked about too, but under `never`: {@link policyAsks}). */
-export const POLICY_TOOLS: Readonly<Record<ApprovalPolicy, readonly string[]>> = {
-  never: [],
-  commands: ['bash'],
-  changes: ['bash', 'write_file', 'edit_file']
-}
-
-/**
- * Whether `policy` asks before a call of `tool`: its {@link POLICY_TOOLS}, and under `commands` and
- * `changes` every MCP tool (`mcp__<server>__<tool>`): a server's tool can do anything the server
- * can, so it is treated like a command. An Always answer stores a rule for that server and tool.
- */
-export function policyAsks(policy: ApprovalPolicy, tool: string): boolean {
-  return POLICY_TOOLS[policy].includes(tool) || (policy !== 'never' && tool.startsWith('mcp__'))
-}
-
-/** The sandbox policy a one-off guest gets for an escalation. */
-export const ESCALATED_POLICY: Readonly<Record<Escalation, SandboxPolicy>> = {
-  network: 'network',
-  write: 'workspace-write'
-}
-
-/** Whether `escalation` asks for more than `sandbox` gives (a `write` under `network` does not). */
-export function needsEscalation(escalation: Escalation, sandbox: SandboxPolicy): boolean {
-  return escalation === 'network' ? sandbox !== 'network' : sandbox === 'read-only'
-}
+export { ESCALATED_POLICY, needsEscalation, policyAsks, POLICY_TOOLS } from './approval-policy'
 
 /** What the gate needs from its session. */
 export interface ApprovalGateDeps {
@@ -201,7 +177,7 @@ export class ApprovalGate {
     let stored: ApprovalRule | undefined
     const storing = (op.decision === 'allow_always' && !p.escalation) || (op.decision === 'deny' && op.rule !== undefined)
     if (storing) {
-      const pattern = p.call.name === 'bash' ? this.bashPattern(p.call, op.rule, op.decision === 'deny' ? 'deny' : 'allow') : undefined
+      const pattern = p.call.name === 'bash' ? bashRulePattern(p.call, op.rule, op.decision === 'deny' ? 'deny' : 'allow') : undefined
       stored = this.deps.rules.add(this.deps.repo, { tool: p.call.name, kind: op.decision === 'deny' ? 'deny' : 'allow', ...(pattern ? { pattern } : {}) })
     }
     this.pending.delete(op.requestId)
@@ -226,23 +202,6 @@ export class ApprovalGate {
     return false
   }
 
-  /**
-   * The pattern to store for a bash call: `rule` (checked) or the suggestion. An allow rule must cover
-   * the whole command ({@link commandMatches}); a deny rule must match one of its simple commands.
-   */
-  private bashPattern(call: ToolCall, rule: string | undefined, kind: 'allow' | 'deny'): string {
-    const command = String((call.args as { command?: unknown }).command ?? '')
-    const pattern = (rule ?? suggestCommandRule(command)).trim()
-    const problem = patternProblem(pattern)
-    if (problem) throw new CortexError('invalid_input', `rule "${pattern}": ${problem}`)
-    if (kind === 'deny' && denyRuleMatch(pattern, command) !== 'yes') {
-      throw new CortexError('invalid_input', `deny rule "${pattern}" does not match any command in this call`)
-    }
-    if (kind === 'allow' && !commandMatches(pattern, command)) {
-      throw new CortexError('invalid_input', `rule "${pattern}" does not cover this command; a prefix rule covers only commands without shell operators (use the exact command line for this one)`)
-    }
-    return pattern
-  }
 
   /** A verdict that runs the call in a one-off guest under `policy`, removed after the call. */
   private oneOff(policy: SandboxPolicy, signal: AbortSignal): GateVerdict {

@@ -69,7 +69,7 @@ export function CommandCompletions({ matches, selected, pick }: { matches: Liste
             <code>/{c.name}</code>
             {c.argumentHint ? <span className="command-hint"> {c.argumentHint}</span> : null}
             {c.description ? <span className="command-description"> — {c.description}</span> : null}
-            <span className="command-source">{c.enabled ? ` · ${c.source === 'user' ? 'yours' : 'repository'}` : ' · repository, not enabled'}</span>
+            <span className="command-source">{c.enabled ? ` · ${c.source === 'user' ? 'yours' : c.source === 'mcp' ? c.file : 'repository'}` : ' · repository, not enabled'}</span>
           </button>
         </li>
       ))}

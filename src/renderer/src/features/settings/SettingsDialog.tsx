@@ -227,6 +227,9 @@ export function SettingsDialog({ onClose }: { onClose(): void }): React.JSX.Elem
               <Field label="Compact at (% of the window)" name="compactThresholdPct" error={errors.compactThresholdPct} note="10–100; applies at the next start.">
                 <input data-testid="settings-compactThresholdPct" inputMode="numeric" value={String(draft.compactThresholdPct ?? '')} onChange={(e) => set('compactThresholdPct', num(e.target.value))} aria-invalid={Boolean(errors.compactThresholdPct)} />
               </Field>
+              <Field label="MCP schema budget" name="mcpSchemaBudget" error={errors.mcpSchemaBudget} note="Past it, MCP tools' schemas wait behind a search tool. Tokens (20000), a share (0.1) or a percentage (10%); applies at the next start.">
+                {text('mcpSchemaBudget', 'empty: 10% of the context window')}
+              </Field>
             </div>
             <div className="muted">Settings file: {view.file}</div>
             <McpPanel />
