@@ -16,6 +16,7 @@ import { runCli } from '../support/cli'
 import { makeTestRepo, TEST_REPO_GID, TEST_REPO_UID } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
+import { setupAsShown } from '../support/trust-cli'
 import { tempDir } from '../support/temp-dir'
 
 const owner = process.getuid?.() === 0 ? `${TEST_REPO_UID}:${TEST_REPO_GID}` : `${process.getuid?.()}:${process.getgid?.()}`
@@ -112,7 +113,7 @@ describe.skipIf(skipWithoutDocker())('dependency volumes', () => {
       'package.json': '{ "name": "y" }\n'
     })
     repos.push(repo)
-    const setup = await runCli(['guest', 'setup', '--trust', '--repo', repo, '--dependency-volumes', 'on'], { env })
+    const { enabled: setup } = await setupAsShown(repo, env, ['--dependency-volumes', 'on'])
     expect(setup.code, setup.stderr).toBe(0)
     expect(setup.stderr).toContain('setup: ran now')
     expect(readdirSync(join(repo, 'node_modules'))).toEqual([]) // in the volume, not the host's tree

@@ -244,9 +244,16 @@ describe.skipIf(skipWithoutDocker())('project environment from devcontainer.json
     expect(rebuilt.code, rebuilt.stderr).toBe(0)
     expect(rebuilt.stderr).toContain('setup: ran now')
     expect(readFileSync(join(repo, '.setup-runs'), 'utf8')).toBe('ran-hello-one\nran-hello-one\n')
-    // a file the Dockerfile COPYs changed (the definition did not): the base is built again, and the setup runs on it
+    // a file the Dockerfile COPYs changed (the definition did not): with a network allowed the build reads it
+    // with that network, so the user is asked again (ADR 0038: network is granted to the content the user saw);
+    // once enabled, the base is built again, and the setup runs on it
     writeFileSync(join(repo, '.devcontainer/greeting.txt'), 'two\n')
-    const copied = await setup()
+    const reask = await setup()
+    expect(reask.code).toBe(1)
+    expect(reask.stderr).toContain('not enabled (it changed since you enabled it)')
+    expect(reask.stderr).toContain('the files the Dockerfile copies')
+    const newHash = /\(hash ([0-9a-f]{12})\):/.exec(reask.stderr)?.[1]
+    const copied = await setup('--trust', '--hash', newHash!)
     expect(copied.code, copied.stderr).toBe(0)
     expect(copied.stderr).toContain("==> building the project's .devcontainer/Dockerfile")
     expect(copied.stderr).toContain('setup: ran now')

@@ -9,6 +9,7 @@ import { parseHooksFile } from './hook-config'
 import type { HookProcessResult } from './hook-exec'
 import { matcherMatches, selectHooks, toolNames } from './hook-match'
 import { interpretHook, verdictOf } from './hook-output'
+import { runRepoFiles } from '../named-files'
 import { loadHooks, namedRepoFiles } from './hook-sources'
 import { readFile } from 'node:fs/promises'
 
@@ -94,6 +95,7 @@ describe('repository hooks hash', () => {
     const b = await loadHooks(repo, undefined, read)
     expect(b.repoHash).not.toBe(a.repoHash) // the script changed: the hash changed
     expect(namedRepoFiles('python3 scripts/fmt.py "$1" && ~/bin/x /etc/passwd ../out >> .hook-log 2> ./err.txt', '/r')).toEqual(['scripts/fmt.py'])
+    expect(namedRepoFiles('sh "$(pwd)/x.sh" && sh $PWD/y/z.sh', '/r')).toEqual(['x.sh', 'y/z.sh'])
   })
 })
 
@@ -105,5 +107,34 @@ describe('verdictOf', () => {
     expect(verdictOf('user', approve).permission).toBe('allow')
     const ask = interpretHook('PreToolUse', ran({ stdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}' }), 60)
     expect(verdictOf('repository', ask).permission).toBe('ask')
+  })
+})
+
+describe('repository hooks hash: the folders beside the scripts', () => {
+  it('covers a file the named script sources, and refuses consent over the cap', async () => {
+    const repo = tempDir('cortex-hooks-folders-')
+    mkdirSync(join(repo, '.claude/hooks'), { recursive: true })
+    writeFileSync(join(repo, '.claude/settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'cd .claude/hooks && sh mark.sh' }] }] } }))
+    writeFileSync(join(repo, '.claude/hooks/mark.sh'), '. ./lib.sh\n')
+    writeFileSync(join(repo, '.claude/hooks/lib.sh'), 'echo ran\n')
+    const read = async (r: string, rel: string) => readFile(join(r, rel), 'utf8').catch(() => null)
+    const a = await loadHooks(repo, undefined, read)
+    expect(a.overCap).toBeUndefined()
+    expect(a.hashedFolders.folders).toEqual(['.claude/hooks'])
+    writeFileSync(join(repo, '.claude/hooks/lib.sh'), 'echo pwned\n')
+    const b = await loadHooks(repo, undefined, read)
+    expect(b.repoHash).not.toBe(a.repoHash)
+    for (let i = 0; i < 300; i++) writeFileSync(join(repo, `.claude/hooks/f${i}.sh`), '')
+    const c = await loadHooks(repo, undefined, read)
+    expect(c.overCap).toMatch(/more than 256 files in \.claude\/hooks/)
+    expect((await loadHooks(repo, undefined, read)).repoHash).not.toBe(c.repoHash) // nothing the user could enable
+  })
+})
+
+describe('runRepoFiles', () => {
+  it('names the scripts a command runs, not the files it writes or tests', () => {
+    expect(runRepoFiles('touch .setup-started; i=0; while [ ! -e .setup-go ]; do sleep 0.2; done; printf "#!/bin/sh\\n" > x/y; sh .devcontainer/setup.sh', '/r')).toEqual(['.devcontainer/setup.sh'])
+    expect(runRepoFiles('./scripts/a.sh --x && bash -e tools/b.sh arg/c && node mcp/s.cjs', '/r')).toEqual(['scripts/a.sh', 'tools/b.sh', 'mcp/s.cjs'])
+    expect(runRepoFiles('. ./lib.sh; sh -c "sh inner/d.sh"; env FOO=1 python3 -u e/f.py', '/r')).toEqual(['lib.sh', 'inner/d.sh', 'e/f.py'])
   })
 })

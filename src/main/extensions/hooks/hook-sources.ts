@@ -2,20 +2,25 @@
  * Where hooks come from: the user's Cortex settings (`<CORTEX_HOME>/settings.json`, key `hooks`) and
  * the repository's `.cortex/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`,
  * read on the host without following links. The repository's hooks get one content hash over
- * every definition AND every repository file a command names (a script such as
- * `$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh`): the trust store keys consent to that hash, so a
- * change to any of them — by anyone, the model in the guest included — turns them off again.
+ * every definition, every repository file a command names (a script such as
+ * `$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh`) AND every file under the folders holding those
+ * files and under .claude/hooks and .cortex/hooks (what a script may source or run beside it;
+ * capped, over the cap the hooks cannot be enabled): the trust store keys consent to that hash, so
+ * a change to any of them — by anyone, the model in the guest included — turns them off again.
  */
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { isAbsolute, join, normalize, relative, sep } from 'node:path'
+import { join } from 'node:path'
+import { hashRepoFiles, namedRepoFiles, type HashedRepoFiles } from '../named-files'
 import { parseHooksFile, type HookCommand } from './hook-config'
+
+export { namedRepoFiles } from '../named-files'
 
 /** The repository's settings files that may hold hooks, in the order they are read. */
 export const REPO_HOOK_FILES = ['.cortex/settings.json', '.claude/settings.json', '.claude/settings.local.json'] as const
 
-/** Most repository files named by hook commands that are hashed (the rest still count by name). */
-const MAX_NAMED_FILES = 32
+/** Folders whose every file is hashed with the hooks, besides the folders of the files a command names. */
+export const HOOK_FOLDERS = ['.claude/hooks', '.cortex/hooks'] as const
 
 /**
  * Reads a repository file on the host without following links: its text, null when absent.
@@ -35,6 +40,10 @@ export interface LoadedHooks {
   repoFiles: string[]
   /** Repository files a hook command names, with a short hash of their content ('missing', 'unreadable: …'). */
   namedFiles: Array<{ file: string; state: string }>
+  /** Folders hashed whole with the hooks (what a named script may source or run beside it), and how many files they hold. */
+  hashedFolders: { folders: string[]; files: number }
+  /** Why the hooks cannot be enabled (too many or too large files to hash); {@link LoadedHooks.repoHash} then changes at each read. */
+  overCap?: string
   /** What could not be used, one line each. */
   problems: string[]
 }
@@ -75,55 +84,25 @@ export async function loadHooks(repo: string, home: string | undefined, readRepo
     if (parsed.hooks.length > 0) repoFiles.push(rel)
     repoHooks.push(...parsed.hooks)
   }
-  const namedFiles = await hashNamedFiles(repo, repoHooks, readRepoFile)
-  for (const n of namedFiles) if (!repoFiles.includes(n.file)) repoFiles.push(n.file)
+  const hashed = repoHooks.length === 0 ? undefined : hashNamedFiles(repo, repoHooks)
+  const named = new Set(repoHooks.flatMap((h) => namedRepoFiles(h.command, repo)))
+  const namedFiles = (hashed?.files ?? []).filter((f) => named.has(f.file))
+  for (const n of named) if (!repoFiles.includes(n)) repoFiles.push(n)
   const repoHash =
-    repoHooks.length === 0
+    repoHooks.length === 0 || !hashed
       ? ''
-      : createHash('sha256')
-          .update(JSON.stringify({ hooks: repoHooks.map((h) => [h.file, h.event, h.matcher ?? null, h.command, h.timeoutS]), files: namedFiles }))
-          .digest('hex')
-  return { user, repo: repoHooks, repoHash, repoFiles, namedFiles, problems }
+      : hashed.overCap
+        ? randomBytes(32).toString('hex') // nothing to bind consent to: never the same twice, so never enabled
+        : createHash('sha256')
+            .update(JSON.stringify({ hooks: repoHooks.map((h) => [h.file, h.event, h.matcher ?? null, h.command, h.timeoutS]), files: hashed.files }))
+            .digest('hex')
+  const hashedFolders = { folders: hashed?.folders ?? [], files: (hashed?.files ?? []).filter((f) => !named.has(f.file)).length }
+  return { user, repo: repoHooks, repoHash, repoFiles, namedFiles, hashedFolders, ...(hashed?.overCap ? { overCap: hashed.overCap } : {}), problems }
 }
 
-/** The repository files the commands of `hooks` name, each with a hash of its content. */
-async function hashNamedFiles(repo: string, hooks: readonly HookCommand[], readRepoFile: RepoFileReader): Promise<LoadedHooks['namedFiles']> {
+/** The repository files the commands of `hooks` name, and every file under their folders and the hook folders, each with a hash of its content. */
+function hashNamedFiles(repo: string, hooks: readonly HookCommand[]): HashedRepoFiles {
   const names = new Set<string>()
   for (const h of hooks) for (const rel of namedRepoFiles(h.command, repo)) names.add(rel)
-  const out: LoadedHooks['namedFiles'] = []
-  for (const file of [...names].sort().slice(0, MAX_NAMED_FILES)) {
-    let state: string
-    try {
-      const text = await readRepoFile(repo, file)
-      state = text === null ? 'missing' : `sha256:${createHash('sha256').update(text).digest('hex')}`
-    } catch (err) {
-      state = `unreadable: ${err instanceof Error ? err.message : String(err)}`
-    }
-    out.push({ file, state })
-  }
-  return out
-}
-
-/** Shell words (quoted and unquoted pieces joined): a rough split that is enough to find the file names in a hook command. */
-const WORD = /(?:"[^"]*"|'[^']*'|[^\s;|&()<>`"'])+/g
-
-/**
- * Repository-relative paths a hook command names: words with a `/` (or starting with `.`), not the
- * target of an output redirection, that lie
- * inside the repository once `$CLAUDE_PROJECT_DIR` / `$CORTEX_PROJECT_DIR` are replaced by it
- * (relative words are taken from the repository root, the hook's working folder).
- */
-export function namedRepoFiles(command: string, repo: string): string[] {
-  const out: string[] = []
-  for (const m of command.matchAll(WORD)) {
-    if (command.slice(0, m.index).trimEnd().endsWith('>')) continue // an output redirection's target is written, not run
-    let word = m[0].replace(/["']/g, '').replace(/\$\{?(CLAUDE|CORTEX)_PROJECT_DIR\}?/g, repo)
-    if (word.startsWith('~') || word.includes('$') || !(word.includes('/') || word.startsWith('.'))) continue
-    if (word.startsWith('-')) continue
-    word = isAbsolute(word) ? normalize(word) : join(repo, word)
-    const rel = relative(repo, word)
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) continue
-    out.push(rel.split(sep).join('/'))
-  }
-  return out
+  return hashRepoFiles(repo, names, { extra: HOOK_FOLDERS })
 }

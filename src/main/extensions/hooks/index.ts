@@ -96,6 +96,8 @@ function trustItems(l: LoadedHooks, ctx: ExtensionContext): TrustItem[] {
   const changed = ctx.trust?.list(ctx.repo).some((e) => e.key === HOOKS_TRUST_KEY) ?? false
   const lines = l.repo.map((h) => `${h.event}${h.matcher ? ` (${h.matcher})` : ''}: ${h.command}  [${h.file}${h.timeoutS !== 60 ? `, ${h.timeoutS} s` : ''}]`)
   const files = l.namedFiles.map((f) => `file the hooks run: ${f.file} (${f.state.startsWith('sha256:') ? f.state.slice(0, 19) : f.state})`)
+  if (l.hashedFolders.folders.length) files.push(`also bound to every file under ${l.hashedFolders.folders.join(', ')} (${l.hashedFolders.files} more file${l.hashedFolders.files === 1 ? '' : 's'}): a change to any turns the hooks off`)
+  if (l.overCap) files.unshift(`These hooks cannot be enabled: ${l.overCap}, too much to bind your consent to. Move the hook scripts into a small folder of their own.`)
   return [{
     key: HOOKS_TRUST_KEY, kind: 'hooks', title: `${l.repo.length} hook${l.repo.length === 1 ? '' : 's'} from ${l.repoFiles.filter((f) => !l.namedFiles.some((n) => n.file === f)).join(', ')} (run in the guest)`,
     detail: [...lines, ...files].join('\n'), hash: l.repoHash, state: changed ? 'changed' : 'new'

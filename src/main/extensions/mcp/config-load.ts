@@ -4,13 +4,14 @@
  * `.cortex/mcp.json` and `.mcp.json`. On a name collision the first of that order wins (so the
  * user's config always beats a repository's) and the others are listed as shadowed. A repository's
  * server starts only once the user trusted its exact entry for that repository (trust key
- * `mcp:<name>`, hash = sha256 of the canonical entry): a new or changed entry is an untrusted item.
+ * `mcp:<name>`, hash = sha256 of the canonical entry and the repository files it runs, entry-trust.ts):
+ * a new or changed entry, or a changed program, is an untrusted item.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { delimiter, join, resolve } from 'node:path'
 import type { TrustItem } from '../../../shared/extensions'
 import type { McpServerConfig } from './config-types'
-import { entryHash } from './config-expand'
+import { repoEntryTrust } from './entry-trust'
 import { flagFileRefusal } from './flag-file-policy'
 import { parseMcpConfigText, type McpConfigProblem, type McpConfigScope, type ParsedMcpServer } from './config-parse'
 
@@ -172,12 +173,12 @@ function decide(
     }
     if (source === 'repo') {
       const key = `mcp:${name}`
-      const hash = entryHash(server.raw)
+      const { hash, lines } = repoEntryTrust(server, inputs.repo)
       const trusted = inputs.repo !== undefined && inputs.trust !== undefined && trustRead(() => inputs.trust!.isTrusted(inputs.repo!, key, hash), false)
       const state = trusted ? 'trusted' : known.has(key) ? 'changed' : 'new'
       entries.push({ ...base, state: trusted ? 'active' : 'untrusted', trust: { key, hash, state } })
       if (trusted) servers.push(server.config)
-      else untrusted.push({ key, kind: 'mcp', title: `MCP server "${name}" (${file})`, detail: describeWithNotes(server), hash, state: state === 'changed' ? 'changed' : 'new' })
+      else untrusted.push({ key, kind: 'mcp', title: `MCP server "${name}" (${file})`, detail: [describeWithNotes(server), ...lines].join('\n'), hash, state: state === 'changed' ? 'changed' : 'new' })
       continue
     }
     entries.push({ ...base, state: 'active' })

@@ -14,6 +14,7 @@ import { buildCortexLayer, dockerImageExists } from './builders'
 import { copiedFilesHash } from './context-hash'
 import type { EnvironmentDefinition } from './devcontainer'
 import { assertGlibcImage } from './libc-check'
+import { assertNoHostNetworkInBuild } from './offline-build-check'
 import { dockerQuery, runCommand } from './run-command'
 
 /** Image repository of bases built from a repository's Dockerfile. */
@@ -115,7 +116,9 @@ async function mustRun(argv: string[], what: string, onLine: (l: string) => void
  * and resolves COPY sources inside the context, so a link in the repository cannot bring a host
  * file into the image.
  * @param signal Stop (and the caller's deadline) kill the build
- * @throws CortexError `image_unavailable` (image absent, build failed); AbortError on abort
+ * Without a network allowed, a Dockerfile line the engine would fetch from the host's network
+ * (remote ADD, an image not on the engine, a syntax directive) is refused before the build.
+ * @throws CortexError `image_unavailable` (image absent, build failed), `invalid_input` (such a line); AbortError on abort
  */
 export async function projectBaseImage(env: ProjectEnvironment, onLine: (l: string) => void, signal: AbortSignal, rebuild = false): Promise<string> {
   const base = env.def.base
@@ -133,6 +136,8 @@ export async function projectBaseImage(env: ProjectEnvironment, onLine: (l: stri
   // the files the Dockerfile COPYs or ADDs from its context are too: a changed one builds again
   const tag = `${PROJECT_IMAGE_REPO}:${sha(env.repo, env.hash, copiedHash(env))}`
   if (!rebuild && (await dockerImageExists(tag, signal))) return tag
+  // --network none covers RUN only: the engine fetches remote ADD sources and pulls images in the host's network
+  if (!env.def.setupNetwork) await assertNoHostNetworkInBuild(base.dockerfile, Buffer.from(env.dockerfile).toString('utf8'), base.args, async (ref) => (await imageId(ref, signal)) !== undefined)
   onLine(`==> building the project's ${base.dockerfile} -> ${tag}${env.def.setupNetwork ? ' (network allowed)' : ' (network none)'}`)
   const argv = ['docker', 'build', ...(env.def.setupNetwork ? [] : ['--network', 'none']), '-f', '-']
   for (const [k, v] of Object.entries(base.args)) argv.push('--build-arg', `${k}=${v}`)
