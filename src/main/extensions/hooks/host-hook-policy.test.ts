@@ -26,8 +26,12 @@ describe('namesRepository', () => {
   })
 
   it('finds a repository file the command names, and lets the rest run on the host', () => {
-    expect(namesRepository('sh ./fmt.sh', link)).toBe('it names the repository file fmt.sh')
-    expect(namesRepository('notify-send "done"', link)).toBeNull()
-    expect(namesRepository('~/bin/notify.sh > /dev/null', link)).toBeNull()
+    // relative words are read from the folder the hook runs in (the home): here one holding the repository
+    expect(namesRepository('sh repo/fmt.sh', link, root)).toBe('it names the repository file fmt.sh')
+    expect(namesRepository('sh ./fmt.sh', link, real)).toBe('it names the repository file fmt.sh')
+    expect(namesRepository('sh ./fmt.sh', link, root)).toBeNull()
+    expect(namesRepository('{ jq -r .hook_event_name; pwd; } > /tmp/x.txt', link, root)).toBeNull()
+    expect(namesRepository('notify-send "done"', link, root)).toBeNull()
+    expect(namesRepository('~/bin/notify.sh > /dev/null', link, root)).toBeNull()
   })
 })

@@ -7,6 +7,8 @@
  * `hooks_notice`, said once per session) tells the user why.
  */
 import { realpathSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { relative } from 'node:path'
 import type { HookCommand } from './hook-config'
 import { namedRepoFiles, type LoadedHooks } from './hook-sources'
 
@@ -16,17 +18,22 @@ const PROJECT_DIR_VAR = /(CLAUDE|CORTEX)_PROJECT_DIR/
 /**
  * Why `command` names the repository `repo` (absolute host path), or null when it does not.
  * The repository's path counts as named only as a whole path (followed by `/`, a quote, a space,
- * a shell operator or the end), so a sibling folder sharing its prefix does not.
+ * a shell operator or the end), so a sibling folder sharing its prefix does not. A relative word is
+ * read from `cwd`, the folder the host hook runs in (hook-exec.ts: the user's home), so a jq filter
+ * such as `.tool_name` or a `./notify.sh` in the home names no repository file unless the home is
+ * the repository or holds it.
  */
-export function namesRepository(command: string, repo: string): string | null {
+export function namesRepository(command: string, repo: string, cwd: string = homedir()): string | null {
   const v = PROJECT_DIR_VAR.exec(command)
   if (v) return `it uses $${v[0]}`
   for (const p of new Set([repo, realOr(repo)])) {
     const at = new RegExp(`${escape(p)}(?=$|[/\\s"'\`;|&)<>])`).exec(command)
     if (at) return `it names the repository's path ${p}`
   }
-  const files = namedRepoFiles(command, repo)
-  if (files.length > 0) return `it names the repository file ${files[0]}`
+  for (const p of new Set([repo, realOr(repo)])) {
+    const files = namedRepoFiles(command, p, relative(p, realOr(cwd)))
+    if (files.length > 0) return `it names the repository file ${files[0]}`
+  }
   return null
 }
 
