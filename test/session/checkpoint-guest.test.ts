@@ -61,7 +61,7 @@ describe.skipIf(skipWithoutDocker())('the checkpoint guest', () => {
     const all = await containersOf(repo)
     const cp = all.filter((c) => c.role === 'checkpoints')
     expect(cp).toHaveLength(1) // shared by both sessions
-    const sessionGuests = all.filter((c) => c.role === undefined)
+    const sessionGuests = all.filter((c) => !c.role) // a session guest's role label is set, and empty
     expect(sessionGuests.length).toBeGreaterThanOrEqual(2)
     const storeMount = (c: { info: Dockerode.ContainerInspectInfo }) => c.info.Mounts.find((m) => m.Destination === '/opt/cortex/checkpoints')
     for (const g of sessionGuests) expect(storeMount(g)).toBeUndefined()
