@@ -12,17 +12,17 @@
  *                                                          `reasoning_content` deltas already do
  */
 import { extractReasoningMiddleware, wrapLanguageModel, type LanguageModel } from 'ai'
-import { createAnthropic } from '@ai-sdk/anthropic'
-import { createOpenAI } from '@ai-sdk/openai'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { CortexError } from '../../shared/errors'
+import { lazyLanguageModel } from './lazy-model'
 import { DEFAULT_BASE_URLS, settingNames, type ModelSettings } from './model-settings'
 
 /** Provider name reported by openai-compatible models (`model.provider` is `${this}.chat`). */
 export const OPENAI_COMPATIBLE_PROVIDER_NAME = 'openai-compatible'
 
 /**
- * Create the language model to pass as `model` to `streamText`.
+ * Create the language model to pass as `model` to `streamText`. The anthropic and openai SDKs are
+ * imported on the model's first call (lazy-model.ts), so a process loads only the one it uses.
  *
  * @param settings output of `resolveModelSettings` (or equivalent literal in tests).
  * @returns an AI SDK `LanguageModel` (a LanguageModelV4 object, never a gateway id string).
@@ -34,14 +34,20 @@ export function createLanguageModel(settings: ModelSettings): LanguageModel {
   switch (settings.provider) {
     case 'anthropic': {
       if (!settings.apiKey) throw new CortexError('provider_config', `anthropic needs an API key: set ${names.apiKey}`)
-      const provider = createAnthropic({ apiKey: settings.apiKey, baseURL: settings.baseUrl ?? DEFAULT_BASE_URLS.anthropic })
-      return provider(settings.modelId)
+      const { apiKey, baseUrl, modelId } = settings
+      return lazyLanguageModel('anthropic.messages', modelId, async () => {
+        const { createAnthropic } = await import('@ai-sdk/anthropic')
+        return createAnthropic({ apiKey, baseURL: baseUrl ?? DEFAULT_BASE_URLS.anthropic })(modelId)
+      })
     }
     case 'openai': {
       if (!settings.apiKey) throw new CortexError('provider_config', `openai needs an API key: set ${names.apiKey}`)
-      const provider = createOpenAI({ apiKey: settings.apiKey, baseURL: settings.baseUrl ?? DEFAULT_BASE_URLS.openai })
+      const { apiKey, baseUrl, modelId } = settings
       // provider(id) === provider.responses(id) in @ai-sdk/openai 4.x: the Responses API.
-      return provider(settings.modelId)
+      return lazyLanguageModel('openai.responses', modelId, async () => {
+        const { createOpenAI } = await import('@ai-sdk/openai')
+        return createOpenAI({ apiKey, baseURL: baseUrl ?? DEFAULT_BASE_URLS.openai })(modelId)
+      })
     }
     case 'openai-compatible': {
       if (!settings.baseUrl) throw new CortexError('provider_config', `openai-compatible needs a server URL: set ${names.baseUrl}`)
