@@ -14,6 +14,7 @@ import { ensureAgentBundle, makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
 import { tempDir } from '../support/temp-dir'
+import { waitUntil } from '../support/wait-until'
 
 const docker = new Dockerode()
 
@@ -106,8 +107,8 @@ describe.skipIf(skipWithoutDocker())('the checkpoint guest', () => {
 
     // workspace-write: running before any turn (docker ps, by its role label)
     const id = (await service.openSession({ repo, approvalPolicy: 'never' })).id
-    const deadline = Date.now() + 60_000 // hang guard: a cold start takes about a second
-    while (Date.now() < deadline && !(await checkpointGuests()).some((c) => c.running)) await new Promise((r) => setTimeout(r, 100))
+    // hang guard: a cold start takes about a second
+    await waitUntil(async () => (await checkpointGuests()).some((c) => c.running), 60_000, 'the checkpoint guest running')
     expect(await checkpointGuests()).toEqual([expect.objectContaining({ running: true })])
     await service.closeSession({ sessionId: id })
     expect(await containersOf(repo)).toEqual([]) // no turn ran: the lease went with the session, and its guest
@@ -151,17 +152,15 @@ describe.skipIf(skipWithoutDocker())('the checkpoint guest', () => {
     try {
       const first = await lease.guest()
       expect(first.checkpointStore).toBe('/opt/cortex/checkpoints')
-      const deadline = Date.now() + 60_000
-      while (Date.now() < deadline && (await containersOf(repo)).length > 0) await new Promise((r) => setTimeout(r, 200))
+      await waitUntil(async () => (await containersOf(repo)).length === 0, 60_000, 'the idle checkpoint guest removed', 200)
       expect(await containersOf(repo)).toEqual([]) // idle: removed
       const second = await lease.guest()
       expect(second.id).not.toBe(first.id)
       await docker.getContainer(second.id).remove({ force: true })
-      const gone = Date.now() + 60_000
-      while (Date.now() < gone && !second.dead) {
+      await waitUntil(async () => {
         await second.call({ op: 'ping' }).catch(() => undefined)
-        await new Promise((r) => setTimeout(r, 100))
-      }
+        return second.dead === true
+      }, 60_000, 'the removed checkpoint guest seen dead')
       const third = await lease.guest()
       expect(third.id).not.toBe(second.id)
       expect(await third.call({ op: 'ping' })).toBeTruthy()
