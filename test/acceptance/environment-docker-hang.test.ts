@@ -59,7 +59,8 @@ describe.skipIf(skipWithoutDocker())('a hung docker CLI during the project envir
       env: { CORTEX_HOME: home, CORTEX_WARM_POOL: '0', PATH: `${fake}:${process.env.PATH ?? ''}` }
     })
     cli.send({ type: 'user_message', text: 'go' })
-    await until(() => existsSync(calls), 120_000, () => `no docker CLI call; stderr: ${cli.stderr()}`)
+    // `>>` creates the file before `echo` writes to it: wait for the whole first line
+    await until(() => existsSync(calls) && readFileSync(calls, 'utf8').includes('\n'), 120_000, () => `no docker CLI call; stderr: ${cli.stderr()}`)
     return { cli, calls }
   }
 
