@@ -37,7 +37,41 @@ const LAZY_CLI_HIGHLIGHT = [
   "export function highlight(code, options) { real ??= createRequire(import.meta.resolve('marked-terminal'))('cli-highlight'); return real.highlight(code, options) }"
 ].join('\n')
 
-/** The rolldown plugin that puts {@link LAZY_IN_DOCKERODE}'s and {@link LAZY_CLI_HIGHLIGHT}'s stand-ins in place. */
+/**
+ * The Vercel AI Gateway provider, which `ai` imports for string model ids (`streamText({ model:
+ * 'openai/gpt-5' })`) and whose module builds its zod schemas at load (~6% of the session chunk).
+ * Cortex always passes a provider's model object (providers/language-model.ts), so no gateway
+ * object, and no gateway error, can exist: the stand-in's error classes recognise nothing and using
+ * the gateway at all throws a clear error.
+ */
+const NO_GATEWAY = [
+  "const off = () => { throw new Error('the Vercel AI Gateway is not part of Cortex: name a provider (--provider)') }",
+  'export const GatewayError = { isInstance: () => false }',
+  'export const GatewayAuthenticationError = { isInstance: () => false }',
+  'export function createGateway() { off() }',
+  'export const gateway = new Proxy(function gateway() {}, { get: off, apply: off })'
+].join('\n')
+
+/**
+ * CommonJS packages Cortex's own code calls only after start-up (YAML frontmatter of commands,
+ * skills and agents; diffs; image sizes): the bundle holds a stand-in per named function that
+ * `require()`s the package from node_modules on its first call, so a run that never uses one
+ * neither compiles nor evaluates it (yaml alone was ~10% of the session chunk). Only imports from
+ * `src/` are replaced; a dependency importing one of them gets the bundled copy.
+ */
+const LAZY_CJS_FROM_SRC: Record<string, string[]> = { yaml: ['parse'], diff: ['structuredPatch'], 'image-size': ['imageSize'] }
+
+/** The stand-in module of {@link LAZY_CJS_FROM_SRC}'s package `pkg`. */
+function lazyCjs(pkg: string): string {
+  return [
+    "import { createRequire } from 'node:module'",
+    'let real',
+    `const load = () => (real ??= createRequire(import.meta.url)(${JSON.stringify(pkg)}))`,
+    ...LAZY_CJS_FROM_SRC[pkg]!.map((name) => `export function ${name}(...args) { return load().${name}(...args) }`)
+  ].join('\n')
+}
+
+/** The rolldown plugin that puts the stand-ins above ({@link LAZY_IN_DOCKERODE}, {@link LAZY_CLI_HIGHLIGHT}, {@link NO_GATEWAY}, {@link LAZY_CJS_FROM_SRC}) in place. */
 function lazyDockerodeParts(): Plugin {
   const PREFIX = '\0cortex-lazy:'
   return {
@@ -45,6 +79,8 @@ function lazyDockerodeParts(): Plugin {
     enforce: 'pre',
     resolveId(source, importer) {
       if (!importer) return null
+      if (source in LAZY_CJS_FROM_SRC && /[\\/]src[\\/]/.test(importer) && !/[\\/]node_modules[\\/]/.test(importer)) return `${PREFIX}cjs:${source}`
+      if (source === '@ai-sdk/gateway' && importer.replace(/\\/g, '/').includes('/node_modules/ai/')) return `${PREFIX}gateway`
       if (source === 'cli-highlight' && importer.replace(/\\/g, '/').includes('/node_modules/marked-terminal/')) return `${PREFIX}cli-highlight`
       const hit = Object.entries(LAZY_IN_DOCKERODE).find(([k]) => {
         const [folder, spec] = k.split(' ')
@@ -55,6 +91,8 @@ function lazyDockerodeParts(): Plugin {
     load(id) {
       if (!id.startsWith(PREFIX)) return null
       if (id === `${PREFIX}cli-highlight`) return LAZY_CLI_HIGHLIGHT
+      if (id === `${PREFIX}gateway`) return NO_GATEWAY
+      if (id.startsWith(`${PREFIX}cjs:`)) return lazyCjs(id.slice(PREFIX.length + 4))
       const { file, exports } = LAZY_IN_DOCKERODE[id.slice(PREFIX.length)]!
       const real = `require(${JSON.stringify(file)})`
       return exports === 'function'

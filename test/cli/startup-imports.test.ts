@@ -108,6 +108,19 @@ describe('cortex start-up imports', () => {
     }
   })
 
+  it("the packages Cortex's code calls only after start-up are left out of the bundle and load from the built CLI when called; the AI Gateway is left out", () => {
+    const chunks = readdirSync(resolve('out/cli/chunks')).filter((f) => f.endsWith('.mjs'))
+    const sources = chunks.map((f) => readFileSync(resolve('out/cli/chunks', f), 'utf8'))
+    // rolldown marks each bundled package's code with a `// node_modules/<pkg>/...` region comment
+    for (const pkg of ['yaml', 'diff', 'image-size', '@ai-sdk/gateway']) expect(sources.filter((s) => s.includes(`// node_modules/${pkg}/`))).toEqual([])
+    const withStandIn = chunks.filter((_, i) => sources[i]!.includes('createRequire(import.meta.url)("yaml")'))
+    expect(withStandIn.length).toBe(1)
+    const requireFromChunk = createRequire(resolve('out/cli/chunks', withStandIn[0]!))
+    expect(requireFromChunk('yaml').parse('description: hi\n')).toEqual({ description: 'hi' })
+    expect(requireFromChunk('diff').structuredPatch('a', 'a', 'x\n', 'y\n').hunks).toHaveLength(1)
+    expect(typeof requireFromChunk('image-size').imageSize).toBe('function')
+  })
+
   it.skipIf(skipWithoutDocker())('a whole `cortex run` with a guest loads no gRPC, protobufjs or ssh2, and no package file by file', async () => {
     const repo = mkdtempSync(join(dir, 'repo-'))
     writeFileSync(join(repo, 'a.txt'), 'a\n')
@@ -131,7 +144,7 @@ describe('cortex start-up imports', () => {
       const loaded = readFileSync(file, 'utf8').trim().split('\n')
       // dockerode is bundled; its BuildKit session and progress parser and docker-modem's SSH transport load only when called
       expect(loaded.filter((l) => /node_modules\/(@grpc|protobufjs|ssh2|cpu-features)\//.test(l))).toEqual([])
-      // nothing is read from node_modules one module at a time (zod, the AI SDK, dockerode, commander and diff are bundled)
+      // nothing is read from node_modules one module at a time (zod, the AI SDK, dockerode and commander are bundled; yaml, diff and image-size load on first call, and a read_file calls none)
       expect(loaded.filter((l) => l.includes('/node_modules/'))).toEqual([])
       // the providers it does not use stay unloaded (lazy-model.ts): no loaded chunk holds the anthropic or openai SDK
       const chunks = [...new Set(loaded.map((l) => l.split(' -> ')[1] ?? '').filter((u) => u.startsWith('file:') && u.endsWith('.mjs')))]
