@@ -15,14 +15,16 @@ const BUNDLED_IN_CLI = ['zod', 'ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ai
  * Modules of the bundled dockerode that load heavy packages Cortex never uses at run time, each
  * replaced in the bundle by a stand-in that loads the real file from node_modules on first call:
  * BuildKit sessions (@grpc/grpc-js, @grpc/proto-loader, protobufjs) and BuildKit progress parsing
- * (protobufjs), and docker-modem's SSH transport (ssh2, for `ssh://` DOCKER_HOSTs). Each exports
+ * (protobufjs), docker-modem's SSH transport (ssh2, for `ssh://` DOCKER_HOSTs), and the tar packer of
+ * `buildImage` from a folder (tar-fs, tar-stream, bl: Cortex sends its own tar streams). Each exports
  * one function or an object of functions; the real files stay in node_modules (they read .proto
  * files beside them). Keyed by the importing package folder and the specifier it requires.
  */
 const LAZY_IN_DOCKERODE: Record<string, { file: string; exports: string[] | 'function' }> = {
   'dockerode/lib/ ./session': { file: 'dockerode/lib/session.js', exports: 'function' },
   'dockerode/lib/ ./buildkit': { file: 'dockerode/lib/buildkit.js', exports: ['followProgress'] },
-  'docker-modem/lib/ ./ssh': { file: 'docker-modem/lib/ssh.js', exports: 'function' }
+  'docker-modem/lib/ ./ssh': { file: 'docker-modem/lib/ssh.js', exports: 'function' },
+  'dockerode/lib/ tar-fs': { file: 'tar-fs/index.js', exports: ['pack'] }
 }
 
 /**

@@ -95,14 +95,14 @@ describe('cortex start-up imports', () => {
     expect(lines.slice(lines.indexOf('@@prose')).some((l) => /node_modules\/highlight\.js\//.test(l))).toBe(true)
   })
 
-  it("dockerode's parts left out of the bundle still load from the built CLI when called (an ssh:// DOCKER_HOST, a BuildKit build)", () => {
+  it("dockerode's parts left out of the bundle still load from the built CLI when called (an ssh:// DOCKER_HOST, a BuildKit build, a build from a folder)", () => {
     // the session chunk (the largest of its name: a small facade chunk may share it)
     const chunk = readdirSync(resolve('out/cli/chunks'))
       .filter((f) => /^session-[\w-]+\.mjs$/.test(f))
       .sort((a, b) => statSync(resolve('out/cli/chunks', b)).size - statSync(resolve('out/cli/chunks', a)).size)[0]!
     const source = readFileSync(resolve('out/cli/chunks', chunk), 'utf8')
     const requireFromChunk = createRequire(resolve('out/cli/chunks', chunk))
-    for (const file of ['docker-modem/lib/ssh.js', 'dockerode/lib/session.js', 'dockerode/lib/buildkit.js']) {
+    for (const file of ['docker-modem/lib/ssh.js', 'dockerode/lib/session.js', 'dockerode/lib/buildkit.js', 'tar-fs/index.js']) {
       expect(source).toContain(`__require(${JSON.stringify(file)})`)
       expect(() => requireFromChunk.resolve(file)).not.toThrow()
     }
