@@ -1,5 +1,5 @@
 // Build of the Node entry points outside Electron: the `cortex` CLI (which also hosts the web
-// server) to out/cli/index.mjs, and the guest agent (Node 18, built-ins only) via vite.agent.config.mts.
+// server) to out/cli/index.mjs; then vite.lazy.config.mts (unbash as one CommonJS file beside the chunks) and the guest agent (Node 18, built-ins only) via vite.agent.config.mts.
 import { builtinModules } from 'node:module'
 import { defineConfig, type Plugin } from 'vite'
 import pkg from './package.json' with { type: 'json' }
@@ -55,25 +55,33 @@ const NO_GATEWAY = [
 ].join('\n')
 
 /**
- * CommonJS packages Cortex's own code calls only after start-up (YAML frontmatter of commands,
- * skills and agents; diffs; image sizes): the bundle holds a stand-in per named function that
- * `require()`s the package from node_modules on its first call, so a run that never uses one
- * neither compiles nor evaluates it (yaml alone was ~10% of the session chunk). Only imports from
- * `src/` are replaced; a dependency importing one of them gets the bundled copy.
+ * Packages Cortex's own code calls only after start-up (YAML frontmatter of commands, skills and
+ * agents; diffs; image sizes; the shell parser of command approvals): the bundle holds a stand-in
+ * per named function that `require()`s the package on its first call, so a run that never uses one
+ * neither compiles nor evaluates it (together ~25% of the session chunk). CommonJS packages come
+ * from node_modules; unbash ships only as ES modules, which Node 20 cannot `require()`, so
+ * vite.lazy.config.mts builds it into one CommonJS file beside the chunks. Only imports from `src/`
+ * are replaced; a dependency importing one of them gets the bundled copy.
  */
-const LAZY_CJS_FROM_SRC: Record<string, string[]> = { yaml: ['parse'], diff: ['structuredPatch'], 'image-size': ['imageSize'] }
+const LAZY_FROM_SRC: Record<string, { require: string; exports: string[] }> = {
+  yaml: { require: 'yaml', exports: ['parse'] },
+  diff: { require: 'diff', exports: ['structuredPatch'] },
+  'image-size': { require: 'image-size', exports: ['imageSize'] },
+  unbash: { require: './lazy-unbash.cjs', exports: ['parse', 'forEachChild'] }
+}
 
-/** The stand-in module of {@link LAZY_CJS_FROM_SRC}'s package `pkg`. */
-function lazyCjs(pkg: string): string {
+/** The stand-in module of {@link LAZY_FROM_SRC}'s package `pkg`. */
+function lazyFromSrc(pkg: string): string {
+  const { require, exports } = LAZY_FROM_SRC[pkg]!
   return [
     "import { createRequire } from 'node:module'",
     'let real',
-    `const load = () => (real ??= createRequire(import.meta.url)(${JSON.stringify(pkg)}))`,
-    ...LAZY_CJS_FROM_SRC[pkg]!.map((name) => `export function ${name}(...args) { return load().${name}(...args) }`)
+    `const load = () => (real ??= createRequire(import.meta.url)(${JSON.stringify(require)}))`,
+    ...exports.map((name) => `export function ${name}(...args) { return load().${name}(...args) }`)
   ].join('\n')
 }
 
-/** The rolldown plugin that puts the stand-ins above ({@link LAZY_IN_DOCKERODE}, {@link LAZY_CLI_HIGHLIGHT}, {@link NO_GATEWAY}, {@link LAZY_CJS_FROM_SRC}) in place. */
+/** The rolldown plugin that puts the stand-ins above ({@link LAZY_IN_DOCKERODE}, {@link LAZY_CLI_HIGHLIGHT}, {@link NO_GATEWAY}, {@link LAZY_FROM_SRC}) in place. */
 function lazyDockerodeParts(): Plugin {
   const PREFIX = '\0cortex-lazy:'
   return {
@@ -81,7 +89,7 @@ function lazyDockerodeParts(): Plugin {
     enforce: 'pre',
     resolveId(source, importer) {
       if (!importer) return null
-      if (source in LAZY_CJS_FROM_SRC && /[\\/]src[\\/]/.test(importer) && !/[\\/]node_modules[\\/]/.test(importer)) return `${PREFIX}cjs:${source}`
+      if (source in LAZY_FROM_SRC && /[\\/]src[\\/]/.test(importer) && !/[\\/]node_modules[\\/]/.test(importer)) return `${PREFIX}cjs:${source}`
       if (source === '@ai-sdk/gateway' && importer.replace(/\\/g, '/').includes('/node_modules/ai/')) return `${PREFIX}gateway`
       if (source === 'cli-highlight' && importer.replace(/\\/g, '/').includes('/node_modules/marked-terminal/')) return `${PREFIX}cli-highlight`
       const hit = Object.entries(LAZY_IN_DOCKERODE).find(([k]) => {
@@ -94,7 +102,7 @@ function lazyDockerodeParts(): Plugin {
       if (!id.startsWith(PREFIX)) return null
       if (id === `${PREFIX}cli-highlight`) return LAZY_CLI_HIGHLIGHT
       if (id === `${PREFIX}gateway`) return NO_GATEWAY
-      if (id.startsWith(`${PREFIX}cjs:`)) return lazyCjs(id.slice(PREFIX.length + 4))
+      if (id.startsWith(`${PREFIX}cjs:`)) return lazyFromSrc(id.slice(PREFIX.length + 4))
       const { file, exports } = LAZY_IN_DOCKERODE[id.slice(PREFIX.length)]!
       const real = `require(${JSON.stringify(file)})`
       return exports === 'function'

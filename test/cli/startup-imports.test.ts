@@ -112,13 +112,16 @@ describe('cortex start-up imports', () => {
     const chunks = readdirSync(resolve('out/cli/chunks')).filter((f) => f.endsWith('.mjs'))
     const sources = chunks.map((f) => readFileSync(resolve('out/cli/chunks', f), 'utf8'))
     // rolldown marks each bundled package's code with a `// node_modules/<pkg>/...` region comment
-    for (const pkg of ['yaml', 'diff', 'image-size', '@ai-sdk/gateway']) expect(sources.filter((s) => s.includes(`// node_modules/${pkg}/`))).toEqual([])
+    for (const pkg of ['yaml', 'diff', 'image-size', 'unbash', '@ai-sdk/gateway']) expect(sources.filter((s) => s.includes(`// node_modules/${pkg}/`))).toEqual([])
     const withStandIn = chunks.filter((_, i) => sources[i]!.includes('createRequire(import.meta.url)("yaml")'))
     expect(withStandIn.length).toBe(1)
     const requireFromChunk = createRequire(resolve('out/cli/chunks', withStandIn[0]!))
     expect(requireFromChunk('yaml').parse('description: hi\n')).toEqual({ description: 'hi' })
     expect(requireFromChunk('diff').structuredPatch('a', 'a', 'x\n', 'y\n').hunks).toHaveLength(1)
     expect(typeof requireFromChunk('image-size').imageSize).toBe('function')
+    // unbash ships only as ES modules: vite.lazy.config.mts builds it as one CommonJS file beside the chunks
+    expect(sources[chunks.indexOf(withStandIn[0]!)]).toContain('createRequire(import.meta.url)("./lazy-unbash.cjs")')
+    expect(requireFromChunk('./lazy-unbash.cjs').parse('git status | wc -l').commands).toHaveLength(1)
   })
 
   it.skipIf(skipWithoutDocker())('a whole `cortex run` with a guest loads no gRPC, protobufjs or ssh2, and no package file by file', async () => {
@@ -146,6 +149,7 @@ describe('cortex start-up imports', () => {
       expect(loaded.filter((l) => /node_modules\/(@grpc|protobufjs|ssh2|cpu-features)\//.test(l))).toEqual([])
       // nothing is read from node_modules one module at a time (zod, the AI SDK, dockerode and commander are bundled; yaml, diff and image-size load on first call, and a read_file calls none)
       expect(loaded.filter((l) => l.includes('/node_modules/'))).toEqual([])
+      expect(loaded.filter((l) => l.includes('lazy-unbash'))).toEqual([]) // no bash call, no shell parser
       // the providers it does not use stay unloaded (lazy-model.ts): no loaded chunk holds the anthropic or openai SDK
       const chunks = [...new Set(loaded.map((l) => l.split(' -> ')[1] ?? '').filter((u) => u.startsWith('file:') && u.endsWith('.mjs')))]
       expect(chunks.length).toBeGreaterThan(2)
