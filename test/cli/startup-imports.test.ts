@@ -3,7 +3,8 @@
 // service chunk, which bundles zod, the AI SDK and dockerode; ws) may be among them. `cortex sessions`, which needs
 // the session service, shows the hook sees them when they do load (so the check can fail). A whole
 // `cortex run` (issue 24, ADR 0015) loads no package it never uses: not dockerode's BuildKit and SSH
-// dependencies (gRPC, protobufjs, ssh2), and no package file one by one that the bundle holds.
+// dependencies (gRPC, protobufjs, ssh2), no package file one by one that the bundle holds, and
+// calls nothing that starts ICU (test/support/record-intl.mjs).
 import { spawn, spawnSync } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -132,8 +133,9 @@ describe('cortex start-up imports', () => {
     const server = await startScriptedModelServer([{ toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] }, { text: 'done' }])
     try {
       const file = join(dir, 'run.txt')
-      const child = spawn(process.execPath, ['--import', resolve('test/support/record-imports.mjs'), CLI, 'run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', 'read a.txt'], {
-        env: { ...process.env, CORTEX_RECORD_IMPORTS: file, CORTEX_HOME: join(dir, 'home') },
+      const intl = join(dir, 'run-intl.txt')
+      const child = spawn(process.execPath, ['--import', resolve('test/support/record-imports.mjs'), '--import', resolve('test/support/record-intl.mjs'), CLI, 'run', '--repo', repo, '--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'scripted', '--json', 'read a.txt'], {
+        env: { ...process.env, CORTEX_RECORD_IMPORTS: file, CORTEX_RECORD_INTL: intl, CORTEX_HOME: join(dir, 'home') },
         stdio: ['ignore', 'pipe', 'inherit']
       })
       let stdout = ''
@@ -150,6 +152,8 @@ describe('cortex start-up imports', () => {
       // nothing is read from node_modules one module at a time (zod, the AI SDK, dockerode and commander are bundled; yaml, diff and image-size load on first call, and a read_file calls none)
       expect(loaded.filter((l) => l.includes('/node_modules/'))).toEqual([])
       expect(loaded.filter((l) => l.includes('lazy-unbash'))).toEqual([]) // no bash call, no shell parser
+      // nothing starts ICU (10–20 ms of CPU on the first Intl call): the tool descriptions' numbers and the environment block's date and zone are written without it
+      expect(existsSync(intl) ? readFileSync(intl, 'utf8').trim().split('\n') : []).toEqual([])
       // the providers it does not use stay unloaded (lazy-model.ts): no loaded chunk holds the anthropic or openai SDK
       const chunks = [...new Set(loaded.map((l) => l.split(' -> ')[1] ?? '').filter((u) => u.startsWith('file:') && u.endsWith('.mjs')))]
       expect(chunks.length).toBeGreaterThan(2)

@@ -12,6 +12,7 @@ import { readGuestFacts, type GuestFacts } from '../harness/git-facts'
 import { readHeadOnHost } from '../harness/host-git-head'
 import { formatEnvironment, type GitFacts } from '../harness/prompt'
 import { NOT_READ_YET } from '../harness/prompt/environment'
+import { hostTimeZone } from '../harness/prompt/host-time-zone'
 import type { SessionInstructions } from './instructions'
 import type { SessionGuest } from './session-guest'
 
@@ -69,6 +70,6 @@ export class TurnEnvironment {
   }
 
   private format(facts: GuestFacts): string {
-    return formatEnvironment({ now: new Date(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, cwd: this.d.repo, modelId: this.d.modelId, ...facts })
+    return formatEnvironment({ now: new Date(), timeZone: hostTimeZone(), cwd: this.d.repo, modelId: this.d.modelId, ...facts })
   }
 }

@@ -18,6 +18,7 @@
 import { z } from 'zod'
 import { defineTool, ToolError } from './tool'
 import { nearHint, relativeWire, resolveWorkspacePath, workspaceRoot } from './paths'
+import { thousands } from './text'
 import { rethrowGuestError } from './guest-errors'
 import { dirPrefix, relocate, runRipgrep, type RgOptions, type RgOutcome } from './ripgrep'
 import { capHead } from './limits'
@@ -80,7 +81,7 @@ export const globTool = defineTool({
     const { count, rg } = listing
     const notes: string[] = []
     if (rg.stopped || rg.incomplete) {
-      notes.push(`(Showing ${shown.length} of more than ${count.toLocaleString('en-US')} files, sorted by path; counting was stopped there. Narrow the pattern or path.)`)
+      notes.push(`(Showing ${shown.length} of more than ${thousands(count)} files, sorted by path; counting was stopped there. Narrow the pattern or path.)`)
     } else if (count > shown.length) {
       notes.push(`(Showing ${shown.length} of ${count} files, sorted by path. Narrow the pattern or path to see the rest.)`)
     } else {

@@ -17,6 +17,7 @@ import { wireToModel } from '../../shared/path-bytes'
 import { rethrowGuestError } from './guest-errors'
 import { dirPrefix, relocate, runRipgrep } from './ripgrep'
 import { capHead, MAX_RESULT_CHARS } from './limits'
+import { thousands } from './text'
 import { GREP_LINE_CHARS, GrepFormatter } from './grep-format'
 
 /** Most output lines (matches, context, separators, notices) one grep result shows. */
@@ -24,7 +25,7 @@ export const GREP_MAX_LINES = 500
 /** Characters of output lines kept; the rest of the result budget is for notices. */
 const GREP_BUDGET_CHARS = MAX_RESULT_CHARS - 1_500
 
-const description = `Search file contents with a regular expression (ripgrep / Rust regex syntax). Returns matching lines as "path:line:text", paths relative to the workspace root, sorted by path, at most ${GREP_MAX_LINES} lines (and about ${MAX_RESULT_CHARS.toLocaleString('en-US')} characters); at the cap the search is stopped and a notice says so.
+const description = `Search file contents with a regular expression (ripgrep / Rust regex syntax). Returns matching lines as "path:line:text", paths relative to the workspace root, sorted by path, at most ${GREP_MAX_LINES} lines (and about ${thousands(MAX_RESULT_CHARS)} characters); at the cap the search is stopped and a notice says so.
 
 - pattern: a regular expression, e.g. "function\\s+\\w+" or "TODO". Escape regex metacharacters to search literal text (e.g. "foo\\(" for "foo("). An invalid regex is reported as an error with ripgrep's message.
 - path: a directory or a single file to search (default: the workspace root).

@@ -15,7 +15,7 @@ import { defineTool, ToolError, type ToolContext } from './tool'
 import { nearHint, resolveWorkspacePath } from './paths'
 import { rethrowGuestError } from './guest-errors'
 import { formatBytes, MAX_LINE_CHARS, MAX_RESULT_CHARS, truncateLine } from './limits'
-import { fromBase64, numberLine } from './text'
+import { fromBase64, numberLine, thousands } from './text'
 import { detectEncoding, encodingLabel, sniffBinary, streamDecoder, type TextEncodingName } from './encoding'
 import { rememberSeen } from './guest-state'
 import type { ReadResult } from '../../shared/guest-protocol'
@@ -42,7 +42,7 @@ const description = `Read a text file from the workspace. Returns its lines numb
 
 - path: relative to the workspace root, or absolute inside the workspace. A name that glob or grep showed with \\xHH escapes (bytes that are not UTF-8) is accepted in that form. A name that differs from an existing file's only by Unicode normalization or a no-break space finds that file (a note says so).
 - offset: 1-based line to start at (default 1). limit: how many lines (default ${READ_DEFAULT_LIMIT}).
-- The output is also capped at about ${MAX_RESULT_CHARS.toLocaleString('en-US')} characters, and a line longer than ${MAX_LINE_CHARS.toLocaleString('en-US')} characters is cut with a marker (in a large file the rest of such a line is skipped, and the marker gives its length in bytes). The footer says which lines were shown, the total line count when the whole file was read, and the offset that continues the read. Only what the page needs is read, so large files are cheap to page through, even at a deep offset.
+- The output is also capped at about ${thousands(MAX_RESULT_CHARS)} characters, and a line longer than ${thousands(MAX_LINE_CHARS)} characters is cut with a marker (in a large file the rest of such a line is skipped, and the marker gives its length in bytes). The footer says which lines were shown, the total line count when the whole file was read, and the offset that continues the read. Only what the page needs is read, so large files are cheap to page through, even at a deep offset.
 - Line numbers are for orientation only: never include them (or the tab after them) in edit_file strings.
 - CRLF files are shown without the \\r (the footer says so); edit_file accepts LF text for them.
 - Text that is not UTF-8 is decoded in its detected encoding (UTF-16 with a BOM, otherwise Windows-1252/Latin-1) and the footer names it; edit_file keeps that encoding.
@@ -157,7 +157,7 @@ async function readWindow(
       const reached = (chunk.line ?? 0) >= jump.to
       if (jump.cut) {
         const lineEnd = reached ? (chunk.offset ?? size) - 1 : size
-        take(jump.cut.head, `[line truncated: ${(lineEnd - jump.cut.startByte).toLocaleString('en-US')} bytes; the rest was skipped]`)
+        take(jump.cut.head, `[line truncated: ${thousands(lineEnd - jump.cut.startByte)} bytes; the rest was skipped]`)
         scan.longCut++
       }
       scan.lineNo = reached ? jump.to - 1 : (chunk.line ?? scan.lineNo)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { countLines, decodeUtf8Strict, encodeUtf8, lineNumberAt, numberLine } from './text'
+import { countLines, decodeUtf8Strict, encodeUtf8, lineNumberAt, numberLine, thousands } from './text'
 import { looksBinary } from './encoding'
 
 describe('text helpers', () => {
@@ -30,5 +30,9 @@ describe('text helpers', () => {
     expect(text).toBe('\ufeffa\n')
     expect([...encodeUtf8(text ?? '')]).toEqual([...bytes])
     expect(decodeUtf8Strict(new Uint8Array([0xff, 0xfe, 0x41]))).toBeNull()
+  })
+
+  it('writes thousands separators as en-US does', () => {
+    for (const n of [0, 7, 999, 1000, 30_000, 123_456, 1_234_567, 17_179_869_184, -1234]) expect(thousands(n)).toBe(n.toLocaleString('en-US'))
   })
 })

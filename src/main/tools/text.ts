@@ -1,6 +1,7 @@
 /**
  * Small pure text helpers shared by the file tools: line counting and numbering (`cat -n` style),
- * strict UTF-8 decoding that keeps a byte-order mark, and base64 conversion.
+ * strict UTF-8 decoding that keeps a byte-order mark, base64 conversion, and numbers with
+ * thousands separators.
  */
 
 /**
@@ -31,6 +32,16 @@ export function lineNumberAt(text: string, index: number): number {
  */
 export function numberLine(n: number, line: string): string {
   return `${String(n).padStart(6, ' ')}\t${line}`
+}
+
+/**
+ * A whole number with commas between thousands, as `toLocaleString('en-US')` writes it (`30000` →
+ * `30,000`), without starting ICU: the first Intl call of a process costs 10–20 ms, and the tool
+ * descriptions that say their caps are built at start-up, before the first model request.
+ */
+export function thousands(n: number): string {
+  const s = String(Math.trunc(n))
+  return s.replace(/\B(?=(\d{3})+$)/g, ',')
 }
 
 /**

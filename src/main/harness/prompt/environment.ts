@@ -3,6 +3,7 @@
  * git branch, a capped `git status --short`, the last commit subjects, the model id). It changes
  * from turn to turn, so it is sent after the stable system prompt, never inside it (ADR 0021).
  */
+import { dateIn } from './host-time-zone'
 
 /** Most `git status --short` lines shown; the rest are counted. */
 export const MAX_STATUS_LINES = 30
@@ -33,15 +34,6 @@ export interface EnvironmentFacts {
   git: GitFacts
   /** The model id as configured. */
   modelId: string
-}
-
-/** The date `now` in `timeZone` as YYYY-MM-DD. */
-function dateIn(now: Date, timeZone: string): string {
-  try {
-    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now)
-  } catch {
-    return now.toISOString().slice(0, 10)
-  }
 }
 
 /** `line` cut at {@link MAX_LINE_CHARS}, control characters dropped (they come from file names and commit subjects). */
