@@ -28,12 +28,17 @@ export interface PtyScreen {
   /** Exit code once the process ended. */
   exited: Promise<number>
   /**
-   * Kill the CLI and every process of its group (SIGKILL; the pty makes it a group leader, so a git
-   * or docker child it spawned goes too) if it still runs; resolves with the exit code once it ended,
-   * so a test's cleanup removes CORTEX_HOME only after nothing writes there any more.
+   * End the CLI if it still runs: SIGTERM first, on which it closes its session and removes its
+   * guests (the checkpoint guest writes into CORTEX_HOME, and a killed CLI leaves that to its
+   * detached watchdog, later); after {@link TERM_GRACE_MS} SIGKILL to its whole group (the pty makes
+   * it a group leader, so a git or docker child it spawned goes too). Resolves with the exit code
+   * once it ended, so a test's cleanup removes CORTEX_HOME only after nothing writes there any more.
    */
   kill(): Promise<number>
 }
+
+/** How long {@link PtyScreen.kill} waits for the CLI to close its session after SIGTERM before SIGKILL (ms; a hang guard: a close takes ~1 s). */
+export const TERM_GRACE_MS = 20_000
 
 /** Start `cortex ...args` on a `cols`×`rows` pseudo-terminal with `env` added to the environment. */
 export function startPtyCli(args: string[], opts: { cols: number; rows: number; env?: NodeJS.ProcessEnv; cwd?: string }): PtyScreen {
@@ -91,8 +96,13 @@ export function startPtyCli(args: string[], opts: { cols: number; rows: number; 
       return file
     },
     exited,
-    kill: () => {
-      if (alive) {
+    kill: async () => {
+      if (!alive) return exited
+      p.kill('SIGTERM')
+      let timer: NodeJS.Timeout | undefined
+      const graceful = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), TERM_GRACE_MS)))])
+      clearTimeout(timer)
+      if (!graceful && alive) {
         try {
           process.kill(-p.pid, 'SIGKILL')
         } catch {
