@@ -172,7 +172,7 @@ describe('enabling binds to the hash the user was shown', () => {
       def('cortex-test-never-present:later')
       tty.write('y\r')
       expect(await tty.exited).toBe(1)
-      expect(tty.text()).toContain('not enabled: the environment changed since it was shown')
+      await tty.waitFor('not enabled: the environment changed since it was shown', 10_000)
       expect(trusted(home, repo)).toEqual([])
     } finally {
       await tty.kill()

@@ -4,6 +4,9 @@
 // Issue 16.3: every other Cortex data folder is refused too — the desktop app's default under
 // ~/.config (HOME pointed at a temp folder), a folder holding it, and another process's CORTEX_HOME
 // found by its contents — so the model cannot rewrite settings.json or approval rules.
+// And the running Cortex installation (this checkout: its out/, node_modules, the guest recipe),
+// a folder inside it, and a folder holding a package named by CORTEX_ROOT — so the model cannot
+// rewrite the code the next `cortex` runs on the host. `cortex guest setup` refuses the same folders.
 import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -75,6 +78,36 @@ describe.skipIf(skipWithoutDocker())('cortex run: which folders may be a reposit
     } finally {
       rmSync(fakeHome, { recursive: true, force: true })
       rmSync(other, { recursive: true, force: true })
+    }
+  }, 120_000)
+
+  it('refuses the running installation, a folder inside it and a folder holding the CORTEX_ROOT package', async () => {
+    const holder = mkdtempSync(join(tmpdir(), 'cortex-policy-cli-holder-'))
+    try {
+      const pkg = join(holder, 'cortex-code')
+      mkdirSync(join(pkg, 'resources', 'guest'), { recursive: true })
+      writeFileSync(join(pkg, 'resources', 'guest', 'build-image.sh'), '') // the package root's marker (guest/paths.ts)
+      if (isRoot) chownSync(holder, TEST_REPO_UID, TEST_REPO_GID)
+      const cases: Array<[string, RegExp, NodeJS.ProcessEnv]> = [
+        [process.cwd(), /is inside the Cortex installation that is running/, {}],
+        [join(process.cwd(), 'out'), /is inside the Cortex installation that is running/, {}],
+        [holder, /contains the Cortex installation that is running \(.*cortex-code\)/, { CORTEX_ROOT: pkg }]
+      ]
+      for (const [repo, why, env] of cases) {
+        const r = await run(repo, ['--allow-root-repo'], env)
+        expect(r.code, `${repo}: ${r.stderr}`).toBe(1)
+        expect(r.stderr, repo).toMatch(/cannot be opened as a repository/)
+        expect(r.stderr, repo).toMatch(why)
+        expect(r.stderr, repo).toMatch(/run Cortex from another folder/)
+      }
+      // `cortex guest setup` mounts the folder in its setup guest the same way: the same folders are refused
+      for (const repo of [homedir(), process.cwd(), holder]) {
+        const r = await runCli(['guest', 'setup', '--repo', repo], { env: { CORTEX_HOME: home, ...(repo === holder ? { CORTEX_ROOT: join(holder, 'cortex-code') } : {}) } })
+        expect(r.code, `${repo}: ${r.stdout}${r.stderr}`).toBe(1)
+        expect(r.stdout + r.stderr, repo).toMatch(/error: .* cannot be opened as a repository: it /)
+      }
+    } finally {
+      rmSync(holder, { recursive: true, force: true })
     }
   }, 120_000)
 })

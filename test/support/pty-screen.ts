@@ -56,7 +56,8 @@ export function startPtyCli(args: string[], opts: { cols: number; rows: number; 
     raw = (raw + d).slice(-200_000)
     pending = pending.then(() => new Promise<void>((r) => term.write(d, r)))
   })
-  const exited = new Promise<number>((r) => p.onExit(({ exitCode }) => r(exitCode)))
+  // resolved once what the program wrote before it exited is on the screen (the writes queue in `pending`)
+  const exited = new Promise<number>((r) => p.onExit(({ exitCode }) => void pending.then(() => r(exitCode))))
   let alive = true
   void exited.then(() => (alive = false))
   const lines = (): string[] => {

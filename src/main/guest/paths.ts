@@ -1,6 +1,7 @@
 /**
  * Locating files the guest needs on the host: the package root (which holds resources/guest/ and
- * out/guest-agent/), from source (vitest), the built CLI (out/cli/) or the Electron main (out/main/);
+ * out/guest-agent/), from source (vitest), the built CLI (out/cli/) or the Electron main (out/main/),
+ * and the roots of the running packages no repository may hold;
  * and the per-guest passwd folders in the OS temp folder (named with their owner's pid) with the
  * sweep that removes those of dead processes.
  */
@@ -45,6 +46,37 @@ export function packageRoot(): string {
     if (root) return root
   }
   throw new Error(`cannot find the Cortex package root (no ${MARKER} above ${starts.join(', ')}); set CORTEX_ROOT`)
+}
+
+/**
+ * The roots of the Cortex packages this process runs from, as real paths: `CORTEX_ROOT`, the
+ * package above this module (CJS builds) and the one above the entry script (through links). Their
+ * code, node_modules and guest recipe run on this machine at the next start, so no guest may write
+ * them (session/repo-policy.ts). Unlike {@link packageRoot}, never the working directory's.
+ */
+export function runningPackageRoots(): string[] {
+  const starts: string[] = []
+  if (process.env.CORTEX_ROOT) starts.push(process.env.CORTEX_ROOT)
+  if (typeof __dirname === 'string') starts.push(__dirname)
+  if (process.argv[1]) {
+    starts.push(dirname(process.argv[1]))
+    try {
+      starts.push(dirname(realpathSync(process.argv[1])))
+    } catch {
+      // argv[1] is not a file (e.g. `node -e`)
+    }
+  }
+  const roots = new Set<string>()
+  for (const s of starts) {
+    const root = walkUp(s)
+    if (!root) continue
+    try {
+      roots.add(realpathSync(root))
+    } catch {
+      roots.add(root)
+    }
+  }
+  return [...roots]
 }
 
 /** Directory of the guest image recipe: `<root>/resources/guest`. */

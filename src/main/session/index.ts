@@ -23,6 +23,7 @@ import { guestSetup, type GuestSetupOptions } from '../extensions/environment/gu
 import { disarmAroundSetup } from './setup-guard'
 import { dependencyVolumesModeOf, type DependencyVolumesMode } from '../guest/dependency-volumes'
 import { pruneGuestCaches } from '../guest/prune'
+import { checkRepoPolicy } from './repo-policy'
 
 export { createSessionService, type SessionService, type SessionServiceOptions } from './service'
 export { resumeModelFlags } from './resume'
@@ -84,7 +85,9 @@ export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: L
  * Resolves with the exit status (0 ready, 1 otherwise, with the reason written).
  */
 export function guestSetupMain(opts: GuestSetupOptions, write: (line: string) => void): Promise<number> {
-  return guestSetup({ aroundSetup: disarmAroundSetup(opts.logger ?? NOOP_LOGGER), dependencyVolumes: dependencyVolumesSetting(opts.dataDir), ...opts }, write)
+  // a root-owned folder is the session's to refuse: the setup runs what the user reviewed, as the folder's owner
+  const checkRepo = (repo: string): void => void checkRepoPolicy(repo, { dataDir: opts.dataDir, allowRootRepo: true })
+  return guestSetup({ aroundSetup: disarmAroundSetup(opts.logger ?? NOOP_LOGGER), dependencyVolumes: dependencyVolumesSetting(opts.dataDir), checkRepo, ...opts }, write)
 }
 
 /**

@@ -1,6 +1,7 @@
 // Which folders may be opened as a repository (issue 8.2): system folders, the home folder, the
-// data folder and root-owned folders without the opt-in are refused with repo_invalid; through the
-// session service too, where an allowed root-owned repository shows a warning event.
+// data folder, the running Cortex installation and root-owned folders without the opt-in are
+// refused with repo_invalid; through the session service too, where an allowed root-owned
+// repository shows a warning event.
 import { chownSync, mkdirSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
@@ -70,6 +71,19 @@ describe('checkRepoPolicy', () => {
     expect(refusal(outer, { dataDir: join(outer, '.cortex') })).toMatch(/contains Cortex's own data folder/)
   })
 
+  it('refuses the running Cortex installation, a folder inside it and a folder holding it (the guest would rewrite its code)', () => {
+    const outer = userDir()
+    const install = join(outer, 'cortex-code')
+    mkdirSync(join(install, 'out'), { recursive: true })
+    expect(refusal(install, { installDirs: [install] })).toMatch(/is inside the Cortex installation that is running \(.*cortex-code\).*Open a copy of the project, or run Cortex from another folder\.$/)
+    expect(refusal(join(install, 'out'), { installDirs: [install] })).toMatch(/is inside the Cortex installation that is running/)
+    expect(refusal(outer, { installDirs: [install] })).toMatch(/contains the Cortex installation that is running/)
+    expect(refusal(userDir(), { installDirs: [install] })).toBe('allowed')
+    // by default, the package this test runs from (vitest's entry script is in its node_modules)
+    expect(refusal(process.cwd())).toMatch(/Cortex installation that is running/)
+    expect(refusal(join(process.cwd(), 'src'))).toMatch(/is inside the Cortex installation that is running/)
+  })
+
   it.skipIf(!isRoot)('refuses a root-owned folder unless opted in, then warns what it means', () => {
     const rootOwned = tempDir('cortex-policy-root-')
     expect(refusal(rootOwned, { allowRootRepo: false })).toMatch(/owned by root.*chown -R.*--allow-root-repo.*CORTEX_ALLOW_ROOT_REPO=1\)\.$/)
@@ -106,9 +120,9 @@ describe('the session service applies the policy', () => {
     return { s: service, events }
   }
 
-  it('refuses /, /etc, the home folder and the data folder at open', async () => {
+  it('refuses /, /etc, the home folder, the data folder and the running installation at open', async () => {
     const { s } = await make(true)
-    for (const repo of ['/', '/etc', homedir(), dataDir]) {
+    for (const repo of ['/', '/etc', homedir(), dataDir, process.cwd()]) {
       await expect(s.openSession({ repo }), repo).rejects.toMatchObject({ code: 'repo_invalid', message: expect.stringContaining('cannot be opened as a repository') })
     }
     expect(await s.listSessions({})).toEqual([])

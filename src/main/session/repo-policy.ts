@@ -3,7 +3,8 @@
  * all of it, so `/`, system folders, the user's home folder itself (or anything holding it) and
  * every Cortex data folder (this process's, the default locations of the CLI and the desktop app,
  * and any folder that looks like one) — anything inside one or holding one — are refused: the
- * model could otherwise rewrite settings.json or approval rules. A root-owned folder (the guest would run as uid 0) is
+ * model could otherwise rewrite settings.json or approval rules. So is the running Cortex's own
+ * installation (its code, node_modules, guest recipe), inside or holding it. A root-owned folder (the guest would run as uid 0) is
  * refused unless the user opts in (`--allow-root-repo`, or CORTEX_ALLOW_ROOT_REPO=1). A git directory
  * (a `.git`, a bare repository) or anything inside one is refused: the guest's git protection covers
  * `<repo>/.git`, not a gitdir opened as the repository itself. See
@@ -13,6 +14,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { CortexError } from '../../shared/errors'
+import { runningPackageRoots } from '../guest/paths'
 
 /** Environment variable that allows root-owned repositories when set to `1` (or `true`). */
 export const ALLOW_ROOT_REPO_ENV = 'CORTEX_ALLOW_ROOT_REPO'
@@ -36,6 +38,8 @@ export interface RepoPolicyOptions {
   home?: string
   /** Environment read for CORTEX_HOME, XDG_CONFIG_HOME and APPDATA; default process.env. */
   env?: NodeJS.ProcessEnv
+  /** The running Cortex's package roots; default guest/paths.ts runningPackageRoots(). */
+  installDirs?: string[]
 }
 
 /** Names the desktop app's data folder has under the platform's config folder (Electron userData). */
@@ -125,6 +129,12 @@ export function checkRepoPolicy(repo: string, opts: RepoPolicyOptions): RepoPoli
   for (const data of cortexDataFolders(opts)) {
     const which = data === own ? "Cortex's own data folder" : 'the Cortex data folder'
     if (within(data, repo) || within(repo, data)) why(`it ${within(data, repo) ? 'is inside' : 'contains'} ${which} ${data} (sessions and settings)`, advice)
+  }
+  // Cortex's own code: the guest would rewrite what runs on this machine at the next start
+  for (const install of opts.installDirs ?? runningPackageRoots()) {
+    if (within(install, repo) || within(repo, install)) {
+      why(`it ${within(install, repo) ? 'is inside' : 'contains'} the Cortex installation that is running (${install}), whose code runs on this machine at the next start`, 'Open a copy of the project, or run Cortex from another folder.')
+    }
   }
   const found = dataFolderAbove(repo)
   if (found !== undefined) why(`it ${found === repo ? 'is' : 'is inside'} a Cortex data folder (${found} holds sessions and settings)`, advice)

@@ -36,6 +36,11 @@ export interface GuestSetupOptions {
   /** Stop (Ctrl-C): kills a running build or setup command and removes the setup guest. */
   signal?: AbortSignal
   logger?: Logger
+  /**
+   * Refuse a folder no guest may mount writable (session/repo-policy.ts, given by session/index.ts):
+   * throws with the reason, which is written as the error. Absent: no check.
+   */
+  checkRepo?: (repo: string) => void
   /** Wraps the setup commands (the session's git-arming disarm); see DockerGuestProviderOptions.aroundSetup. */
   aroundSetup?: DockerGuestProviderOptions['aroundSetup']
   /** The dependency-volumes setting of a repository (session/index.ts dependencyVolumesSetting); default CORTEX_DEPENDENCY_VOLUMES, else auto. */
@@ -87,6 +92,8 @@ export async function guestSetup(opts: GuestSetupOptions, write: (line: string) 
   }
   const log = opts.logger ?? NOOP_LOGGER
   try {
+    // the setup's guest mounts the folder writable, like a session's: the same folders are refused
+    opts.checkRepo?.(repo)
     if (opts.saveDependencyVolumes) {
       saveRepoDependencyVolumes(opts.dataDir, repo, opts.saveDependencyVolumes)
       write(`dependency volumes set to ${opts.saveDependencyVolumes} for ${repo}`)
