@@ -6,7 +6,8 @@
 // found by its contents — so the model cannot rewrite settings.json or approval rules.
 // And the running Cortex installation (this checkout: its out/, node_modules, the guest recipe),
 // a folder inside it, and a folder holding a package named by CORTEX_ROOT — so the model cannot
-// rewrite the code the next `cortex` runs on the host. `cortex guest setup` refuses the same folders.
+// rewrite the code the next `cortex` runs on the host. `cortex guest setup` and `cortex mcp test`
+// (a local server's guest) refuse the same folders.
 import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -99,6 +100,14 @@ describe.skipIf(skipWithoutDocker())('cortex run: which folders may be a reposit
         expect(r.stderr, repo).toMatch(/cannot be opened as a repository/)
         expect(r.stderr, repo).toMatch(why)
         expect(r.stderr, repo).toMatch(/run Cortex from another folder/)
+      }
+      // `cortex mcp test` runs a local server in a guest on the folder (the working folder by default): refused the same
+      const mcpHome = join(holder, 'mcp-home')
+      expect((await runCli(['mcp', 'add', 'local', '--', 'node', 'server.js'], { env: { CORTEX_HOME: mcpHome } })).code).toBe(0)
+      for (const repo of [homedir(), process.cwd()]) {
+        const r = await runCli(['mcp', 'test', 'local', '--repo', repo], { env: { CORTEX_HOME: mcpHome } })
+        expect(r.code, `${repo}: ${r.stdout}${r.stderr}`).toBe(1)
+        expect(r.stderr, repo).toMatch(/error: .* cannot be opened as a repository: it /)
       }
       // `cortex guest setup` mounts the folder in its setup guest the same way: the same folders are refused
       for (const repo of [homedir(), process.cwd(), holder]) {

@@ -50,9 +50,10 @@ export function packageRoot(): string {
 
 /**
  * The roots of the Cortex packages this process runs from, as real paths: `CORTEX_ROOT`, the
- * package above this module (CJS builds) and the one above the entry script (through links). Their
- * code, node_modules and guest recipe run on this machine at the next start, so no guest may write
- * them (session/repo-policy.ts). Unlike {@link packageRoot}, never the working directory's.
+ * package above this module (CJS builds), the one above the entry script (through links), and
+ * {@link packageRoot}'s (whose recipe and agent the guests use); beside a packaged app's `.asar`
+ * root, its `.asar.unpacked` folder too. Their code, node_modules and guest recipe run on this
+ * machine at the next start, so no guest may write them (session/repo-policy.ts).
  */
 export function runningPackageRoots(): string[] {
   const starts: string[] = []
@@ -66,17 +67,32 @@ export function runningPackageRoots(): string[] {
       // argv[1] is not a file (e.g. `node -e`)
     }
   }
+  const found = starts.map(walkUp)
+  try {
+    found.push(packageRoot()) // the recipe and agent Cortex uses, wherever it was found
+  } catch {
+    // no package root: nothing more to protect
+  }
   const roots = new Set<string>()
-  for (const s of starts) {
-    const root = walkUp(s)
+  for (const root of found) {
     if (!root) continue
+    let r = root
     try {
-      roots.add(realpathSync(root))
+      r = realpathSync(root)
     } catch {
-      roots.add(root)
+      // does not exist (yet): kept as found
     }
+    for (const f of installFolders(r)) roots.add(f)
   }
   return [...roots]
+}
+
+/**
+ * The folders of one install root: the root, and beside a packaged app's `.asar` archive its
+ * `.asar.unpacked` folder (where the files that must be real files are: the guest recipe, the agent).
+ */
+export function installFolders(root: string): string[] {
+  return root.endsWith('.asar') ? [root, `${root}.unpacked`] : [root]
 }
 
 /** Directory of the guest image recipe: `<root>/resources/guest`. */

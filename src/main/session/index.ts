@@ -43,6 +43,7 @@ export {
   type McpServerEntry, type RawMcpEntry
 } from '../extensions/mcp/config'
 export { probeMcpServer, type ProbeResult } from '../extensions/mcp/config-probe'
+export { checkRepoPolicy } from './repo-policy'
 export { mcpOAuthLogin, mcpOAuthLogout, mcpOAuthStatus, remoteServerFor } from '../extensions/mcp/oauth-login'
 
 /** Env var: guests kept warm for the repository opened last (0 disables the pool). */
@@ -87,7 +88,7 @@ export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: L
 export function guestSetupMain(opts: GuestSetupOptions, write: (line: string) => void): Promise<number> {
   // a root-owned folder is the session's to refuse: the setup runs what the user reviewed, as the folder's owner
   const checkRepo = (repo: string): void => void checkRepoPolicy(repo, { dataDir: opts.dataDir, allowRootRepo: true })
-  return guestSetup({ aroundSetup: disarmAroundSetup(opts.logger ?? NOOP_LOGGER), dependencyVolumes: dependencyVolumesSetting(opts.dataDir), checkRepo, ...opts }, write)
+  return guestSetup({ aroundSetup: disarmAroundSetup(opts.logger ?? NOOP_LOGGER), dependencyVolumes: dependencyVolumesSetting(opts.dataDir), ...opts, checkRepo }, write)
 }
 
 /**

@@ -12,6 +12,7 @@ import { createSessionService, type SessionService } from './service'
 import { ALLOW_ROOT_REPO_ENV, allowRootRepoFromEnv, checkRepoPolicy } from './repo-policy'
 import { TEST_REPO_GID, TEST_REPO_UID } from '../../../test/support/repo-owner'
 import { tempDir } from '../../../test/support/temp-dir'
+import { installFolders } from '../guest/paths'
 
 const isRoot = process.getuid?.() === 0
 const dataDir = tempDir('cortex-policy-home-')
@@ -79,6 +80,10 @@ describe('checkRepoPolicy', () => {
     expect(refusal(join(install, 'out'), { installDirs: [install] })).toMatch(/is inside the Cortex installation that is running/)
     expect(refusal(outer, { installDirs: [install] })).toMatch(/contains the Cortex installation that is running/)
     expect(refusal(userDir(), { installDirs: [install] })).toBe('allowed')
+    // a packaged app: the archive's unpacked files are the installation too
+    const asar = join(outer, 'app', 'resources', 'app.asar')
+    mkdirSync(`${asar}.unpacked`, { recursive: true })
+    expect(refusal(`${asar}.unpacked`, { installDirs: installFolders(asar) })).toMatch(/is inside the Cortex installation/)
     // by default, the package this test runs from (vitest's entry script is in its node_modules)
     expect(refusal(process.cwd())).toMatch(/Cortex installation that is running/)
     expect(refusal(join(process.cwd(), 'src'))).toMatch(/is inside the Cortex installation that is running/)

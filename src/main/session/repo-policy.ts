@@ -131,9 +131,12 @@ export function checkRepoPolicy(repo: string, opts: RepoPolicyOptions): RepoPoli
     if (within(data, repo) || within(repo, data)) why(`it ${within(data, repo) ? 'is inside' : 'contains'} ${which} ${data} (sessions and settings)`, advice)
   }
   // Cortex's own code: the guest would rewrite what runs on this machine at the next start
+  // (compared without case where the file system usually ignores it: /users/me/CORTEX-code is the same folder there)
+  const fold = process.platform === 'darwin' || process.platform === 'win32' ? (p: string): string => p.toLowerCase() : (p: string): string => p
   for (const install of opts.installDirs ?? runningPackageRoots()) {
-    if (within(install, repo) || within(repo, install)) {
-      why(`it ${within(install, repo) ? 'is inside' : 'contains'} the Cortex installation that is running (${install}), whose code runs on this machine at the next start`, 'Open a copy of the project, or run Cortex from another folder.')
+    const inside = within(fold(install), fold(repo))
+    if (inside || within(fold(repo), fold(install))) {
+      why(`it ${inside ? 'is inside' : 'contains'} the Cortex installation that is running (${install}), whose code runs on this machine at the next start`, 'Open a copy of the project, or run Cortex from another folder.')
     }
   }
   const found = dataFolderAbove(repo)

@@ -37,10 +37,11 @@ export interface ProbeResult {
 /**
  * Connect to `name` as `repo` sees it, list its tools, end the connection and any guest started.
  * @param guests starts the guest a local server runs in (closed here after use)
+ * @param checkRepo throws when `repo` may not be mounted in a guest (session/repo-policy.ts); called before a local server's guest starts
  * @throws CortexError('invalid_input') when there is no such server or it is not on (untrusted,
  *   disabled, shadowed); CortexError('guest_failed') when it could not be reached, with why
  */
-export async function probeMcpServer(opts: { home: string; repo: string; name: string; guests: GuestProvider; logger?: Logger }): Promise<ProbeResult> {
+export async function probeMcpServer(opts: { home: string; repo: string; name: string; guests: GuestProvider; logger?: Logger; checkRepo?: (repo: string) => void }): Promise<ProbeResult> {
   const set = mcpServersFor(opts.home, opts.repo)
   const entry = set.entries.find((e) => e.name === opts.name && e.state !== 'shadowed' && e.state !== 'elsewhere')
   if (!entry) {
@@ -57,6 +58,7 @@ export async function probeMcpServer(opts: { home: string; repo: string; name: s
     rt.transportOpener(config, {
       home: opts.home,
       guestFor: async (c, signal) => {
+        opts.checkRepo?.(opts.repo) // the guest mounts the folder writable: the session's folder policy first
         const g = await opts.guests.start({ sessionId: `mcp-test-${randomUUID()}`, repo: opts.repo, sandbox: c.network ? 'network' : 'workspace-write', signal, oneOff: true })
         guests.push(g)
         return g

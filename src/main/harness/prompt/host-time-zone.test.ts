@@ -20,6 +20,11 @@ describe('hostTimeZone', () => {
     const link = join(dir, 'localtime')
     symlinkSync('/usr/share/zoneinfo/Asia/Tokyo', link)
     expect(hostTimeZone({}, link)).toBe('Asia/Tokyo')
+    for (const tree of ['posix', 'right']) {
+      const other = join(dir, `localtime-${tree}`)
+      symlinkSync(`/usr/share/zoneinfo/${tree}/Europe/Paris`, other)
+      expect(hostTimeZone({}, other)).toBe('Europe/Paris') // the same zone, named as Intl knows it
+    }
   })
 
   it("asks Intl when TZ is a POSIX rule or empty (they rule the local clock), or the file is no zoneinfo link", () => {

@@ -35,7 +35,8 @@ function fromTz(tz: string | undefined): string | undefined {
 /** The zone named by the path `link` points to (`/usr/share/zoneinfo/Europe/Paris` → `Europe/Paris`); undefined when it is no such link. */
 function fromLink(link: string): string | undefined {
   try {
-    const name = /\/zoneinfo\/(.+)$/.exec(readlinkSync(link))?.[1]
+    // zoneinfo/posix/… and zoneinfo/right/… hold the same zones (with or without leap seconds)
+    const name = /\/zoneinfo\/(?:posix\/|right\/)?(.+)$/.exec(readlinkSync(link))?.[1]
     return name && ZONE_NAME.test(name) ? name : undefined
   } catch {
     return undefined
