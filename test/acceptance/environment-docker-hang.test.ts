@@ -13,15 +13,7 @@ import { makeTestRepo } from '../support/guest'
 import { skipWithoutDocker } from '../support/requirements'
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server'
 import { tempDir } from '../support/temp-dir'
-
-/** Poll `cond` every 100 ms until it holds; fail with `why()` after `ms` (a hang guard). */
-async function until(cond: () => boolean, ms: number, why: () => string): Promise<void> {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(why())
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
+import { waitUntil } from '../support/wait-until'
 
 const alive = (pid: number): boolean => {
   try {
@@ -60,7 +52,7 @@ describe.skipIf(skipWithoutDocker())('a hung docker CLI during the project envir
     })
     cli.send({ type: 'user_message', text: 'go' })
     // `>>` creates the file before `echo` writes to it: wait for the whole first line
-    await until(() => existsSync(calls) && readFileSync(calls, 'utf8').includes('\n'), 120_000, () => `no docker CLI call; stderr: ${cli.stderr()}`)
+    await waitUntil(() => existsSync(calls) && readFileSync(calls, 'utf8').includes('\n'), 120_000, () => `no docker CLI call; stderr: ${cli.stderr()}`)
     return { cli, calls }
   }
 
@@ -73,7 +65,7 @@ describe.skipIf(skipWithoutDocker())('a hung docker CLI during the project envir
       cli.send({ type: 'stop' })
       await cli.waitFor('turn_ended', (e) => e.reason === 'stopped', { timeoutMs: 20_000 })
       expect(Date.now() - stopped).toBeLessThan(2_000)
-      await until(() => !alive(Number(pid)), 5_000, () => `the hung docker call ${pid} was left running`)
+      await waitUntil(() => !alive(Number(pid)), 5_000, () => `the hung docker call ${pid} was left running`)
     } finally {
       cli.end()
       await cli.exit(60_000)
@@ -96,7 +88,7 @@ describe.skipIf(skipWithoutDocker())('a hung docker CLI during the project envir
       expect(ended.reason).not.toBe('stopped')
       expect(Date.now() - t0).toBeLessThan(60_000)
       const pid = Number(readFileSync(calls, 'utf8').split(' ')[0])
-      await until(() => !alive(pid), 5_000, () => `the hung docker call ${pid} was left running`)
+      await waitUntil(() => !alive(pid), 5_000, () => `the hung docker call ${pid} was left running`)
     } finally {
       cli.end()
       await cli.exit(60_000)
