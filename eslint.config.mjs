@@ -27,7 +27,7 @@ const rendererPackages = [
 const sessionIndexReExports = [
   './service', './resume', './bounded-shutdown', '../store/settings-store', '../providers', '../guest/image', '../extensions/mcp/package-cache',
   '../guest/docker-guest', '../harness/approvals/rules-store', '../harness/approvals/add-bash-rule', '../log/file-logger',
-  '../tools/image-check', './trust-requests', '../extensions/mcp/config', '../extensions/mcp/config-probe', '../extensions/mcp/oauth-login', './repo-policy'
+  '../tools/image-check', './trust-requests', '../extensions/mcp/config', '../extensions/mcp/config-probe', '../extensions/mcp/oauth-login', './guest-entries'
 ]
 
 /** Shared modules the guest agent may bundle: they import nothing at all. */

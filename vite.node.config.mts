@@ -82,10 +82,10 @@ function lazyFromSrc(pkg: string): string {
 }
 
 /** The rolldown plugin that puts the stand-ins above ({@link LAZY_IN_DOCKERODE}, {@link LAZY_CLI_HIGHLIGHT}, {@link NO_GATEWAY}, {@link LAZY_FROM_SRC}) in place. */
-function lazyDockerodeParts(): Plugin {
+function lazyParts(): Plugin {
   const PREFIX = '\0cortex-lazy:'
   return {
-    name: 'cortex-lazy-dockerode-parts',
+    name: 'cortex-lazy-parts',
     enforce: 'pre',
     resolveId(source, importer) {
       if (!importer) return null
@@ -122,7 +122,7 @@ export default defineConfig({
   // an SSR build leaves every node_modules import external by default: here `external` below decides
   // (package.json dependencies minus BUNDLED_IN_CLI; their own dependencies are bundled with them)
   ssr: { noExternal: true },
-  plugins: [lazyDockerodeParts()],
+  plugins: [lazyParts()],
   build: {
     ssr: true,
     target: 'node20',

@@ -7,7 +7,6 @@ import { join, resolve } from 'node:path'
 import { toCortexError } from '../shared/errors'
 import {
   addUserServer,
-  checkRepoPolicy,
   createDefaultGuestProvider,
   describeServer,
   disableMcpServer,
@@ -16,7 +15,7 @@ import {
   importMcpServers,
   mcpOAuthStatus,
   mcpServersFor,
-  probeMcpServer,
+  probeMcpServerMain,
   removeUserServer,
   type McpServerEntry,
   type RawMcpEntry
@@ -249,7 +248,7 @@ export async function mcpTestCommand(name: string, opts: { repo?: string }, io: 
   const home = dataDir()
   const guests = createDefaultGuestProvider({ warmPool: 0, mcpPackagesDir: join(home, 'mcp', 'packages') })
   try {
-    const r = await probeMcpServer({ home, repo: repoPath(opts.repo), name, guests, checkRepo: (repo) => void checkRepoPolicy(repo, { dataDir: home }) })
+    const r = await probeMcpServerMain({ home, repo: repoPath(opts.repo), name, guests })
     const w = (s: string): boolean => io.out.write(terminalSafe(s) + '\n')
     w(`${name}: connected${r.protocolVersion ? ` (protocol ${r.protocolVersion})` : ''} · ${sourceLabel(r.entry)}`)
     w(`  ${describeServer(r.entry.server.config).split('\n')[0]}`)

@@ -30,6 +30,16 @@ function walkUp(start: string): string | undefined {
  */
 export function packageRoot(): string {
   if (process.env.CORTEX_ROOT) return resolve(process.env.CORTEX_ROOT)
+  const starts = [...codeStarts(), process.cwd()]
+  for (const s of starts) {
+    const root = walkUp(s)
+    if (root) return root
+  }
+  throw new Error(`cannot find the Cortex package root (no ${MARKER} above ${starts.join(', ')}); set CORTEX_ROOT`)
+}
+
+/** Where the running code is: this module's directory (CJS builds) and the entry script's (process.argv[1], also through symlinks). */
+function codeStarts(): string[] {
   const starts: string[] = []
   if (typeof __dirname === 'string') starts.push(__dirname)
   if (process.argv[1]) {
@@ -40,12 +50,7 @@ export function packageRoot(): string {
       // argv[1] is not a file (e.g. `node -e`).
     }
   }
-  starts.push(process.cwd())
-  for (const s of starts) {
-    const root = walkUp(s)
-    if (root) return root
-  }
-  throw new Error(`cannot find the Cortex package root (no ${MARKER} above ${starts.join(', ')}); set CORTEX_ROOT`)
+  return starts
 }
 
 /**
@@ -56,17 +61,7 @@ export function packageRoot(): string {
  * machine at the next start, so no guest may write them (session/repo-policy.ts).
  */
 export function runningPackageRoots(): string[] {
-  const starts: string[] = []
-  if (process.env.CORTEX_ROOT) starts.push(process.env.CORTEX_ROOT)
-  if (typeof __dirname === 'string') starts.push(__dirname)
-  if (process.argv[1]) {
-    starts.push(dirname(process.argv[1]))
-    try {
-      starts.push(dirname(realpathSync(process.argv[1])))
-    } catch {
-      // argv[1] is not a file (e.g. `node -e`)
-    }
-  }
+  const starts = [...(process.env.CORTEX_ROOT ? [process.env.CORTEX_ROOT] : []), ...codeStarts()]
   const found = starts.map(walkUp)
   try {
     found.push(packageRoot()) // the recipe and agent Cortex uses, wherever it was found

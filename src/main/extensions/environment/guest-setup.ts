@@ -37,13 +37,13 @@ export interface GuestSetupOptions {
   signal?: AbortSignal
   logger?: Logger
   /**
-   * Refuse a folder no guest may mount writable (session/repo-policy.ts, given by session/index.ts):
+   * Refuse a folder no guest may mount writable (session/repo-policy.ts, given by session/guest-entries.ts):
    * throws with the reason, which is written as the error. Absent: no check.
    */
   checkRepo?: (repo: string) => void
   /** Wraps the setup commands (the session's git-arming disarm); see DockerGuestProviderOptions.aroundSetup. */
   aroundSetup?: DockerGuestProviderOptions['aroundSetup']
-  /** The dependency-volumes setting of a repository (session/index.ts dependencyVolumesSetting); default CORTEX_DEPENDENCY_VOLUMES, else auto. */
+  /** The dependency-volumes setting of a repository (session/guest-entries.ts dependencyVolumesSetting); default CORTEX_DEPENDENCY_VOLUMES, else auto. */
   dependencyVolumes?: DockerGuestProviderOptions['dependencyVolumes']
   /** `--dependency-volumes MODE`: save MODE for this repository in settings.json first (sessions use it from their next guest start). */
   saveDependencyVolumes?: DependencyVolumesMode
