@@ -1,7 +1,7 @@
 /**
- * The entries of the commands that start a guest on a folder the user names outside a session
- * (`cortex guest setup`, `cortex guest prune`, `cortex mcp test`): each applies the session's folder
- * policy (repo-policy.ts) before a guest mounts the folder.
+ * The entries of the guest commands outside a session: `cortex guest setup` and `cortex mcp test`
+ * start a guest on a folder the user names, so each applies the session's folder policy
+ * (repo-policy.ts) before it mounts the folder; `cortex guest prune` removes images and volumes.
  */
 import { NOOP_LOGGER } from '../../shared/logger-types'
 import { DockerGuestProvider } from '../guest/docker-guest'
