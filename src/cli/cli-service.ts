@@ -41,6 +41,15 @@ export function warmGuestSetting(dir: string): boolean {
   }
 }
 
+/** What is wrong with `<dataDir>/settings.json`, one line each (see SettingsStore.problems); none without a file. */
+export function settingsProblems(dir: string = dataDir()): string[] {
+  try {
+    return new SettingsStore(dir).problems()
+  } catch {
+    return [] // the data folder cannot be made: the service says so itself
+  }
+}
+
 /**
  * Create the CLI's session service.
  * @param opts the command's model flags, `resume` (a session id) when it continues one, and `warm` (the --warm flag)

@@ -15,7 +15,7 @@ import {
   cliLogLevels, createFileLogger, listStoredSessions, removeOwnGuests, type ModelFlags, type SessionService
 } from '../main/session'
 import { dataDir } from './paths'
-import { createCliService } from './cli-service'
+import { createCliService, settingsProblems } from './cli-service'
 import { createRenderer } from './render'
 import { terminalSafe } from './terminal-safe'
 import { loadMarkdownRenderer } from './render-markdown'
@@ -128,6 +128,8 @@ export async function runCommand(
     const images = (opts.image ?? []).map((file) => loadImageFile(file).input)
     // a resumed session reuses the provider, model and base URL it was last run with (never a key)
     service = await createCliService(opts, logger)
+    // a bad value in settings.json stands in as its default: said once, before the turn
+    for (const problem of settingsProblems()) io.err.write(`warning: ${terminalSafe(problem)}\n`)
     // the Markdown renderer loads only when it is used (a terminal, not --json): ADR 0015
     if (!opts.json && (io.out as NodeJS.WriteStream).isTTY) await loadMarkdownRenderer()
     // stream-json: approval_decision comes on stdin; a terminal is asked; otherwise no one can answer

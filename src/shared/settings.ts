@@ -97,6 +97,8 @@ export const SettingsViewSchema = z.object({
   /** The connection new sessions use now (`provider`, `model`, `baseUrl`), or an error saying what is missing. */
   inForce: z.object({ provider: z.string(), model: z.string(), baseUrl: z.string() }).nullable(),
   inForceError: z.string().optional(),
+  /** What is wrong with the settings file, one line each (a bad value, or a file that is not JSON), saying what stands in. */
+  fileProblems: z.array(z.string()).default([]),
   /** Where the settings file is. */
   file: z.string()
 })

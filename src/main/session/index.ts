@@ -119,6 +119,8 @@ export async function createCortexService(opts: CortexServiceOptions): Promise<S
   const file = new SettingsStore(opts.dataDir)
   const flags = opts.modelFlags ?? {}
   const saved = file.exists() ? file.read() : undefined
+  // one bad value stands in as its default, the others still apply; the file keeps what was written
+  for (const problem of saved ? file.problems() : []) logger.warn(problem)
   let modelSettings = resolveModelSettingsOrNull(flags, env)
   if (saved && !flags.provider && !flags.model && !flags.baseUrl) {
     try {

@@ -67,6 +67,7 @@ export function settingsRequests(deps: SettingsDeps): SettingsApi {
       keyStorage: secrets?.kind ?? 'environment',
       inForce: now ? { provider: now.provider, model: now.modelId, baseUrl: now.baseUrl ?? '' } : null,
       ...(error ? { inForceError: error } : {}),
+      fileProblems: store.problems(),
       file: store.file
     }
   }
@@ -83,7 +84,8 @@ export function settingsRequests(deps: SettingsDeps): SettingsApi {
         }
         secrets.set(settings.provider, apiKey.trim())
       }
-      store.write(settings)
+      // what the dialog showed (a bad value's default included) is what is saved
+      store.write(settings, { replaceInvalid: true })
       try {
         deps.apply(modelSettingsFrom(settings, secrets, env))
       } catch (err) {

@@ -4,7 +4,7 @@
  * Cortex's runtime, the setup step into its cache; `--rebuild` runs the setup again). The same
  * preparation a session's guest start does (docs/adr/0038).
  */
-import { readFileSync, realpathSync } from 'node:fs'
+import { realpathSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { errorFields, type Logger, NOOP_LOGGER } from '../../../shared/logger-types'
 import { DockerGuestProvider, type DockerGuestProviderOptions } from '../../guest/docker-guest'
@@ -12,7 +12,6 @@ import { DEVCONTAINER_FILES } from '../../guest/environment/devcontainer'
 import { TrustStore } from '../trust-store'
 import { dependencyVolumesApply, dependencyVolumesModeOf, type DependencyVolumesMode } from '../../guest/dependency-volumes'
 import { SettingsStore } from '../../store/settings-store'
-import { SettingsSchema } from '../../../shared/settings'
 import { ENVIRONMENT_TRUST_KEY, environmentCardDetail, environmentResolver, readEnvironmentFiles } from './read-environment'
 
 /** Options of {@link guestSetup}. */
@@ -144,20 +143,12 @@ export async function guestSetup(opts: GuestSetupOptions, write: (line: string) 
 }
 
 /**
- * Save `mode` as `repo`'s dependency-volumes choice in `<dataDir>/settings.json` (other settings kept).
- * @throws Error when the file exists but is not valid settings (it is left as it is)
+ * Save `mode` as `repo`'s dependency-volumes choice in `<dataDir>/settings.json` (other settings kept,
+ * a bad value of another field too).
+ * @throws CortexError when the file exists but is not a JSON object (it is left as it is)
  */
 function saveRepoDependencyVolumes(dataDir: string, repo: string, mode: DependencyVolumesMode): void {
   const store = new SettingsStore(dataDir)
-  if (store.exists()) {
-    let raw: unknown
-    try {
-      raw = JSON.parse(readFileSync(store.file, 'utf8'))
-    } catch {
-      raw = undefined
-    }
-    if (!SettingsSchema.safeParse(raw).success) throw new Error(`${store.file} is not valid settings: fix it first (it was left as it is)`)
-  }
   const s = store.read()
   store.write({ ...s, dependencyVolumesRepos: { ...s.dependencyVolumesRepos, [repo]: mode } })
 }

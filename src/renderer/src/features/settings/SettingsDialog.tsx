@@ -7,7 +7,8 @@
  * only from the server's environment: the field is replaced by that note and the connection in
  * force. "Test connection" asks the model server for its models. The theme (system/light/dark) is
  * this browser's own choice, applied at once (features/layout/color-scheme.ts). The MCP panel
- * (features/mcp/McpPanel.tsx) lists the servers of the repository on screen.
+ * (features/mcp/McpPanel.tsx) lists the servers of the repository on screen. What is wrong with the
+ * settings file (a bad value, whose default the form shows, or a file that is not JSON) is shown on top.
  */
 import { useEffect, useState } from 'react'
 import { PROVIDER_NAMES, SANDBOX_POLICIES, APPROVAL_POLICIES } from '../../../../shared/enum-values'
@@ -152,6 +153,14 @@ export function SettingsDialog({ onClose }: { onClose(): void }): React.JSX.Elem
             <div className="settings-inforce" data-testid="settings-inforce">
               In force now: {view.inForce ? `${view.inForce.provider} · ${view.inForce.model} · ${view.inForce.baseUrl}` : 'no model connection'}
             </div>
+            {view.fileProblems.length > 0 && (
+              <div className="settings-error" role="alert" data-testid="settings-file-problems">
+                {view.fileProblems.map((p) => (
+                  <div key={p}>{p}</div>
+                ))}
+                <div>Saving here writes what the form shows.</div>
+              </div>
+            )}
             <div className="settings-grid">
               <Field label="Theme" name="theme" note="This browser or window; applies at once (system: follow the system's light or dark preference).">
                 <select data-testid="settings-theme" value={theme} onChange={(e) => setThemeChoice(e.target.value as ThemeChoice)}>
