@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { SnapshotRequest, SnapshotResult } from '../shared/guest-protocol'
 import { AgentError, requireAbsolute } from './errors'
+import { seedIndex } from './seed-index'
 
 /** What `info/attributes` holds: every conversion and filter off, so bytes go in and out unchanged. */
 export const STORE_ATTRIBUTES = '* -text !eol -filter -ident !working-tree-encoding\n'
@@ -141,6 +142,21 @@ export async function snapshotOp(req: SnapshotRequest): Promise<SnapshotResult> 
   const { store, repo, sid } = req
   const env = storeEnv(store, repo, sid)
   await ensureStore(store, env)
+  if (!(await seedIndex(store, sid))) return snapshotWith(req, env)
+  try {
+    return await snapshotWith(req, env)
+  } catch (err) {
+    // git refused the copied index (it names an object the store no longer holds, or is damaged):
+    // start it empty; a git killed by its deadline (no exit code) is not tried again
+    if (!(err instanceof AgentError && /failed \(\d+\)/.test(err.message))) throw err
+    await fsp.rm(join(store, 'index', sid), { force: true })
+    return snapshotWith(req, env)
+  }
+}
+
+/** {@link snapshotOp} once the store exists, with session `sid`'s index as it is. */
+async function snapshotWith(req: SnapshotRequest, env: NodeJS.ProcessEnv): Promise<SnapshotResult> {
+  const { store, repo, sid } = req
   const hasExclude = await fsp.stat(join(repo, '.git', 'info', 'exclude')).then((s) => s.isFile(), () => false)
   const cfg = storeConfig(repo, hasExclude)
   const bigCachePath = join(store, 'index', `${sid}.big.json`)
