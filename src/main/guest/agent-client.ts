@@ -15,48 +15,18 @@
 import type { Readable, Writable } from 'node:stream'
 import type { AgentMessage, AgentRequestBody } from '../../shared/guest-protocol'
 import { CortexError } from '../../shared/errors'
-import { createLineSplitter, type LineSplitter } from '../../shared/line-splitter'
-import { GuestCallError } from './guest'
-import type { CallOptions } from './guest'
+import { GuestCallError, type CallOptions } from './guest'
+import { ABORT_SETTLE_MS, CALL_DEADLINE_MS, KILL_ACK_MS, PING_CHECK_MS, SPAWN_DEFAULT_DEADLINE_MS, SPAWN_GRACE_MS, checkAlive, deadlineOf } from './agent-client-deadlines'
+import { abortError, settleExitError } from './agent-client-errors'
+import { MAX_AGENT_LINE_BYTES, readAgentMessages } from './agent-client-framing'
+
+// the deadlines, the AbortError and the line cap live beside this file; importers keep taking them from here
+export { ABORT_SETTLE_MS, CALL_DEADLINE_MS, KILL_ACK_MS, PING_CHECK_MS, SPAWN_DEFAULT_DEADLINE_MS, SPAWN_GRACE_MS, deadlineOf, abortError, MAX_AGENT_LINE_BYTES }
 
 interface Pending {
   resolve(v: unknown): void
   reject(e: unknown): void
   onOutput?: CallOptions['onOutput']
-}
-
-/** Host-side deadline of a non-spawn call (ms); past it the agent is pinged (see the module comment). */
-export const CALL_DEADLINE_MS = 10_000
-/**
- * How long past a spawn's `timeoutMs` the host waits for its result (ms) before pinging the agent:
- * the agent's TERM→KILL grace (2 s), the output drain and a margin.
- */
-export const SPAWN_GRACE_MS = 5_000
-/** Deadline of a spawn that sets no `timeoutMs` (ms). */
-export const SPAWN_DEFAULT_DEADLINE_MS = 600_000 + SPAWN_GRACE_MS
-/**
- * Longest wait (ms) after Stop for an aborted spawn to be reported ended (its process group killed)
- * before the call rejects anyway; usually a few ms, 2 s more for a group that ignores SIGTERM.
- */
-export const ABORT_SETTLE_MS = 1_000
-/** How long an aborted spawn's `kill` may go unacknowledged before the agent is pinged (ms). */
-export const KILL_ACK_MS = 3_000
-/** How long the liveness `ping` after a missed deadline may take before the agent counts as wedged (ms). */
-export const PING_CHECK_MS = 3_000
-
-/**
- * Largest message line the host reads from the agent (bytes). The agent's stdout is guest output (a
- * model process of the same uid can write to it), so a line is bounded: the largest legitimate one is
- * a spawn result with two 8 MiB streams JSON-escaped, well under this. A longer line ends the
- * connection as `guest_failed` (the guest is then replaced) instead of growing the host's memory.
- */
-export const MAX_AGENT_LINE_BYTES = 128 * 1024 * 1024
-
-/** An Error named `AbortError` (what fetch and node APIs reject with on abort). */
-export function abortError(message = 'The operation was aborted'): Error {
-  const e = new Error(message)
-  e.name = 'AbortError'
-  return e
 }
 
 /**
@@ -66,7 +36,6 @@ export function abortError(message = 'The operation was aborted'): Error {
 export class AgentClient {
   private readonly pending = new Map<string, Pending>()
   private seq = 0
-  private readonly lines: LineSplitter
   private ended = false
   private closedError: Error | undefined
   private readyWaiters: Array<{ resolve(v: string): void; reject(e: unknown): void }> = []
@@ -96,19 +65,12 @@ export class AgentClient {
     private readonly log: (msg: string) => void = () => undefined,
     maxLineBytes = MAX_AGENT_LINE_BYTES
   ) {
-    this.lines = createLineSplitter(maxLineBytes, (l) => {
-      if (l.kind === 'over') {
-        this.fail(new CortexError('guest_failed', `the guest agent sent a message line over ${maxLineBytes} bytes`))
-        return
-      }
-      if (l.text.trim()) this.onLine(l.text)
+    readAgentMessages(output, maxLineBytes, {
+      ended: () => this.ended,
+      message: (msg) => this.onMessage(msg),
+      ignored: (line) => this.log(`ignored non-JSON line from guest agent: ${line.slice(0, 200)}`),
+      end: (err) => this.fail(err)
     })
-    output.on('data', (chunk: Buffer | string) => {
-      if (!this.ended) this.lines.push(chunk)
-    })
-    output.on('end', () => this.fail())
-    output.on('close', () => this.fail())
-    output.on('error', (err) => this.fail(err))
     input.on('error', (err) => this.fail(err))
   }
 
@@ -208,18 +170,11 @@ export class AgentClient {
       this.wedge(what)
       return
     }
-    const timer = setTimeout(() => this.wedge(`${what}, nor a ping within ${PING_CHECK_MS} ms`), PING_CHECK_MS)
-    timer.unref?.()
-    // the ping's own deadline is only a backstop: the timer above decides
-    this.call({ op: 'ping' }, { deadlineMs: 10 * PING_CHECK_MS }).then(
-      () => {
-        clearTimeout(timer)
-        if (!this.pending.delete(id)) return
-        if (body.op === 'spawn') this.send({ op: 'kill', target: id, id: `k${id}` })
-        p.reject(new GuestCallError('ETIMEDOUT', `the guest did not finish ${body.op} within ${deadlineMs} ms`))
-      },
-      () => clearTimeout(timer)
-    )
+    checkAlive((ms) => this.call({ op: 'ping' }, { deadlineMs: ms }), what, (w) => this.wedge(w), () => {
+      if (!this.pending.delete(id)) return
+      if (body.op === 'spawn') this.send({ op: 'kill', target: id, id: `k${id}` })
+      p.reject(new GuestCallError('ETIMEDOUT', `the guest did not finish ${body.op} within ${deadlineMs} ms`))
+    })
   }
 
   /** Declare the agent wedged: run {@link onWedged}, fail every in-flight call and close. */
@@ -249,14 +204,8 @@ export class AgentClient {
     this.input.write(JSON.stringify(req) + '\n')
   }
 
-  private onLine(line: string): void {
-    let msg: AgentMessage
-    try {
-      msg = JSON.parse(line) as AgentMessage
-    } catch {
-      this.log(`ignored non-JSON line from guest agent: ${line.slice(0, 200)}`)
-      return
-    }
+  /** One message from the agent: `ready`, or a call's output, result or error (matched by id). */
+  private onMessage(msg: AgentMessage): void {
     if (msg.type === 'ready') {
       this.readyVersion = msg.agentVersion
       for (const w of this.readyWaiters.splice(0)) w.resolve(msg.agentVersion)
@@ -286,25 +235,6 @@ export class AgentClient {
       for (const w of this.readyWaiters.splice(0)) w.reject(err)
       this.onClosed(err, byClose)
     }
-    if (cause instanceof CortexError) {
-      settle(cause)
-      return
-    }
-    const build = (extra: string): Error =>
-      new CortexError('guest_failed', `the guest agent exited${cause ? ` (${cause.message})` : ''}${extra ? `: ${extra}` : ''}`, { cause })
-    let extra: string | Promise<string>
-    try {
-      extra = this.describeExit()
-    } catch {
-      extra = '' // the exit is reported without the extra context describeExit failed to give
-    }
-    if (typeof extra === 'string') settle(build(extra))
-    else extra.then((e) => settle(build(e)), () => settle(build('')))
+    settleExitError(cause, () => this.describeExit(), settle)
   }
-}
-
-/** The host-side deadline of `body` (ms): a spawn's timeout plus {@link SPAWN_GRACE_MS}, else {@link CALL_DEADLINE_MS}. */
-export function deadlineOf(body: AgentRequestBody): number {
-  if (body.op === 'spawn') return body.timeoutMs !== undefined ? body.timeoutMs + SPAWN_GRACE_MS : SPAWN_DEFAULT_DEADLINE_MS
-  return CALL_DEADLINE_MS
 }

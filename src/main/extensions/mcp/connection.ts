@@ -6,57 +6,22 @@
  * whose connection ends by itself (it crashed, its guest died) is restarted once and reported; a
  * second crash leaves it failed.
  */
-import type { CallToolResult, GetPromptResult, Prompt, Tool, Transport } from '@modelcontextprotocol/client'
-import { abortError, isHttp4xx, listPrompts, raceSignal } from './connection-helpers'
-import { Client } from '@modelcontextprotocol/client'
-import { errorFields, type Logger } from '../../../shared/logger-types'
+import type { CallToolResult, Client, GetPromptResult, Prompt, Tool } from '@modelcontextprotocol/client'
+import { abortError, listPrompts, raceSignal } from './connection-helpers'
+import type { Logger } from '../../../shared/logger-types'
 import { DEFAULT_MCP_TIMEOUT_MS, type McpServerConfig } from './config-types'
+import { handshakeOrFallback, MCP_PROBE_TIMEOUT_MS } from './connection-handshake'
+import { McpCallError, type McpConnectionState, type McpElicit, type McpReport, type OpenedTransport, type TransportOpener } from './connection-types'
+
+// the handshake and the connection's contract live beside this file; importers keep taking them from here
+export { MCP_PROBE_TIMEOUT_MS, McpCallError, type McpConnectionState, type McpElicit, type McpReport, type OpenedTransport, type TransportOpener }
 
 /** How long connecting (transport, negotiation, tool list) may take before the server is failed (ms). */
 export const MCP_CONNECT_DEADLINE_MS = 60_000
-/** How long the version probe waits for an answer before falling back to `initialize` (stdio only; ms). */
-export const MCP_PROBE_TIMEOUT_MS = 5_000
 /** Restarts after a crash, per session. */
 export const MCP_MAX_RESTARTS = 1
 /** Starts again after the server's guest was replaced (these do not count as crashes), per session. */
 export const MCP_MAX_GUEST_RESTARTS = 5
-
-/** Our name and version as the client tells servers. */
-const CLIENT_INFO = { name: 'cortex-code', version: '1' }
-
-/** An open transport and how to describe why it ended (exit code, stderr tail). */
-export interface OpenedTransport {
-  transport: Transport
-  /** Why the transport ended, in a few words (e.g. "exited with code 1: <stderr tail>"); '' when unknown. */
-  describeEnd(): string
-  /**
-   * True when the transport ended because the server's guest went away (a sandbox switch or a
-   * replaced guest removed the container), not because the server stopped; absent: never.
-   */
-  guestReplaced?(): boolean
-  /** A remote server's legacy HTTP+SSE transport, tried once when Streamable HTTP is refused with a 4xx; absent: none. */
-  fallback?(): OpenedTransport
-  /** True when connecting failed because the user must log in first (OAuth; remote servers only). */
-  needsLogin?(): boolean
-}
-
-/** Opens a fresh transport to the server (a new process for stdio). Aborting `signal` cancels. */
-export type TransportOpener = (signal: AbortSignal) => Promise<OpenedTransport>
-
-/** The state of a connection, as shown to the user. */
-export type McpConnectionState = 'connecting' | 'ready' | 'failed' | 'needs-login' | 'closed'
-
-/** Something the user should be told about a server: a crash and restart, a failure (`error`), or that it waits for a login (`notice`). */
-export type McpReport = (server: string, message: string, level?: 'error' | 'notice') => void
-
-/** A tool call's failure that the model should see (not an infrastructure error of the turn). */
-export class McpCallError extends Error {
-  /** @param message the text the model reads */
-  constructor(message: string) {
-    super(message)
-    this.name = 'McpCallError'
-  }
-}
 
 /** One server's connection; see the module comment. */
 export class McpConnection {
@@ -91,7 +56,7 @@ export class McpConnection {
     private readonly logger: Logger,
     private readonly report: McpReport = () => undefined,
     /** Asks the user a server's question (elicitation, form mode; elicitation-desk.ts); absent: the capability is not declared. */
-    private readonly elicit?: (request: { message: string; requestedSchema: { properties?: Record<string, unknown>; required?: unknown } }, signal: AbortSignal) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean> }>
+    private readonly elicit?: McpElicit
   ) {}
 
   /**
@@ -178,17 +143,10 @@ export class McpConnection {
     try {
       opened = await raceSignal(this.open(signal), signal)
       this.opened = opened
-      let client: Client
-      try {
-        client = await this.handshake(opened, signal)
-      } catch (err) {
-        // a remote server that does not speak Streamable HTTP answers its POST with a 4xx: try the legacy HTTP+SSE transport (the spec's backwards compatibility)
-        if (!opened.fallback || signal.aborted || opened.needsLogin?.() || !isHttp4xx(err)) throw err
-        await opened.transport.close().catch(() => undefined)
-        this.logger.info('MCP server refused Streamable HTTP; trying the legacy HTTP+SSE transport', { server: this.config.name, ...errorFields(err) })
-        opened = this.opened = opened.fallback()
-        client = await this.handshake(opened, signal)
-      }
+      const shake = { server: this.config.name, logger: this.logger, elicit: this.elicit, timeoutMs: MCP_CONNECT_DEADLINE_MS }
+      const client = await handshakeOrFallback(opened, signal, shake, (next) => {
+        opened = this.opened = next
+      })
       const listed = await client.listTools(undefined, { signal, timeout: MCP_CONNECT_DEADLINE_MS })
       if (this.closing) {
         await client.close().catch(() => undefined)
@@ -220,23 +178,6 @@ export class McpConnection {
       this.logger.warn('MCP server failed to start', { server: this.config.name, error: this.error })
       this.report(this.config.name, `could not start: ${this.error}`)
     }
-  }
-
-  /** A client over `opened`, connected (the protocol negotiated), answering elicitation when the session can ask. */
-  private async handshake(opened: OpenedTransport, signal: AbortSignal): Promise<Client> {
-    const client = new Client(CLIENT_INFO, { capabilities: this.elicit ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: MCP_PROBE_TIMEOUT_MS } } })
-    const elicit = this.elicit
-    if (elicit) {
-      // a server's question mid-call becomes a card (ADR 0034); URL mode is not offered, so a form is all that comes
-      client.setRequestHandler('elicitation/create', (req, ctx) => {
-        const p = req.params as { mode?: string; message: string; requestedSchema?: { properties?: Record<string, unknown>; required?: unknown } }
-        if (p.mode === 'url' || !p.requestedSchema) return { action: 'decline' as const }
-        return elicit({ message: p.message, requestedSchema: p.requestedSchema }, ctx.mcpReq.signal)
-      })
-    }
-    client.onerror = (err) => this.logger.debug('MCP protocol note', { server: this.config.name, ...errorFields(err) })
-    await client.connect(opened.transport, { signal, timeout: MCP_CONNECT_DEADLINE_MS })
-    return client
   }
 
   /** The connection ended by itself: restart once, then leave it failed. */
