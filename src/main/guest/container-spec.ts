@@ -4,8 +4,8 @@
  * no-new-privileges, an init process, memory/CPU/pids limits), labels, the repository bind at the
  * same absolute path (read-only under the `read-only` policy), the agent bundle and passwd files,
  * the network the sandbox policy allows, the git protection binds (git-protect.ts) and the seccomp
- * profile that refuses setuid/setgid modes (resources/guest/seccomp.json). docker-guest.ts passes
- * the result to Docker.
+ * profile that refuses setuid/setgid modes (resources/guest/seccomp.json). The main process's
+ * script is in guest-main-script.ts. docker-guest.ts passes the result to Docker.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
@@ -16,6 +16,9 @@ import { MCP_PACKAGES_IN_GUEST } from './guest'
 import type { GitGuardMount } from './git-protect'
 import { LABEL_OWNER, ownerTag } from './owner'
 import { guestEtcDirPrefix, guestRecipeDir } from './paths'
+import { AGENT_IN_GUEST, MAIN_AGENT_SCRIPT } from './guest-main-script'
+
+export { AGENT_EXIT_MARKER, AGENT_IN_GUEST, spareAgentScript } from './guest-main-script'
 
 /** Label keys on every container this app creates. */
 export const LABEL_MANAGED = 'dev.cortex.managed'
@@ -36,31 +39,6 @@ export const LABEL_SPARE_EXPIRES = 'dev.cortex.spare-expires'
  * sets each of these explicitly (hostile finding: a session guest taken for a spare and removed).
  */
 export const UNSET_CORTEX_LABELS: Readonly<Record<string, string>> = { [LABEL_ROLE]: '', [LABEL_SPARE_KEY]: '', [LABEL_SPARE_EXPIRES]: '' }
-/** Where the agent bundle is mounted inside the guest. */
-export const AGENT_IN_GUEST = '/opt/cortex/agent.cjs'
-
-/** Marker the main script prints on stderr when the first agent exits: `cortex-agent-exit:<code>`. */
-export const AGENT_EXIT_MARKER = 'cortex-agent-exit:'
-
-/**
- * Main process: run the agent on the attached stdio, report its exit code, then read (and drop) stdin
- * until it closes. Stdin closes when the host's attach connection does (`StdinOnce`): when the
- * process that created the guest exits or is killed, the agent (or, after it died, the idle reader)
- * sees EOF, the main process exits and the container stops, whatever agent an exec restarted. The
- * idle reader is node, not a shell loop: the dead agent left stdin non-blocking, and a shell `read`
- * or `cat` takes the EAGAIN that follows for an end of input.
- */
-const IDLE_READER = `exec node -e 'process.stdin.on("data",()=>{}).on("end",()=>process.exit(0)).on("error",()=>process.exit(0))' >/dev/null 2>&1`
-const MAIN_AGENT_SCRIPT = `node ${AGENT_IN_GUEST}; echo "${AGENT_EXIT_MARKER}$?" >&2; ${IDLE_READER}`
-
-/**
- * Main process of a spare guest (spare-guests.ts, ADR 0040): the agent in spare mode (silent until
- * claimed, exit 75 after `ttlMs` unclaimed, which ends the container: it is AutoRemove'd), then as
- * {@link MAIN_AGENT_SCRIPT}: once claimed, the claimer's attach is the stdin whose end stops it.
- */
-export function spareAgentScript(ttlMs: number): string {
-  return `CORTEX_AGENT_SPARE_TTL_MS=${Math.max(1, Math.round(ttlMs))} node ${AGENT_IN_GUEST}; c=$?; echo "${AGENT_EXIT_MARKER}$c" >&2; [ "$c" = 75 ] && exit 0; ${IDLE_READER}`
-}
 /** HOME inside the guest (a tmpfs owned by the guest user). */
 export const GUEST_HOME = '/home/cortex'
 /** Name of the user-defined network created for the `network` policy when Docker has no `bridge`. */

@@ -1,15 +1,13 @@
 /**
  * The Docker side of one guest (a {@link GuestBackend} for ManagedGuest): the agent execs over a
- * hijacked stream, the container's state with its last log lines, the shell, and removal with the
- * git guard's placeholders. Split from docker-guest.ts, which stays the only dockerode importer and
+ * hijacked stream (connected in agent-connect.ts), the container's state with its last log lines,
+ * the shell, and removal with the git guard's placeholders. Split from docker-guest.ts, which stays the only dockerode importer and
  * passes its engine and container in (the structural types below are the parts used here).
  */
 import { rmSync } from 'node:fs'
-import { PassThrough, type Duplex } from 'node:stream'
-import { CortexError } from '../../shared/errors'
 import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
-import { AGENT_PROTOCOL_VERSION } from '../../shared/guest-protocol'
-import { AgentClient, abortError } from './agent-client'
+import type { AgentClient } from './agent-client'
+import { connectAgent, type AgentConnectDeps } from './agent-connect'
 import { AGENT_EXIT_MARKER, AGENT_IN_GUEST, LABEL_REPO } from './container-spec'
 import type { GuestProcess, GuestShell, ProcessOpenOptions, ShellOpenOptions } from './guest'
 import { guardGeneration, guardHeld, removeGuardPlaceholders } from './git-protect'
@@ -124,67 +122,19 @@ export class DockerBackend implements GuestBackend {
     }, readyMs)
   }
 
-  /** Wire an agent's stdio stream into an AgentClient and wait for `ready` with a protocol check. */
-  private async connect(
+  /** Connect to an agent over its stream (agent-connect.ts) with this backend's engine, container, logger and state. */
+  private connect(
     duplex: NodeJS.ReadWriteStream,
     exitCode: () => Promise<number | null>,
     signal?: AbortSignal,
     onStderr?: (d: string) => boolean,
     readyMs: number = this.readyTimeoutMs
   ): Promise<AgentClient> {
-    const stdout = new PassThrough()
-    const stderr = new PassThrough()
-    this.docker.modem.demuxStream(duplex, stdout, stderr)
-    let errTail = ''
-    stderr.setEncoding('utf8')
-    const endOut = (): void => {
-      stdout.end()
+    const deps: AgentConnectDeps = {
+      demux: (s, out, err) => this.docker.modem.demuxStream(s, out, err),
+      containerId: this.container.id, logger: this.logger, state: () => this.state()
     }
-    stderr.on('data', (d: string) => {
-      errTail = (errTail + d).slice(-2000)
-      if (onStderr?.(d)) endOut()
-    })
-    duplex.on('end', endOut)
-    duplex.on('close', endOut)
-    duplex.on('error', endOut)
-    const cid = this.container.id.slice(0, 12)
-    const client = new AgentClient(duplex as unknown as Duplex, stdout, (msg) => this.logger.debug(msg, { containerId: cid }))
-    client.describeExit = async () => {
-      const code = await exitCode()
-      const lines = errTail.split('\n').filter((l) => l.trim() !== '' && !/^\s+at /.test(l) && !l.startsWith(AGENT_EXIT_MARKER))
-      // A killed container takes a moment to be reported stopped after its execs end; a state that
-      // cannot be read only leaves the container's part out of the description
-      let st = await this.state().catch(() => undefined)
-      for (let i = 0; i < 6 && st?.running && (code === null || code === 137); i++) {
-        await new Promise((r) => setTimeout(r, 100))
-        st = await this.state().catch(() => undefined) // unreadable: described without the container part
-      }
-      return [
-        `code ${code ?? 'unknown'}`,
-        lines.length ? `agent stderr: ${lines.slice(-6).join(' | ')}` : '',
-        st && !st.running ? `the guest container stopped (${st.description})` : ''
-      ]
-        .filter(Boolean)
-        .join('; ')
-    }
-
-    const onAbort = (): void => client.close('guest start aborted')
-    signal?.addEventListener('abort', onAbort, { once: true })
-    try {
-      const version = await withTimeout(client.ready(), readyMs, `the guest agent did not answer within ${readyMs} ms`)
-      if (version !== AGENT_PROTOCOL_VERSION) {
-        throw new Error(`the guest agent speaks protocol ${String(version)}, expected ${AGENT_PROTOCOL_VERSION}; rebuild it with: npx vite build -c vite.agent.config.mts`)
-      }
-    } catch (err) {
-      if (signal?.aborted) throw abortError()
-      client.close('guest failed to start')
-      const code = await Promise.race([exitCode(), new Promise<null>((r) => setTimeout(() => r(null), 600))])
-      if (code === 126 || code === 127) throw new CortexError('image_unavailable', `the guest image has no runnable \`node\` (the guest agent needs Node >= 18): it exited ${code}`)
-      throw err
-    } finally {
-      signal?.removeEventListener('abort', onAbort)
-    }
-    return client
+    return connectAgent(deps, duplex, exitCode, { signal, onStderr, readyMs })
   }
 
   /** See {@link GuestBackend.state}. */

@@ -1,49 +1,39 @@
 /**
  * Docker guests (the only dockerode importer): one hardened container per session (create options
- * in container-spec.ts) with the repository bind-mounted at the same absolute path, running as the
- * repository owner's uid:gid, and ONE long-lived exec of the guest agent speaking the line
- * protocol, restarted by {@link ManagedGuest} when it dies. Honours DOCKER_HOST (unix:// or
- * tcp://) through dockerode; never names a socket itself. Also reaps orphan containers by label.
+ * in container-spec.ts, the steps before creating it in guest-prepare.ts) with the repository
+ * bind-mounted at the same absolute path, running as the repository owner's uid:gid, and ONE
+ * long-lived exec of the guest agent speaking the line protocol, restarted by {@link ManagedGuest}
+ * when it dies. Honours DOCKER_HOST (unix:// or tcp://) through dockerode; never names a socket
+ * itself. Also reaps orphan containers by label.
  */
-import { lstatSync, mkdirSync, rmSync } from 'node:fs'
-import { promises as fsp } from 'node:fs'
-import { isAbsolute, join, resolve } from 'node:path'
+import { lstatSync, rmSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import Dockerode from 'dockerode'
 import { CortexError } from '../../shared/errors'
 import { errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
-import { DEFAULT_SANDBOX_POLICY } from '../../shared/sandbox'
 import type { SandboxPolicy } from '../../shared/sandbox'
-import { AgentClient, abortError } from './agent-client'
-import { GUEST_NETWORK, LABEL_MANAGED, LABEL_ROLE, guestContainerSpec, passwdFiles } from './container-spec'
-import type { GuestContainerSpec } from './container-spec'
-import { claimSpare, makeSpare, type Prepared } from './spare-claim'
+import type { AgentClient } from './agent-client'
+import { passwdFiles } from './container-spec'
+import { claimSpare, makeSpare } from './spare-claim'
 import { spareTtlMs } from './spare-guests'
 import type { Guest, GuestProgress, GuestProvider, GuestStartOptions, StoreLease } from './guest'
-import { gitGuardMounts, guardHeld, holdGuard, removeGuardPlaceholders } from './git-protect'
-import { CHECKPOINT_STORE_IN_GUEST, checkpointStoreName, ensureCheckpointStore } from './checkpoint-mount'
+import { guardHeld, removeGuardPlaceholders } from './git-protect'
+import { CHECKPOINT_STORE_IN_GUEST, checkpointStoreName } from './checkpoint-mount'
 import { CheckpointGuests } from './checkpoint-guests'
-import { guestImageTag, probeGuestImage } from './image'
-import { ensureStartImage, raceAbort } from './abortable'
+import { probeGuestImage } from './image'
+import { raceAbort } from './abortable'
 import { ManagedGuest } from './managed-guest'
 import type { PreparedEnvironment } from './environment/setup-step'
 import { GuestEnvironments } from './environment/guest-environments'
 import type { EnvironmentRun, GuestProviderSettings } from './docker-guest-options'
 import { DockerBackend, REMOVE_DEADLINE_MS } from './docker-backend'
-import { prepareDependencyVolumes } from './dependency-volumes'
-import { hashLockfiles } from './environment/lockfiles'
-import { defaultAgentPath } from './paths'
-import { dockerEndpointOf, ensureHostWatchdog } from './host-watchdog'
-import { dockerWhere, reapOrphans, removeOwned, statusOf, throttleBuildProgress, withTimeout, type ReapOptions } from './docker-util'
+import { DOCKER_PING_TIMEOUT_MS, prepareGuest, type PrepareDeps } from './guest-prepare'
+import { reapOrphans, removeOwned, throttleBuildProgress, withTimeout, type ReapOptions } from './docker-util'
 
-export { throttleBuildProgress }
+export { DOCKER_PING_TIMEOUT_MS, REMOVE_DEADLINE_MS, throttleBuildProgress }
 export { REQUIRED_GUEST_COMMANDS } from './image'
-
 export { AGENT_IN_GUEST, GUEST_HOME, LABEL_MANAGED, LABEL_REPO, LABEL_SANDBOX, LABEL_SESSION } from './container-spec'
 export type { GuestLimits } from './container-spec'
-
-/** Longest wait for the Docker engine to answer a ping (ms). */
-export const DOCKER_PING_TIMEOUT_MS = 4000
-export { REMOVE_DEADLINE_MS }
 
 /** Options of {@link DockerGuestProvider}: its engine client, and the settings of docker-guest-options.ts. */
 export interface DockerGuestProviderOptions extends GuestProviderSettings {
@@ -64,11 +54,14 @@ export class DockerGuestProvider implements GuestProvider {
   /** The repository and policy of the last session guest started (the spare left at close is for them). */
   private lastSession: { repo: string; sandbox: SandboxPolicy } | undefined
   private readonly environments: GuestEnvironments
+  /** What every start's {@link prepareGuest} step uses of this provider. */
+  private readonly prepareDeps: PrepareDeps
 
   /** @param opts see {@link DockerGuestProviderOptions} */
   constructor(private readonly opts: DockerGuestProviderOptions = {}) {
     this.docker = opts.docker ?? new Dockerode(opts.dockerOptions)
     this.environments = new GuestEnvironments(opts, this.docker, (args, log, run) => this.startGuest(args, log, undefined, run))
+    this.prepareDeps = { docker: this.docker, settings: opts, environments: this.environments }
   }
 
   /**
@@ -139,78 +132,9 @@ export class DockerGuestProvider implements GuestProvider {
     return this.environments.forRepo(repo, opts, this.opts.logger ?? NOOP_LOGGER)
   }
 
-  /**
-   * Everything before a container is created, shared by a session guest, a checkpoint guest, a
-   * spare's claim and a spare's creation: the checks (repository, agent bundle, engine), the image
-   * (built when missing unless `noBuild`), the network, the watchdog, the git guard (held until
-   * `release()`) and the create options for a passwd folder. A trusted project environment (ADR 0038)
-   * decides a session guest's image (`setupRun`: the setup guest's); never a checkpoint guest's or a spare's.
-   */
-  private async prepare(args: GuestStartOptions, log: Logger, storeRoot?: string, noBuild = false, setupRun?: EnvironmentRun): Promise<Prepared> {
-    const { sessionId, signal } = args
-    const policy: SandboxPolicy = args.sandbox ?? DEFAULT_SANDBOX_POLICY
-    const progress: GuestProgress = args.onProgress ?? (() => undefined)
-    const check = (): void => {
-      if (signal?.aborted) throw abortError()
-    }
-    if (!isAbsolute(args.repo)) throw new CortexError('repo_invalid', `repository path must be absolute: ${args.repo}`)
-    const repo = resolve(args.repo)
-    const st = await fsp.stat(repo).catch(() => undefined) // a failed stat is the repo_invalid below
-    if (!st?.isDirectory()) throw new CortexError('repo_invalid', `repository ${repo} does not exist or is not a folder`)
-    const agentPath = this.opts.agentPath ?? defaultAgentPath()
-    // a failed stat is the missing-bundle error below
-    if (!(await fsp.stat(agentPath).catch(() => undefined))?.isFile()) {
-      throw new CortexError('guest_failed', `guest agent bundle not found at ${agentPath}; build it with: npx vite build -c vite.agent.config.mts`)
-    }
-    check()
-    try {
-      await raceAbort(withTimeout(this.docker.ping(), DOCKER_PING_TIMEOUT_MS, `no answer within ${DOCKER_PING_TIMEOUT_MS} ms`), signal)
-    } catch (err) {
-      check()
-      throw new CortexError('docker_unavailable', `no Docker engine answered at ${dockerWhere()} (${(err as Error).message}); start Docker or set DOCKER_HOST`, { cause: err })
-    }
-    check()
-    const defaultImage = guestImageTag(this.opts.recipeDir)
-    // a trusted project environment (ADR 0038) decides the image of session guests, never of checkpoint guests or spares
-    const envRun = setupRun ?? (storeRoot || noBuild ? undefined : await this.environments.run(repo, { uid: st.uid, gid: st.gid }, progress, signal, log))
-    const image = envRun?.image ?? this.opts.image ?? defaultImage
-    // aborting stops waiting for a build, which goes on for the next start (ADR 0008)
-    // a user's image starts from its derived image (Cortex's Node added, ADR 0030)
-    const runImage = envRun ? image : await ensureStartImage(this.docker, image, progress, { buildImage: noBuild ? false : this.opts.buildImage, recipeDir: this.opts.recipeDir, signal })
-    const network = policy === 'network' ? await this.guestNetwork() : undefined
-    check()
-    // dependency folders in volumes (the setting; never in a checkpoint guest, which snapshots the host's tree)
-    const volumes = storeRoot ? [] : await prepareDependencyVolumes(this.docker, {
-      repo, mode: this.environments.dependencyMode(repo), contentKey: envRun?.volumeKey ?? runImage, lockHash: (await hashLockfiles(repo, signal)).hash, owner: { uid: st.uid, gid: st.gid }, image: runImage, say: (l) => progress('starting', l), signal
-    })
-    check()
-
-    // before the first container exists: from now on a killed process leaves no guest behind
-    ensureHostWatchdog(await dockerEndpointOf(this.docker.modem as unknown as Record<string, unknown>).catch(() => undefined), (msg) => log.warn(msg))
-    // git control files read-only in the guest, so nothing there runs on the host later (ADR 0006)
-    const release = holdGuard(repo)
-    try {
-      const guard = gitGuardMounts(repo, { uid: st.uid, gid: st.gid }, policy)
-      for (const n of guard.notes) log.info(`git guard: ${n}`, { sessionId })
-      // only a checkpoint guest mounts the store: no model command runs where it is reachable (ADR 0010)
-      const checkpointStore = storeRoot ? ensureCheckpointStore(storeRoot, repo, st) : undefined
-      // session guests only: no MCP server runs in a checkpoint guest
-      const mcpPackages = this.opts.mcpPackagesDir && !storeRoot ? ensureFolder(this.opts.mcpPackagesDir) : undefined
-      const specFor = (etc: { passwd: string; group: string }): GuestContainerSpec =>
-        guestContainerSpec({
-          sessionId, repo, image: runImage, agentPath, uid: st.uid, gid: st.gid, etc, policy, network, limits: this.opts.limits, labels: checkpointStore ? { ...this.opts.labels, [LABEL_ROLE]: 'checkpoints' } : this.opts.labels, guardMounts: guard.mounts, checkpointStore, mcpPackages, volumes,
-          ...(envRun ? { environment: { env: envRun.env, setup: envRun.setup } } : {})
-        })
-      return { repo, repoIdentity: `${st.dev}:${st.ino}`, uid: st.uid, gid: st.gid, policy, agentPath, image, defaultImage, runImage, guard, release, checkpointStore, specFor, progress, check }
-    } catch (err) {
-      release()
-      throw err
-    }
-  }
-
   /** Start a session guest (a claimed spare first, with the warm-guest setting), or with `storeRoot` the checkpoint guest of `args.repo` (see {@link checkpointLease}), or with `setupRun` the setup guest of a project environment (that image, a writable HOME). */
   private async startGuest(args: GuestStartOptions, log: Logger, storeRoot?: string, setupRun?: EnvironmentRun): Promise<Guest> {
-    const p = await this.prepare(args, log, storeRoot, false, setupRun)
+    const p = await prepareGuest(this.prepareDeps, args, log, { storeRoot, setupRun })
     const { repo, guard, release, progress, check, signal } = { ...p, signal: args.signal }
     if (this.opts.warmGuest && !storeRoot && !args.oneOff && !setupRun) {
       this.lastSession = { repo, sandbox: p.policy }
@@ -281,7 +205,7 @@ export class DockerGuestProvider implements GuestProvider {
     // a folder without .git would keep the guard's empty .git placeholder for the spare's lifetime
     if (!lstatSync(join(last.repo, '.git'), { throwIfNoEntry: false })) return log.info('no spare guest left: the folder has no .git', { repo: last.repo })
     const work = (async () => {
-      const p = await this.prepare({ sessionId: `spare-${Date.now().toString(36)}`, repo: last.repo, sandbox: last.sandbox }, log, undefined, true)
+      const p = await prepareGuest(this.prepareDeps, { sessionId: `spare-${Date.now().toString(36)}`, repo: last.repo, sandbox: last.sandbox }, log, { noBuild: true })
       try {
         await makeSpare(this.docker, p, { ttlMs: this.opts.spareTtlMs ?? spareTtlMs(), logger: log })
       } finally {
@@ -289,38 +213,6 @@ export class DockerGuestProvider implements GuestProvider {
       }
     })()
     await withTimeout(work, deadlineMs, `no spare guest within ${deadlineMs} ms`).catch((err: unknown) => log.info('no spare guest left', { repo: last.repo, ...errorFields(err) }))
-  }
-
-  /** The network for the `network` policy: `bridge` when it exists, else {@link GUEST_NETWORK}, created when missing. */
-  private async guestNetwork(): Promise<string> {
-    for (const name of ['bridge', GUEST_NETWORK]) {
-      try {
-        await this.docker.getNetwork(name).inspect()
-        return name
-      } catch (err) {
-        if (statusOf(err) !== 404) throw new CortexError('docker_unavailable', `Docker engine error inspecting network ${name}: ${(err as Error).message}`, { cause: err })
-      }
-    }
-    try {
-      await this.docker.createNetwork({ Name: GUEST_NETWORK, Driver: 'bridge', CheckDuplicate: true, Labels: { [LABEL_MANAGED]: '1' } })
-    } catch (err) {
-      if (statusOf(err) !== 409) throw new CortexError('guest_failed', `cannot create the guest network ${GUEST_NETWORK}: ${(err as Error).message}`, { cause: err })
-    }
-    return GUEST_NETWORK
-  }
-
-}
-
-/**
- * `dir`, created when missing (0755: the guest's user, the repository's owner, reads it through the
- * bind); undefined when it cannot be (the guest then starts without it).
- */
-function ensureFolder(dir: string): string | undefined {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o755 })
-    return dir
-  } catch {
-    return undefined
   }
 }
 

@@ -25,7 +25,7 @@ import {
   agentBundleHash, CLAIM_MARGIN_MS, claimOwner, isSpare, LABEL_SPARE_EXPIRES, LABEL_SPARE_KEY, releaseClaim, spareKey, spareSpec, SPARE_MANAGED, SPARE_ROLE, tryClaim
 } from './spare-guests'
 
-/** What docker-guest.ts prepared before creating a container (see DockerGuestProvider.prepare). */
+/** What docker-guest.ts prepared before creating a container (see prepareGuest, guest-prepare.ts). */
 export interface Prepared {
   /** Real absolute path of the repository, its `dev:ino`, and its owner. */
   repo: string
