@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { SnapshotRequest, SnapshotResult } from '../shared/guest-protocol'
 import { AgentError, requireAbsolute } from './errors'
-import { seedIndex } from './seed-index'
+import { isSeeded, seededMarker, seedIndex } from './seed-index'
 
 /** What `info/attributes` holds: every conversion and filter off, so bytes go in and out unchanged. */
 export const STORE_ATTRIBUTES = '* -text !eol -filter -ident !working-tree-encoding\n'
@@ -142,26 +142,35 @@ export async function snapshotOp(req: SnapshotRequest): Promise<SnapshotResult> 
   const { store, repo, sid } = req
   const env = storeEnv(store, repo, sid)
   await ensureStore(store, env)
-  if (!(await seedIndex(store, sid))) return snapshotWith(req, env)
+  // a session's first snapshot starts from another session's index (seed-index.ts); until one
+  // from that copy succeeds, a git that refuses it (objects the store lost, a damaged file) makes
+  // the snapshot start from an empty index instead; a git killed by its deadline is not tried again
+  if (!(await seedIndex(store, sid)) && !(await isSeeded(store, sid))) return snapshotWith(req, env, false)
   try {
-    return await snapshotWith(req, env)
+    const result = await snapshotWith(req, env, true)
+    await fsp.rm(seededMarker(store, sid), { force: true })
+    return result
   } catch (err) {
-    // git refused the copied index (it names an object the store no longer holds, or is damaged):
-    // start it empty; a git killed by its deadline (no exit code) is not tried again
     if (!(err instanceof AgentError && /failed \(\d+\)/.test(err.message))) throw err
     await fsp.rm(join(store, 'index', sid), { force: true })
-    return snapshotWith(req, env)
+    await fsp.rm(seededMarker(store, sid), { force: true })
+    return snapshotWith(req, env, false)
   }
 }
 
-/** {@link snapshotOp} once the store exists, with session `sid`'s index as it is. */
-async function snapshotWith(req: SnapshotRequest, env: NodeJS.ProcessEnv): Promise<SnapshotResult> {
+/** {@link snapshotOp} once the store exists, with session `sid`'s index as it is (`seeded`: copied from another session's, whose entries now ignored go first). */
+async function snapshotWith(req: SnapshotRequest, env: NodeJS.ProcessEnv, seeded: boolean): Promise<SnapshotResult> {
   const { store, repo, sid } = req
   const hasExclude = await fsp.stat(join(repo, '.git', 'info', 'exclude')).then((s) => s.isFile(), () => false)
   const cfg = storeConfig(repo, hasExclude)
   const bigCachePath = join(store, 'index', `${sid}.big.json`)
   const lastPath = join(store, 'index', `${sid}.last.json`)
   const cache = await readJson<Record<string, [number, string, string]>>(bigCachePath, {})
+  if (seeded) {
+    // paths the other session recorded that are ignored now: an empty index would not record them
+    const ignored = await git([...cfg, 'ls-files', '-z', '-c', '-i', '--exclude-standard', '-x', '!.gitignore'], env, repo)
+    if (ignored.length) await git([...cfg, 'update-index', '--force-remove', '-z', '--stdin'], env, repo, ignored)
+  }
 
   // `-t` tags each path: `? ` untracked, `C ` tracked and changed (or gone). A `.gitignore` is
   // recorded even when ignored (`-x !.gitignore` outranks every ignore file): one that ignores
