@@ -78,14 +78,13 @@ export function settingsRequests(deps: SettingsDeps): SettingsApi {
     },
     async saveSettings(input) {
       const { settings, apiKey } = parse('saveSettings', input)
-      if (apiKey !== undefined) {
-        if (!secrets || secrets.kind === 'environment') {
-          throw new CortexError('invalid_input', `apiKey: keys come from the server's environment here: set ${PROVIDER_ENV[settings.provider].apiKey} where Cortex runs`)
-        }
-        secrets.set(settings.provider, apiKey.trim())
+      if (apiKey !== undefined && (!secrets || secrets.kind === 'environment')) {
+        throw new CortexError('invalid_input', `apiKey: keys come from the server's environment here: set ${PROVIDER_ENV[settings.provider].apiKey} where Cortex runs`)
       }
-      // what the dialog showed (a bad value's default included) is what is saved
+      // what the dialog showed (a bad value's default included) is what is saved; a damaged file
+      // refuses the save before the key changes
       store.write(settings, { replaceInvalid: true })
+      if (apiKey !== undefined) secrets!.set(settings.provider, apiKey.trim())
       try {
         deps.apply(modelSettingsFrom(settings, secrets, env))
       } catch (err) {

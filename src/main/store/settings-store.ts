@@ -1,12 +1,14 @@
 /**
  * The app's settings file, `<dataDir>/settings.json` (0600; the data folder, never a repository),
- * validated field by field with the shared SettingsSchema: a bad value reads as its field's default
- * and is kept in the file, and a file that is not JSON reads as the defaults and is never overwritten. API
+ * validated field by field with the shared SettingsSchema (settings-file.ts): a bad value reads as
+ * its field's default and is kept in the file, and a damaged file (not JSON, a FIFO, too large)
+ * reads as the defaults and is never overwritten. API
  * keys never go into it: they go to a {@link SecretStore} — Electron's safeStorage in the desktop
  * app (src/main/app/), a 0600 file beside the settings in the web host ({@link fileSecrets}), the
  * server's environment in the CLI — so the core stays free of `electron`.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mergeForWrite, readRawSettings, settingsFromRaw, writeSettingsFile } from './settings-file'
 import { join } from 'node:path'
 import { SettingsSchema, type KeyStorage, type Settings } from '../../shared/settings'
 import type { ProviderName } from '../../shared/contract'
@@ -32,14 +34,11 @@ export const SETTINGS_FILE = 'settings.json'
 export interface SettingsFileRead {
   /** The settings in force: the file's valid fields, defaults for the rest. */
   settings: Settings
-  /** Fields saved with a value the schema refuses, by name: the schema's message. */
+  /** Fields saved with a value the schema refuses (`field`, or `field["key"]` for an entry of a record), by name: the schema's message. */
   invalid: Record<string, string>
-  /** Set when the file exists but is not a JSON object (every setting is then its default): what is wrong. */
+  /** Set when the file exists but is damaged (not a JSON object, a FIFO, too large: settings-file.ts), every setting then its default: what is wrong. */
   damaged?: string
 }
-
-/** The file's JSON object, or why it is not one; `missing` when there is no file. */
-type RawFile = { kind: 'missing' } | { kind: 'damaged'; why: string } | { kind: 'ok'; raw: Record<string, unknown> }
 
 /** The settings file of one data folder. */
 export class SettingsStore {
@@ -52,39 +51,11 @@ export class SettingsStore {
     this.file = join(dataDir, SETTINGS_FILE)
   }
 
-  private raw(): RawFile {
-    let text: string
-    try {
-      text = readFileSync(this.file, 'utf8')
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code
-      return code === 'ENOENT' ? { kind: 'missing' } : { kind: 'damaged', why: `cannot be read: ${code ?? (err as Error).message}` }
-    }
-    let raw: unknown
-    try {
-      raw = JSON.parse(text)
-    } catch (err) {
-      return { kind: 'damaged', why: `not valid JSON: ${(err as Error).message}` }
-    }
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { kind: 'damaged', why: 'not a JSON object' }
-    return { kind: 'ok', raw: raw as Record<string, unknown> }
-  }
-
   /** The saved settings field by field (see {@link SettingsFileRead}): one bad value never resets the others. */
   load(): SettingsFileRead {
-    const found = this.raw()
+    const found = readRawSettings(this.file)
     if (found.kind !== 'ok') return { settings: SettingsSchema.parse({}), invalid: {}, ...(found.kind === 'damaged' ? { damaged: found.why } : {}) }
-    const settings: Record<string, unknown> = {}
-    const invalid: Record<string, string> = {}
-    for (const [key, field] of Object.entries(SettingsSchema.shape)) {
-      const r = field.safeParse(found.raw[key])
-      if (r.success) settings[key] = r.data
-      else {
-        invalid[key] = r.error.issues[0]?.message ?? 'not a valid value'
-        settings[key] = field.parse(undefined)
-      }
-    }
-    return { settings: settings as Settings, invalid }
+    return settingsFromRaw(found.raw)
   }
 
   /** The saved settings, defaults filled in (for a field with a bad value too, see {@link load}). */
@@ -96,7 +67,7 @@ export class SettingsStore {
   problems(): string[] {
     const { damaged, invalid } = this.load()
     if (damaged) return [`${this.file} is ${damaged}: every setting is its default until it is fixed`]
-    return Object.entries(invalid).map(([k, why]) => `${this.file}: "${k}" ${why}: its default is used until it is fixed`)
+    return Object.entries(invalid).map(([k, why]) => `${this.file}: ${k.includes('[') ? k : `"${k}"`} ${why}: its default is used until it is fixed`)
   }
 
   /** Whether a settings file exists (else the environment alone decides the connection). */
@@ -105,26 +76,17 @@ export class SettingsStore {
   }
 
   /**
-   * Replace the settings atomically (temp + rename), mode 0600. `settings` must already be valid.
-   * Keys of the file this schema does not know (the user's `hooks`, written by hand) are kept, and
-   * so is a field's bad value where `settings` holds that field's default (what {@link load} put in
-   * its place), unless `opts.replaceInvalid` (the app's Settings, which showed the default).
-   * @throws CortexError('invalid_input') when the file exists but is not a JSON object: it is left as it is
+   * Replace the settings (mode 0600, atomically, see settings-file.ts). Keys of the file this schema
+   * does not know (the user's `hooks`, written by hand) are kept, and so is a field's bad value where
+   * `settings` holds that field's default (what {@link load} put in its place), unless
+   * `opts.replaceInvalid` (the app's Settings, which showed the default); a record's bad entries that
+   * `settings` does not set are kept too. `settings` must already be valid.
+   * @throws CortexError('invalid_input') when the file exists but is damaged (see settings-file.ts): it is left as it is
    */
   write(settings: Settings, opts: { replaceInvalid?: boolean } = {}): void {
-    const found = this.raw()
+    const found = readRawSettings(this.file)
     if (found.kind === 'damaged') throw new CortexError('invalid_input', `${this.file} is ${found.why}: fix or remove it first (it was left as it is)`)
-    const raw = found.kind === 'ok' ? found.raw : {}
-    const shape: Record<string, { parse(v: unknown): unknown; safeParse(v: unknown): { success: boolean } }> = SettingsSchema.shape
-    const out: Record<string, unknown> = Object.fromEntries(Object.entries(raw).filter(([k]) => !(k in shape)))
-    for (const [key, value] of Object.entries(settings)) {
-      const bad = !opts.replaceInvalid && key in raw && !shape[key]!.safeParse(raw[key]).success
-      out[key] = bad && JSON.stringify(value) === JSON.stringify(shape[key]!.parse(undefined)) ? raw[key] : value
-    }
-    const tmp = `${this.file}.tmp`
-    writeFileSync(tmp, JSON.stringify(out, null, 2) + '\n', { mode: 0o600 })
-    chmodSync(tmp, 0o600)
-    renameSync(tmp, this.file)
+    writeSettingsFile(this.file, mergeForWrite(found.kind === 'ok' ? found.raw : {}, settings, opts.replaceInvalid ?? false))
   }
 }
 
