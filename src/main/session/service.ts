@@ -1,14 +1,14 @@
 /**
  * The session API: a queue pair over live sessions. Callers submit operations and subscribe to
  * events; the Electron IPC, the CLI and the web host are thin adapters over this one service.
+ * Its options and its API type are in service-options.ts.
  */
 import { randomUUID } from 'node:crypto'
-import { parseRequest as parse, type CortexApi, type SessionInfo } from '../../shared/contract'
+import { parseRequest as parse, type SessionInfo } from '../../shared/contract'
 import { CortexError } from '../../shared/errors'
 import type { EventEnvelope, SessionEvent } from '../../shared/events'
-import { childLogger, errorFields, NOOP_LOGGER, type Logger } from '../../shared/logger-types'
-import type { GuestProvider } from '../guest/guest'
-import { classifyProviderError, createLanguageModel, type ModelSettings } from '../providers'
+import { childLogger, errorFields, NOOP_LOGGER } from '../../shared/logger-types'
+import { classifyProviderError, createLanguageModel } from '../providers'
 import { SessionStore } from '../store/session-store'
 import { SessionImages } from '../store/image-store'
 import { checkImage } from '../tools/image-check'
@@ -24,53 +24,13 @@ import { checkpointRequests } from './checkpoint-requests'
 import { deskRequests } from './desk-requests'
 import { settingsRequests } from './settings-requests'
 import { mcpRequests } from './mcp-requests'
-import type { SecretStore } from '../store/settings-store'
 import { shellRequests } from './shell-requests'
 import { STREAM_IDLE_TIMEOUT_ENV, streamIdleTimeoutMs } from '../harness/model-request'
-import { compactionFor, type CompactionDefaults } from '../harness/compaction/settings'
+import { compactionFor } from '../harness/compaction/settings'
 import { ApprovalRulesStore } from '../harness/approvals/rules-store'
+import type { SessionService, SessionServiceOptions } from './service-options'
 
-/** Options of {@link createSessionService}. */
-export interface SessionServiceOptions {
-  /** Data folder (CORTEX_HOME, default ~/.cortex; the Electron app's userData). */
-  dataDir: string
-  /** Resolved model settings (see providers/resolveModelSettings); saveSettings replaces them for sessions opened afterwards. */
-  modelSettings: ModelSettings
-  /** Where saveSettings keeps API keys (Electron: safeStorage); default the environment, read-only. */
-  secrets?: SecretStore
-  /** Starts guests; the Docker provider in production. */
-  guests: GuestProvider
-  /** Allow root-owned repositories (the guest then runs as uid 0); default from CORTEX_ALLOW_ROOT_REPO. See repo-policy.ts. */
-  allowRootRepo?: boolean
-  /** Attach the guest as soon as a session opens (default true) rather than at the first tool call. */
-  eagerGuest?: boolean
-  /** Most sessions (each with at most one guest) open at once in this process; default {@link MAX_SESSIONS_ENV} or 8. */
-  maxSessions?: number
-  /** Where the service, its sessions and their turns log (default: nowhere). */
-  logger?: Logger
-  /** A model stream silent this long (ms) is aborted and retried once; default CORTEX_STREAM_IDLE_TIMEOUT (seconds), else 120 s. */
-  streamIdleTimeoutMs?: number
-  /** Saved compaction settings (context window in tokens, threshold as a fraction); the environment wins over them. */
-  compaction?: CompactionDefaults
-  /** The saved MCP schema budget (Settings `mcpSchemaBudget`; '' the default); CORTEX_MCP_SCHEMA_BUDGET wins over it. */
-  mcpSchemaBudget?: string
-  /**
-   * Sessions are resumed only to review or undo their changes (`cortex changes`, `cortex rewind`),
-   * never to run a turn: a resume adds no `session_resumed` notice to the log (unless it closes a
-   * turn a crash left open, which the notice explains) and does not record this service's model
-   * connection in meta.json. Default false.
-   */
-  reviewOnly?: boolean
-  /** Opens an http(s) URL in the user's browser (the desktop app: shell.openExternal); the MCP login's URL. Absent: the panel shows a link. */
-  openExternal?(url: string): Promise<void>
-}
-
-/** The session API plus lifecycle: `shutdown` closes every session (stopping turns, removing guests). */
-export type SessionService = CortexApi & {
-  shutdown(): Promise<void>
-  /** Resolve when session `id` has no running turn. */
-  idle(sessionId: string): Promise<void>
-}
+export type { SessionService, SessionServiceOptions } from './service-options'
 
 /**
  * Create the session service. Every request's input is validated here, once (parseRequest), for
