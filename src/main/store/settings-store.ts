@@ -65,9 +65,10 @@ export class SettingsStore {
 
   /** What is wrong with the file, one line each, saying what stands in; empty when nothing is. */
   problems(): string[] {
-    const { damaged, invalid } = this.load()
-    if (damaged) return [`${this.file} is ${damaged}: every setting is its default until it is fixed`]
-    return Object.entries(invalid).map(([k, why]) => `${this.file}: ${k.includes('[') ? k : `"${k}"`} ${why}: its default is used until it is fixed`)
+    const found = readRawSettings(this.file)
+    if (found.kind === 'missing') return []
+    if (found.kind === 'damaged') return [`${this.file} is ${found.why}: every setting is its default until it is fixed`]
+    return Object.entries(settingsFromRaw(found.raw).invalid).map(([k, why]) => `${this.file}: ${k.includes('[') ? k : `"${k}"`} ${why}: its default is used until it is fixed`)
   }
 
   /** Whether a settings file exists (else the environment alone decides the connection). */
