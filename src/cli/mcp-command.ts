@@ -246,7 +246,7 @@ export async function mcpImportCommand(opts: { from?: 'claude' | 'codex' | 'gemi
  */
 export async function mcpTestCommand(name: string, opts: { repo?: string }, io: McpIo = stdio()): Promise<number> {
   const home = dataDir()
-  const guests = createDefaultGuestProvider({ warmPool: 0, mcpPackagesDir: join(home, 'mcp', 'packages') })
+  const guests = createDefaultGuestProvider({ warmPool: 0, mcpPackagesDir: join(home, 'mcp', 'packages'), policyDataDir: home })
   try {
     const r = await probeMcpServerMain({ home, repo: repoPath(opts.repo), name, guests })
     const w = (s: string): boolean => io.out.write(terminalSafe(s) + '\n')

@@ -18,6 +18,12 @@ export interface GuestProviderSettings {
   image?: string
   /** Build the image when missing (default true); false → `image_unavailable` when missing. */
   buildImage?: boolean
+  /**
+   * The folder policy (session/repo-policy.ts), called with the repository's absolute path before
+   * anything of a guest starts, for every kind of guest (session, checkpoint, setup, spare, one-off):
+   * it throws CortexError `repo_invalid` for a folder no guest may mount. Unset: not checked (tests).
+   */
+  checkRepo?: (repo: string) => void
   /** Host path of the agent bundle; default `<package root>/out/guest-agent/agent.cjs`. */
   agentPath?: string
   /** Resource limits. */

@@ -63,7 +63,7 @@ export interface PrepareKind {
  * (built when missing unless `noBuild`), the network, the watchdog, the git guard (held until
  * `release()`) and the create options for a passwd folder. A trusted project environment (ADR 0038)
  * decides a session guest's image (`setupRun`: the setup guest's); never a checkpoint guest's or a spare's.
- * @throws CortexError `repo_invalid`, `guest_failed` (no agent bundle, no network), `docker_unavailable`
+ * @throws CortexError `repo_invalid` (also from `settings.checkRepo`), `guest_failed` (no agent bundle, no network), `docker_unavailable`
  *   (no answer within {@link DOCKER_PING_TIMEOUT_MS}), `image_unavailable`; AbortError when `args.signal` aborts
  */
 export async function prepareGuest(deps: PrepareDeps, args: GuestStartOptions, log: Logger, kind: PrepareKind = {}): Promise<Prepared> {
@@ -77,6 +77,8 @@ export async function prepareGuest(deps: PrepareDeps, args: GuestStartOptions, l
   }
   if (!isAbsolute(args.repo)) throw new CortexError('repo_invalid', `repository path must be absolute: ${args.repo}`)
   const repo = resolve(args.repo)
+  // the folder policy at the depth every start passes: whoever asks, a refused folder is never mounted
+  settings.checkRepo?.(repo)
   const st = await fsp.stat(repo).catch(() => undefined) // a failed stat is the repo_invalid below
   if (!st?.isDirectory()) throw new CortexError('repo_invalid', `repository ${repo} does not exist or is not a folder`)
   const agentPath = settings.agentPath ?? defaultAgentPath()

@@ -21,6 +21,7 @@ import { TrustStore } from '../extensions'
 import { environmentResolver } from '../extensions/environment/read-environment'
 import { disarmAroundSetup } from './setup-guard'
 import { dependencyVolumesSetting } from './guest-entries'
+import { checkRepoPolicy } from './repo-policy'
 
 export { createSessionService, type SessionService, type SessionServiceOptions } from './service'
 export { resumeModelFlags } from './resume'
@@ -56,10 +57,12 @@ export const GUEST_IMAGE_ENV = 'CORTEX_GUEST_IMAGE'
  * `checkpointsDir` (unset: no checkpoints; session guests never mount it); the provider, pool and agent
  * connections log to `logger`. With `warmGuest` (`cortex run` and the TUI, ADR 0040) a session guest
  * is a claimed spare when one matches, and `close()` leaves a fresh spare for the last session's
- * repository and policy. Call `close()` at exit: it removes the pool's guests and the checkpoint guests.
+ * repository and policy. Every guest start applies the folder policy (repo-policy.ts, root-owned
+ * folders allowed: that choice is the session's) for the data folder `policyDataDir` (default
+ * `dataDir`; neither: not checked). Call `close()` at exit: it removes the pool's guests and the checkpoint guests.
  * @throws CortexError('invalid_input') when CORTEX_WARM_POOL is not a whole number from 0 to 8, or CORTEX_WARM_GUEST_TTL_MS is bad
  */
-export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: Logger; checkpointsDir?: string; image?: string; mcpPackagesDir?: string; warmGuest?: boolean; dataDir?: string } = {}): GuestProvider & { close(): Promise<void> } {
+export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: Logger; checkpointsDir?: string; image?: string; mcpPackagesDir?: string; warmGuest?: boolean; dataDir?: string; policyDataDir?: string } = {}): GuestProvider & { close(): Promise<void> } {
   const raw = process.env[WARM_POOL_ENV]
   const size = opts.warmPool ?? (raw === undefined || raw === '' ? 1 : Number(raw))
   if (!Number.isInteger(size) || size < 0 || size > 8) {
@@ -69,7 +72,10 @@ export function createDefaultGuestProvider(opts: { warmPool?: number; logger?: L
   const logger = opts.logger ?? NOOP_LOGGER
   // the spare's lifetime is checked now: a bad CORTEX_WARM_GUEST_TTL_MS is refused before anything starts
   const spare = opts.warmGuest ? { warmGuest: true, spareTtlMs: spareTtlMs() } : {}
+  // every guest start checks the folder policy itself (root ownership stays the session's check)
+  const policyDir = opts.policyDataDir ?? opts.dataDir
   const docker = new DockerGuestProvider({
+    ...(policyDir ? { checkRepo: (repo: string) => void checkRepoPolicy(repo, { dataDir: policyDir, allowRootRepo: true }) } : {}),
     ...(image ? { image } : {}), ...spare, checkpointsDir: opts.checkpointsDir, mcpPackagesDir: opts.mcpPackagesDir, logger: childLogger(logger, { component: 'guest' }),
     // a repository's devcontainer.json, once the user trusts it (ADR 0038)
     ...(opts.dataDir ? { environment: environmentResolver(new TrustStore(opts.dataDir)), aroundSetup: disarmAroundSetup(logger), dependencyVolumes: dependencyVolumesSetting(opts.dataDir) } : {})

@@ -128,7 +128,7 @@ export async function guestSetup(opts: GuestSetupOptions, write: (line: string) 
       write(`error: ${f.error ?? 'the definition cannot be used'}`)
       return 1
     }
-    const provider = new DockerGuestProvider({ environment: environmentResolver(store), logger: log, aroundSetup: opts.aroundSetup, dependencyVolumes: opts.dependencyVolumes })
+    const provider = new DockerGuestProvider({ environment: environmentResolver(store), logger: log, aroundSetup: opts.aroundSetup, dependencyVolumes: opts.dependencyVolumes, ...(opts.checkRepo ? { checkRepo: opts.checkRepo } : {}) })
     const prepared = await provider.prepareProjectEnvironment(repo, {
       rebuild: opts.rebuild, signal: opts.signal, onProgress: (_state, detail) => detail && write(detail)
     })
